@@ -1,0 +1,155 @@
+"""`python -m games`: play, solve and replay games offline, before uploading a bot."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import available_games, get_game, replay as replays
+from .bots import BotSpecError, make_player
+from .core import ConfigError
+from .referee import play_match
+
+SANDBOXES = ("none", "bwrap", "docker")
+
+
+def _config(game, args) -> dict:
+    config = json.loads(args.config) if args.config else {}
+    if getattr(args, "board", None):
+        from .endgame import parse_board
+
+        config["board"] = parse_board(args.board)
+    return config
+
+
+def cmd_match(args) -> int:
+    game = get_game(args.game)
+    config = _config(game, args)
+    if not game.min_players <= len(args.bots) <= game.max_players:
+        raise ConfigError(f"{game.name} is played by {game.min_players} to {game.max_players} bots, not {len(args.bots)}")
+    players = [
+        make_player(game, spec, sandbox=args.sandbox, seed=args.seed, seat=seat) for seat, spec in enumerate(args.bots)
+    ]
+
+    def show_step(before, seat, action, after):
+        print(f"{before.step + 1:>4}. seat {seat} ({players[seat].name}) {game.describe_action(before, action)}")
+        print(_indent(game.render(after)))
+
+    result = play_match(game, players, config=config, seed=args.seed, on_step=None if args.json else show_step)
+    if args.replay:
+        replays.save(result.replay, args.replay)
+    if args.json:
+        print(json.dumps(result.as_json()))
+        return 0
+    print()
+    for seat, player in enumerate(result.players):
+        line = f"seat {seat} {player.name}: score {player.score}, place {player.placing}, {player.status}"
+        print(line + (f" ({player.detail})" if player.detail else ""))
+        if player.log and player.status != "ok":
+            print(_indent(player.log.rstrip()[-2000:]))
+    names = ", ".join(f"seat {s} {result.players[s].name}" for s in result.winners)
+    print(("draw between " if result.draw else "winner: ") + names)
+    if args.replay:
+        print(f"replay saved to {args.replay}")
+    return 0
+
+
+def cmd_solve(args) -> int:
+    if args.game != "endgame":
+        raise ConfigError(f"no solver command for {args.game}; solvers: endgame")
+    from .endgame import parse_board, solver
+
+    board = parse_board(args.board)
+    table = solver.Table(board)
+    solution = table.solution()
+    best = table.best_moves(0, len(board))
+    if args.json:
+        print(json.dumps({"first": solution.first, "second": solution.second, "best_moves": best}))
+    else:
+        print(f"first player {solution.first}, second player {solution.second} under optimal play")
+        print(f"optimal first move(s): {', '.join(best)}")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    replay = replays.load(args.file)
+    game = get_game(replay["game"])
+    analysis = {row["step"]: row for row in (game.analyse(replay) or [])}
+    names = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
+    lost = [0] * replay["num_players"]
+    print(f"{game.title}, seed {replay['seed']}, players: {', '.join(names)}")
+    previous = None
+    for state, event in replays.states(replay):
+        if event is None:
+            print(_indent(game.render(state)))
+        elif "verdict" in event:
+            print(f"      seat {event['seat']} ({names[event['seat']]}) is out: {event['verdict']}")
+        else:
+            row = analysis.get(previous.step, {})
+            lost[event["seat"]] += row.get("points_lost", 0)
+            note = f"   [{row['text']}]" if "text" in row else ""
+            print(f"{previous.step + 1:>4}. {names[event['seat']]} {game.describe_action(previous, event['action'])}{note}")
+            print(_indent(game.render(state)))
+        previous = state
+    result = replay.get("result", {})
+    print(f"winners: {result.get('winners')}, scores: {result.get('scores')}")
+    if analysis:
+        print("points lost against optimal play: " + ", ".join(f"{names[s]} {lost[s]}" for s in range(len(lost))))
+    return 0
+
+
+def cmd_list(args) -> int:
+    for name, game in sorted(available_games().items()):
+        bots = ", ".join(f"builtin:{bot}" for bot in game.builtin_bots())
+        print(f"{name:<12} {game.title}, {game.min_players}-{game.max_players} players; bots: {bots}")
+    return 0
+
+
+def _indent(text: str) -> str:
+    return "\n".join("      " + line for line in text.splitlines())
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="python -m games", description=__doc__)
+    commands = root.add_subparsers(dest="command", required=True)
+
+    match = commands.add_parser("match", help="play one match between bots")
+    match.add_argument("game")
+    match.add_argument("bots", nargs="+", metavar="BOT", help="a bot file, or builtin:NAME")
+    match.add_argument("--seed", type=int, default=0)
+    match.add_argument("--sandbox", choices=SANDBOXES, default="none",
+                       help="how file bots run: none = a plain child process, for your own trusted code only")
+    match.add_argument("--json", action="store_true", help="print one JSON object with the result")
+    match.add_argument("--replay", metavar="FILE", help="save the replay to FILE")
+    match.add_argument("--config", metavar="JSON", help="game options as a JSON object")
+    match.add_argument("--board", help="End Game: the board, e.g. \"-1 3 9 4\"")
+    match.set_defaults(run=cmd_match)
+
+    solve = commands.add_parser("solve", help="optimal play for a position")
+    solve.add_argument("game")
+    solve.add_argument("--board", required=True)
+    solve.add_argument("--json", action="store_true")
+    solve.set_defaults(run=cmd_solve)
+
+    show = commands.add_parser("replay", help="show a replay move by move with its analysis")
+    show.add_argument("file")
+    show.set_defaults(run=cmd_replay)
+
+    listing = commands.add_parser("list", help="list the games and built-in bots")
+    listing.set_defaults(run=cmd_list)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (ConfigError, BotSpecError, KeyError, replays.ReplayError, json.JSONDecodeError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,259 @@
+"""The shared game interface every game implements.
+
+A game is a `Game` (rules, configuration, built-in bots) and a `GameState` (one position). States are
+immutable from the outside: `apply_action` returns a new state. All chance comes from the state's own
+`random.Random`, seeded at setup and copied with the state, so (game, config, seed, actions) replays a
+match exactly. Out-of-turn decisions (a challenge window, say) are ordinary decisions of whichever seat
+`current_player()` names; several phases per round and running scores are the game's own state.
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import json
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+JSON = Any
+
+
+class Verdict(str, enum.Enum):
+    """How a seat's bot ended the match: `ok`, or the way it failed."""
+
+    OK = "ok"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    MEMORY = "memory"
+    ILLEGAL = "illegal"
+    PROTOCOL = "protocol"
+
+
+class IllegalAction(ValueError):
+    """An action that is not among the current legal actions."""
+
+
+class ConfigError(ValueError):
+    """A game configuration that the game does not accept."""
+
+
+class BotFailure(Exception):
+    """A bot failed: raised by players, turned into a verdict on its seat by the referee."""
+
+    def __init__(self, verdict: Verdict, message: str):
+        super().__init__(f"{verdict.value}: {message}")
+        self.verdict = Verdict(verdict)
+        self.message = message
+
+
+def canonical(value: JSON) -> str:
+    """A JSON value's canonical text, so that equal actions compare equal whatever their key order."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def placings(scores: list[float], failed: list[int] | None = None) -> list[int]:
+    """1-based placing of each seat: higher score places better, equal scores share a placing.
+
+    Seats in `failed` (in the order they failed) place below every seat still playing; the one that
+    failed first places last.
+    """
+    failed = list(failed or [])
+    alive = [s for s in range(len(scores)) if s not in failed]
+    result = [0] * len(scores)
+    for seat in alive:
+        result[seat] = 1 + sum(1 for other in alive if scores[other] > scores[seat])
+    for position, seat in enumerate(reversed(failed)):
+        result[seat] = len(alive) + 1 + position
+    return result
+
+
+class GameState(ABC):
+    """One position of a game. Subclasses implement the underscored hooks; never mutate a shared state."""
+
+    game: "Game"
+
+    def __init__(self, game: "Game", num_players: int, config: dict, seed: int):
+        self.game = game
+        self.num_players = num_players
+        self.config = config
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.step = 0
+        # Seats whose bot failed, in the order they failed, with the verdict.
+        self.failures: list[tuple[int, Verdict]] = []
+
+    # --- what every game defines -------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat whose decision it is, or None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[JSON]:
+        """The actions the current seat may take, as JSON values (empty when terminal)."""
+
+    @abstractmethod
+    def _observe(self, seat: int) -> dict:
+        """What `seat` may see: never another seat's hidden information."""
+
+    @abstractmethod
+    def _apply(self, action: JSON) -> None:
+        """Apply a legal action to this (already copied) state."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Each seat's score so far (the final score once terminal)."""
+
+    @abstractmethod
+    def _rules_over(self) -> bool:
+        """True when the game ended by its own rules."""
+
+    def _drop_seat(self, seat: int) -> bool:
+        """Take a failed seat out of play; return True if the game can go on without it.
+
+        Two-player games end (the default): the other seat wins. Multiplayer games override this to
+        skip the seat from now on, as their docs state.
+        """
+        return False
+
+    def full_view(self) -> dict:
+        """Everything, hidden information included: for replays, referees and instructors."""
+        return self._observe(-1)
+
+    # --- shared machinery ----------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self._forfeited or self._rules_over()
+
+    @property
+    def _forfeited(self) -> bool:
+        return getattr(self, "_ended_by_failure", False)
+
+    @property
+    def failed_seats(self) -> list[int]:
+        return [seat for seat, _ in self.failures]
+
+    def observation(self, seat: int) -> dict:
+        """The JSON object sent to `seat`'s bot; `legal_actions` is filled when it is that seat's turn."""
+        obs = self._observe(seat)
+        obs["game"] = self.game.name
+        obs["seat"] = seat
+        obs["step"] = self.step
+        obs["legal_actions"] = self.legal_actions() if self.current_player() == seat else []
+        return obs
+
+    def is_legal(self, action: JSON) -> bool:
+        try:
+            key = canonical(action)
+        except (TypeError, ValueError):
+            return False
+        return any(canonical(a) == key for a in self.legal_actions())
+
+    def apply_action(self, action: JSON) -> "GameState":
+        """A new state after the current seat takes `action`; IllegalAction if it is not legal."""
+        if self.is_terminal():
+            raise IllegalAction("the game is over")
+        if not self.is_legal(action):
+            raise IllegalAction(
+                f"{canonical(action) if _is_json(action) else repr(action)} is not a legal action for seat "
+                f"{self.current_player()}; legal: {canonical(self.legal_actions())}"
+            )
+        new = self.clone()
+        new._apply(action)
+        new.step += 1
+        return new
+
+    def forfeit(self, seat: int, verdict: Verdict) -> "GameState":
+        """A new state in which `seat` failed with `verdict` and is out of the game."""
+        new = self.clone()
+        new.failures.append((seat, Verdict(verdict)))
+        alive = new.num_players - len(new.failures)
+        if alive < 2 or not new._drop_seat(seat):
+            new._ended_by_failure = True
+        return new
+
+    def ranking(self) -> list[int]:
+        """1-based placing of each seat (ties share a placing; failed seats last)."""
+        return placings(self.scores(), self.failed_seats)
+
+    def winners(self) -> list[int]:
+        ranks = self.ranking()
+        return [seat for seat, rank in enumerate(ranks) if rank == 1]
+
+    def clone(self) -> "GameState":
+        return copy.deepcopy(self)
+
+    def __deepcopy__(self, memo):
+        # The game object is shared, immutable configuration: never copy it.
+        memo[id(self.game)] = self.game
+        cls = self.__class__
+        new = cls.__new__(cls)
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            setattr(new, key, copy.deepcopy(value, memo))
+        return new
+
+
+def _is_json(value: JSON) -> bool:
+    try:
+        canonical(value)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+class Game(ABC):
+    """A game's rules: its name, player counts, configuration, built-in bots and analysis."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
+    # Time limits in seconds, per game: load+setup, per decision, and the bank a bot may overdraw from.
+    time_limits: ClassVar[dict] = {"setup": 5.0, "decision": 1.0, "bank": 10.0}
+
+    def configure(self, overrides: dict | None = None) -> dict:
+        """The full configuration: defaults with `overrides` applied and checked (ConfigError)."""
+        config = dict(self.default_config())
+        unknown = set(overrides or {}) - set(config)
+        if unknown:
+            raise ConfigError(f"{self.name}: unknown option(s) {sorted(unknown)}; known: {sorted(config)}")
+        config.update(overrides or {})
+        self.check_config(config)
+        return config
+
+    def default_config(self) -> dict:
+        return {}
+
+    def check_config(self, config: dict) -> None:
+        """Raise ConfigError for a configuration the rules do not allow."""
+
+    def new_game(self, num_players: int | None = None, config: dict | None = None, seed: int = 0) -> GameState:
+        """The initial state for `num_players` seats, all chance drawn from `seed`."""
+        num_players = self.default_players if num_players is None else num_players
+        if not self.min_players <= num_players <= self.max_players:
+            raise ConfigError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {num_players}"
+            )
+        return self._initial_state(num_players, self.configure(config), seed)
+
+    @abstractmethod
+    def _initial_state(self, num_players: int, config: dict, seed: int) -> GameState:
+        """Build the first state (deal, board...) from the checked config and the seed."""
+
+    def builtin_bots(self) -> dict[str, type]:
+        """Built-in bot classes by name (`builtin:NAME`); each instance has `act(obs)`, maybe `setup(info)`."""
+        return {}
+
+    def analyse(self, replay: dict) -> list[dict] | None:
+        """Per-decision analysis of a played game against the solver, or None if the game has none."""
+        return None
+
+    def describe_action(self, state: GameState, action: JSON) -> str:
+        """A short human reading of `action` taken in `state`."""
+        return canonical(action)
+
+    def render(self, state: GameState, seat: int | None = None) -> str:
+        """A text display of the table, from `seat`'s view or the full view."""
+        view = state.full_view() if seat is None else state.observation(seat)
+        return json.dumps(view, indent=1)

@@ -1,0 +1,114 @@
+"""End Game: take a number from either end of a list; the larger sum wins (seed 004)."""
+
+from __future__ import annotations
+
+from ..core import ConfigError, Game, GameState
+from . import bots, solver
+
+MOVES = list(solver.MOVES)
+
+
+class EndGameState(GameState):
+    def __init__(self, game, num_players, config, seed):
+        super().__init__(game, num_players, config, seed)
+        if config["board"] is not None:
+            self.initial_board = [int(x) for x in config["board"]]
+        else:
+            low, high = config["min_value"], config["max_value"]
+            self.initial_board = [self.rng.randint(low, high) for _ in range(config["length"])]
+        # The remaining board is initial_board[left : right]; keeping offsets lets bots see original
+        # positions, which the parity strategy needs.
+        self.left = 0
+        self.right = len(self.initial_board)
+        self.points = [0, 0]
+        self.moves: list[str] = []
+
+    @property
+    def board(self) -> list[int]:
+        return self.initial_board[self.left : self.right]
+
+    def current_player(self):
+        return None if self.is_terminal() else len(self.moves) % 2
+
+    def legal_actions(self):
+        return list(MOVES) if not self.is_terminal() else []
+
+    def _rules_over(self):
+        return self.left >= self.right
+
+    def _observe(self, seat):
+        return {
+            "board": self.board,
+            "offset": self.left,
+            "initial_length": len(self.initial_board),
+            "scores": list(self.points),
+            "to_move": self.current_player(),
+            "moves": list(self.moves),
+        }
+
+    def _apply(self, action):
+        seat = len(self.moves) % 2
+        if action == "left":
+            self.points[seat] += self.initial_board[self.left]
+            self.left += 1
+        else:
+            self.right -= 1
+            self.points[seat] += self.initial_board[self.right]
+        self.moves.append(action)
+
+    def scores(self):
+        return list(self.points)
+
+
+class EndGame(Game):
+    name = "endgame"
+    title = "End Game"
+    time_limits = {"setup": 5.0, "decision": 1.0, "bank": 10.0}
+
+    def default_config(self):
+        return {"length": 20, "min_value": -10, "max_value": 50, "board": None}
+
+    def check_config(self, config):
+        board = config["board"]
+        if board is not None:
+            if isinstance(board, str):
+                raise ConfigError("board must be a list of integers (use parse_board for text)")
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in board):
+                raise ConfigError("board must be a list of integers")
+            if not board:
+                raise ConfigError("board must hold at least one number")
+            return
+        if not isinstance(config["length"], int) or config["length"] < 1:
+            raise ConfigError("length must be a positive integer")
+        if config["min_value"] > config["max_value"]:
+            raise ConfigError("min_value must not exceed max_value")
+
+    def _initial_state(self, num_players, config, seed):
+        return EndGameState(self, num_players, config, seed)
+
+    def builtin_bots(self):
+        return dict(bots.BUILTIN)
+
+    def analyse(self, replay):
+        state = self.new_game(replay["num_players"], replay["config"], replay["seed"])
+        moves = [event["action"] for event in replay["events"] if "action" in event]
+        return solver.analyse_moves(state.initial_board, moves)
+
+    def describe_action(self, state, action):
+        value = state.initial_board[state.left if action == "left" else state.right - 1]
+        return f"takes {value} from the {action}"
+
+    def render(self, state, seat=None):
+        shown = " ".join(str(x) for x in state.board) or "(empty)"
+        return f"board: {shown}   scores: {state.points[0]} - {state.points[1]}"
+
+
+def parse_board(text: str) -> list[int]:
+    """A board given as text: integers separated by spaces or commas."""
+    try:
+        return [int(part) for part in text.replace(",", " ").split()]
+    except ValueError as exc:
+        raise ConfigError(f"a board is integers separated by spaces or commas, not {text!r}") from exc
+
+
+GAME = EndGame()

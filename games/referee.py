@@ -1,0 +1,198 @@
+"""The referee: plays one match between players and records it as a replay.
+
+The referee knows nothing of any particular game (it only uses the `GameState` interface) and nothing of
+how a bot runs (it only uses the `Player` interface: in-process built-ins here, sandboxed processes and
+containers in `sandbox/`). Every failure of a bot becomes a verdict on its seat and the match goes on
+or ends as the game's rules for a failed seat say; the referee never hangs on a bot, that is the
+player's job (deadlines), and never crashes on one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any, Callable, Protocol
+
+from .core import BotFailure, Game, GameState, Verdict
+
+REPLAY_FORMAT = "arena-replay"
+REPLAY_VERSION = 1
+
+
+class Player(Protocol):
+    """One seat's bot, however it runs."""
+
+    name: str
+
+    def start(self, info: dict) -> None:
+        """Load the bot and call its `setup(info)`; BotFailure if it cannot."""
+
+    def act(self, observation: dict) -> Any:
+        """The bot's action for `observation`; BotFailure on timeout, crash, garbage..."""
+
+    def close(self) -> str:
+        """Stop the bot, free everything it held, and return its stderr log (truncated)."""
+
+
+@dataclasses.dataclass
+class SeatResult:
+    name: str
+    score: float
+    placing: int
+    status: str
+    detail: str = ""
+    log: str = ""
+    # Seconds the bot spent deciding (as the player measured them).
+    think_time: float = 0.0
+    decisions: int = 0
+
+    def as_json(self, with_log: bool = True) -> dict:
+        data = dataclasses.asdict(self)
+        if not with_log:
+            data.pop("log")
+        return data
+
+
+@dataclasses.dataclass
+class MatchResult:
+    game: str
+    winners: list[int]
+    players: list[SeatResult]
+    replay: dict
+    final_state: GameState
+
+    @property
+    def draw(self) -> bool:
+        return len(self.winners) > 1
+
+    def as_json(self, with_logs: bool = True) -> dict:
+        return {
+            "game": self.game,
+            "winners": self.winners,
+            "draw": self.draw,
+            "players": [p.as_json(with_logs) for p in self.players],
+            "steps": self.final_state.step,
+        }
+
+
+class InProcessPlayer:
+    """A trusted built-in bot run in this process (the platform's own reference bots)."""
+
+    def __init__(self, name: str, bot: Any, rng_seed: int | None = None):
+        self.name = name
+        self.bot = bot
+        # Built-ins that play at random draw from this seed, so seeded matches between them repeat.
+        # Sandboxed bots never get it: from it they could recover the game's own seed.
+        self.rng_seed = rng_seed
+        self.think_time = 0.0
+        self.decisions = 0
+
+    def start(self, info: dict) -> None:
+        if hasattr(self.bot, "setup"):
+            self.bot.setup({**info, "rng_seed": self.rng_seed})
+
+    def act(self, observation: dict) -> Any:
+        began = time.perf_counter()
+        try:
+            return self.bot.act(observation)
+        except Exception as exc:  # a built-in that fails is still a verdict, not a crashed referee
+            raise BotFailure(Verdict.CRASH, f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            self.think_time += time.perf_counter() - began
+            self.decisions += 1
+
+    def close(self) -> str:
+        return ""
+
+
+def setup_info(game: Game, state: GameState, seat: int) -> dict:
+    return {
+        "game": game.name,
+        "seat": seat,
+        "num_players": state.num_players,
+        "config": state.config,
+        "time_limits": dict(game.time_limits),
+    }
+
+
+def play_match(
+    game: Game,
+    players: list[Player],
+    *,
+    config: dict | None = None,
+    seed: int = 0,
+    on_step: Callable[[GameState, int, Any, GameState], None] | None = None,
+) -> MatchResult:
+    """Play one match to its end and return the result with its replay.
+
+    `on_step(before, seat, action, after)` is called after every applied action (for live displays).
+    """
+    state = game.new_game(len(players), config, seed)
+    initial = state
+    events: list[dict] = []
+    details = [""] * len(players)
+
+    def fail(seat: int, failure: BotFailure) -> None:
+        nonlocal state
+        details[seat] = failure.message
+        events.append({"seat": seat, "verdict": failure.verdict.value})
+        state = state.forfeit(seat, failure.verdict)
+
+    for seat, player in enumerate(players):
+        try:
+            player.start(setup_info(game, state, seat))
+        except BotFailure as failure:
+            fail(seat, failure)
+            if state.is_terminal():
+                break
+
+    while not state.is_terminal():
+        seat = state.current_player()
+        try:
+            action = players[seat].act(state.observation(seat))
+        except BotFailure as failure:
+            fail(seat, failure)
+            continue
+        if not state.is_legal(action):
+            fail(seat, BotFailure(Verdict.ILLEGAL, f"returned {action!r}, not one of legal_actions"))
+            continue
+        before = state
+        state = state.apply_action(action)
+        events.append({"seat": seat, "action": action})
+        if on_step:
+            on_step(before, seat, action, state)
+
+    logs = [player.close() for player in players]
+    verdicts = {seat: verdict.value for seat, verdict in state.failures}
+    ranking = state.ranking()
+    scores = state.scores()
+    seats = [
+        SeatResult(
+            name=player.name,
+            score=scores[seat],
+            placing=ranking[seat],
+            status=verdicts.get(seat, Verdict.OK.value),
+            detail=details[seat],
+            log=logs[seat],
+            think_time=round(getattr(player, "think_time", 0.0), 6),
+            decisions=getattr(player, "decisions", 0),
+        )
+        for seat, player in enumerate(players)
+    ]
+    replay = {
+        "format": REPLAY_FORMAT,
+        "version": REPLAY_VERSION,
+        "game": game.name,
+        "config": initial.config,
+        "seed": seed,
+        "num_players": len(players),
+        "players": [player.name for player in players],
+        "events": events,
+        "result": {
+            "winners": state.winners(),
+            "scores": scores,
+            "placings": ranking,
+            "statuses": [s.status for s in seats],
+        },
+    }
+    return MatchResult(game.name, state.winners(), seats, replay, state)

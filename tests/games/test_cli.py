@@ -1,0 +1,66 @@
+"""`python -m games`, as a student runs it before uploading."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args, check=True):
+    proc = subprocess.run([sys.executable, "-m", "games", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_solve_prints_the_seed_example_scores_and_best_moves():
+    out = json.loads(run("solve", "endgame", "--board", "-1 3 9 4", "--json").stdout)
+    assert out == {"first": 8, "second": 7, "best_moves": ["left"]}
+    assert "first player 8, second player 7" in run("solve", "endgame", "--board", "-1 3 9 4").stdout
+
+
+def test_match_json_reports_winners_and_each_seat(tmp_path):
+    replay_file = tmp_path / "game.json"
+    out = json.loads(run("match", "endgame", "builtin:optimal", "builtin:greedy", "--seed", "3", "--json",
+                         "--replay", str(replay_file)).stdout)
+    assert out["winners"] == [0]
+    assert [p["status"] for p in out["players"]] == ["ok", "ok"]
+    assert out["players"][0]["score"] > out["players"][1]["score"]
+    shown = run("replay", str(replay_file)).stdout
+    # Every move is shown with its analysis, and the summary of points lost.
+    assert shown.count("lost ") >= 20
+    assert "points lost against optimal play: builtin:optimal 0" in shown
+
+
+def test_match_on_a_given_board_plays_the_seed_example():
+    out = json.loads(run("match", "endgame", "builtin:optimal", "builtin:optimal", "--board", "-1 3 9 4", "--json").stdout)
+    assert [p["score"] for p in out["players"]] == [8, 7]
+
+
+def test_list_names_games_and_builtin_bots():
+    out = run("list").stdout
+    assert "endgame" in out and "builtin:parity" in out and "builtin:optimal" in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [(["match", "endgame", "builtin:nope", "builtin:greedy"], "no built-in bot 'nope'"),
+     (["match", "endgame", "missing.py", "builtin:greedy"], "no such bot file"),
+     (["match", "endgame", "builtin:greedy"], "2 to 2"),
+     (["match", "chess", "builtin:greedy", "builtin:greedy"], "unknown game"),
+     (["solve", "endgame", "--board", "1 two 3"], "integers separated")],
+)
+def test_bad_commands_fail_with_a_clear_message(args, message):
+    proc = run(*args, check=False)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_replay_of_a_file_that_is_not_one_is_refused(tmp_path):
+    bogus = tmp_path / "bogus.json"
+    bogus.write_text("{\"hello\": 1}")
+    proc = run("replay", str(bogus), check=False)
+    assert proc.returncode == 2 and "not an arena replay" in proc.stderr
