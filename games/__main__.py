@@ -94,7 +94,7 @@ def cmd_replay(args) -> int:
         previous = state
     result = replay.get("result", {})
     print(f"winners: {result.get('winners')}, scores: {result.get('scores')}")
-    if analysis:
+    if any("points_lost" in row for row in analysis.values()):
         print("points lost against optimal play: " + ", ".join(f"{names[s]} {lost[s]}" for s in range(len(lost))))
     return 0
 
