@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from . import available_games, get_game, replay as replays
 from .bots import BotSpecError, make_player
@@ -15,7 +16,15 @@ SANDBOXES = ("none", "bwrap", "docker")
 
 
 def _config(game, args) -> dict:
-    config = json.loads(args.config) if args.config else {}
+    text = args.config or "{}"
+    if text.startswith("@"):  # a file, e.g. a SortingGame instructor's deck: {"deck": {...}}
+        try:
+            text = Path(text[1:]).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read the config file {text[1:]}: {exc.strerror}") from exc
+    config = json.loads(text)
+    if not isinstance(config, dict):
+        raise ConfigError("--config must be a JSON object")
     if getattr(args, "board", None):
         from .endgame import parse_board
 
@@ -122,7 +131,7 @@ def parser() -> argparse.ArgumentParser:
                        help="how file bots run: none = a plain child process, for your own trusted code only")
     match.add_argument("--json", action="store_true", help="print one JSON object with the result")
     match.add_argument("--replay", metavar="FILE", help="save the replay to FILE")
-    match.add_argument("--config", metavar="JSON", help="game options as a JSON object")
+    match.add_argument("--config", metavar="JSON", help="game options as a JSON object, or @FILE to read them from a file")
     match.add_argument("--board", help="End Game: the board, e.g. \"-1 3 9 4\"")
     match.set_defaults(run=cmd_match)
 

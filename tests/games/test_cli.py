@@ -64,3 +64,17 @@ def test_replay_of_a_file_that_is_not_one_is_refused(tmp_path):
     bogus.write_text("{\"hello\": 1}")
     proc = run("replay", str(bogus), check=False)
     assert proc.returncode == 2 and "not an arena replay" in proc.stderr
+
+
+def test_config_from_a_file_plays_an_instructors_deck_and_refuses_a_broken_one(tmp_path):
+    deck = json.loads((ROOT / "games" / "sortinggame" / "deck.json").read_text())
+    good = tmp_path / "course.json"
+    good.write_text(json.dumps({"deck": deck, "robbery": True}))
+    out = json.loads(run("match", "sortinggame", "builtin:honest", "builtin:random", "--config", f"@{good}", "--json").stdout)
+    assert len(out["players"]) == 2 and all(p["status"] == "ok" for p in out["players"])
+
+    deck["algorithms"] = deck["algorithms"] + deck["algorithms"][:1]
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"deck": deck}))
+    proc = run("match", "sortinggame", "builtin:honest", "builtin:random", "--config", f"@{broken}", check=False)
+    assert proc.returncode == 2 and "duplicate" in proc.stderr.lower() and "Traceback" not in proc.stderr
