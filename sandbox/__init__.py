@@ -1,0 +1,65 @@
+"""Running untrusted student bots: one sandbox per bot per match, spoken to by a line-based JSON protocol.
+
+    player = sandbox.open_player("docker", "bots/alice.py", limits=sandbox.Limits.for_game(game))
+
+returns a `games.referee.Player`. Backends: "docker" (the platform's), "bwrap" (hosts without Docker)
+and "none" (a plain child process: trusted local use only). See docs/operator-sandbox.md and
+docs/bot-protocol.md.
+"""
+
+from __future__ import annotations
+
+from .base import PROTOCOL_VERSION, SandboxPlayer, SandboxUnavailable
+from .limits import Limits
+
+BACKENDS = ("docker", "bwrap", "none")
+
+
+def open_player(backend: str, bot_path: str, *, name: str | None = None, limits: Limits | None = None
+                ) -> SandboxPlayer:
+    """A Player running the bot file at `bot_path` in a `backend` sandbox (started by its `start`)."""
+    if backend == "docker":
+        from .docker_backend import DockerPlayer as player_class
+    elif backend == "bwrap":
+        from .bwrap_backend import BwrapPlayer as player_class
+    elif backend == "none":
+        from .local_backend import LocalPlayer as player_class
+    else:
+        raise ValueError(f"unknown sandbox backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    return player_class(bot_path, name=name, limits=limits)
+
+
+def docker_ready() -> bool:
+    """The Docker engine answers and has the bot image."""
+    from . import docker_backend, image
+
+    try:
+        return image.image_exists(docker_backend.client())
+    except SandboxUnavailable:
+        return False
+
+
+def available_backends() -> list[str]:
+    """The backends that work on this host, best first ("none" always does)."""
+    from .bwrap_backend import bwrap_works
+
+    return [backend for backend, works in (("docker", docker_ready), ("bwrap", bwrap_works)) if works()] + ["none"]
+
+
+def best_backend() -> str:
+    return available_backends()[0]
+
+
+def cleanup_leftovers() -> None:
+    """Remove what killed workers left on this host: containers, bwrap cgroups, bot-file copies."""
+    from . import bwrap_backend, docker_backend
+
+    try:
+        docker_backend.cleanup_leftovers()
+    except SandboxUnavailable:
+        pass
+    bwrap_backend.cleanup_leftovers()
+
+
+__all__ = ["BACKENDS", "Limits", "PROTOCOL_VERSION", "SandboxUnavailable", "available_backends", "best_backend",
+           "cleanup_leftovers", "open_player"]

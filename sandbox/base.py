@@ -1,0 +1,417 @@
+"""What every backend shares: staging the files, the protocol, deadlines, the time bank and the log.
+
+A backend only starts its sandbox (returning a `Channel` to the harness's stdin/stdout/stderr), reads the
+CPU the sandbox used, tells how it ended, and destroys it. Everything a bot can do wrong on the channel
+is judged here, once, the same way for every backend.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import tempfile
+import time
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any
+
+from games.core import BotFailure, Verdict
+
+from .limits import Limits
+
+PROTOCOL_VERSION = 1
+HARNESS = Path(__file__).with_name("harness.py")
+# Private copies of bot files live in directories named so; cleanup finds what a killed worker left.
+STAGING_PREFIX = "arena-sandbox-"
+READ_CHUNK = 1 << 16
+# How long to wait for the rest of stderr and the exit status once the bot's stdout has closed.
+DEATH_GRACE = 2.0
+# close() ends the harness's input and collects its stderr to the end (Docker delivers stdout and
+# stderr independently: the last prints can trail the last answer), waiting at most this long.
+CLOSE_DRAIN = 0.25
+
+
+def _start_time(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def owner_token() -> str:
+    """This worker process, as "host:pid:start time" (a reused pid does not pass for a live worker)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
+
+
+def owner_alive(token: str) -> bool:
+    """Whether the worker named by `owner_token` still runs (workers on other hosts count as alive)."""
+    host, _, rest = token.partition(":")
+    pid, _, start = rest.partition(":")
+    if host != socket.gethostname():
+        return True
+    return pid.isdigit() and _start_time(int(pid)) == start
+
+
+def local_owner_prefix() -> str:
+    """This worker as "pid.start time", the prefix of the names of the files and cgroups it makes."""
+    return f"{os.getpid()}.{_start_time(os.getpid())}"
+
+
+def local_owner_alive(name: str) -> bool:
+    """Whether the worker whose `local_owner_prefix` starts `name` (then a "-") still runs."""
+    pid, _, start = name.partition("-")[0].partition(".")
+    return owner_alive(f"{socket.gethostname()}:{pid}:{start}")
+
+
+def remove_stale_staging() -> list[Path]:
+    """Delete the bot-file copies of workers on this host that are gone."""
+    removed = []
+    for staging in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}*"):
+        if not local_owner_alive(staging.name[len(STAGING_PREFIX):]):
+            shutil.rmtree(staging, ignore_errors=True)
+            removed.append(staging)
+    return removed
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox itself could not be started (engine down, image missing): not the bot's fault."""
+
+
+class CappedLog:
+    """A bounded copy of a stream: its first and last halves, with how much was cut in between."""
+
+    def __init__(self, limit: int):
+        self.half = max(limit // 2, 1)
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.cut = 0
+
+    def write(self, data: bytes) -> None:
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        self.tail += data
+        excess = len(self.tail) - self.half
+        if excess > 0:
+            del self.tail[:excess]
+            self.cut += excess
+
+    def text(self) -> str:
+        middle = f"\n[... {self.cut} bytes cut ...]\n" if self.cut else ""
+        return bytes(self.head).decode(errors="replace") + middle + bytes(self.tail).decode(errors="replace")
+
+
+class Channel(ABC):
+    """The harness's stdin (to write) and its stdout and stderr (to read), however they are carried."""
+
+    @abstractmethod
+    def send(self, data: bytes, deadline: float) -> None:
+        """Write all of `data` by `deadline` (time.monotonic); TimeoutError if the bot does not read it."""
+
+    @abstractmethod
+    def receive(self, timeout: float) -> list[tuple[str, bytes]]:
+        """What arrived within `timeout`, as ("stdout" | "stderr", chunk); an empty chunk marks the end."""
+
+    @abstractmethod
+    def end_input(self) -> None:
+        """Close the harness's stdin (it then exits), keeping its output readable."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the channel (idempotent)."""
+
+
+def write_by(fd: int, data: bytes, deadline: float, write) -> None:
+    view = memoryview(data)
+    while view:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("the bot did not read its input in time")
+        _, writable, _ = select.select([], [fd], [], remaining)
+        if writable:
+            try:
+                view = view[write(view):]
+            except BlockingIOError:
+                continue
+
+
+class PipeChannel(Channel):
+    """A child process's three pipes (the `none` and `bwrap` backends)."""
+
+    def __init__(self, process):
+        self.process = process
+        os.set_blocking(process.stdin.fileno(), False)
+        self.streams = {process.stdout.fileno(): "stdout", process.stderr.fileno(): "stderr"}
+
+    def send(self, data: bytes, deadline: float) -> None:
+        fd = self.process.stdin.fileno()
+        write_by(fd, data, deadline, lambda view: os.write(fd, view))
+
+    def receive(self, timeout: float) -> list[tuple[str, bytes]]:
+        if not self.streams:
+            time.sleep(max(timeout, 0))
+            return []
+        readable, _, _ = select.select(list(self.streams), [], [], max(timeout, 0))
+        chunks = []
+        for fd in readable:
+            chunk = os.read(fd, READ_CHUNK)
+            chunks.append((self.streams[fd], chunk))
+            if not chunk:
+                del self.streams[fd]
+        return chunks
+
+    def end_input(self) -> None:
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+def describe_exit(status: int | None) -> str:
+    """A reader's account of an exit status: negative for a signal (as subprocess reports it)."""
+    if status is None:
+        return "closed its protocol channel"
+    if status < 0:
+        try:
+            return f"was killed by signal {signal.Signals(-status).name}"
+        except ValueError:
+            return f"was killed by signal {-status}"
+    return f"exited with status {status}"
+
+
+class SandboxPlayer(ABC):
+    """A `games.referee.Player` whose bot runs in a sandbox and speaks the line protocol."""
+
+    backend: str
+
+    def __init__(self, bot_path: str, *, name: str | None = None, limits: Limits | None = None):
+        self.bot_path = Path(bot_path)
+        self.name = name or self.bot_path.stem
+        self.limits = limits or Limits()
+        self.bank = self.limits.bank
+        # Seconds charged to the bot for its decisions (see `_exchange`), and how many it made.
+        self.think_time = 0.0
+        self.decisions = 0
+        self._seq = 0
+        self._stdout = bytearray()
+        self._stdout_open = True
+        self._stderr_open = True
+        self._stderr = CappedLog(self.limits.log_bytes)
+        self._notes: list[str] = []
+        self._channel: Channel | None = None
+        self._staging: Path | None = None
+        self._cpu_mark: float | None = None
+        self._closed = False
+        # What names this sandbox on the host (container id, cgroup name), once started.
+        self.sandbox_id: str | None = None
+
+    # --- what a backend provides ---------------------------------------------------------------------
+    @abstractmethod
+    def _launch(self, staging: Path) -> Channel:
+        """Start the sandbox running the harness on `staging`/bot.py; SandboxUnavailable if it cannot."""
+
+    @abstractmethod
+    def _cpu_seconds(self) -> float | None:
+        """CPU seconds the whole sandbox used so far (all its processes and threads), None if unknown."""
+
+    @abstractmethod
+    def _exit_status(self, timeout: float) -> tuple[int | None, bool]:
+        """(exit status or None if still running after `timeout`, whether it ran out of memory)."""
+
+    @abstractmethod
+    def _destroy(self) -> None:
+        """Kill every process of the sandbox and free what it held; safe to call again."""
+
+    # --- the Player interface ------------------------------------------------------------------------
+    def start(self, info: dict) -> None:
+        self._staging = self._stage()
+        try:
+            self._channel = self._launch(self._staging)
+        except BaseException:
+            self.close()  # the referee only closes players whose start it saw through
+            raise
+        self._cpu_mark = self._cpu_seconds()
+        self._exchange({"type": "setup", "info": info}, "ready", self.limits.setup, use_bank=False)
+
+    def act(self, observation: dict) -> Any:
+        if self._channel is None:
+            raise BotFailure(Verdict.CRASH, "the bot was not started")
+        reply = self._exchange({"type": "act", "observation": observation}, "action", self.limits.decision,
+                               use_bank=True)
+        self.decisions += 1
+        if "action" not in reply:
+            raise self._protocol("sent an action message without an action")
+        return reply["action"]
+
+    def close(self) -> str:
+        if not self._closed:
+            self._closed = True
+            if self._channel is not None:
+                self._channel.end_input()
+                self._drain(time.monotonic() + CLOSE_DRAIN)
+                self._channel.close()
+            self._destroy()
+            if self._staging is not None:
+                shutil.rmtree(self._staging, ignore_errors=True)
+        return self.log()
+
+    def log(self) -> str:
+        """The bot's stderr (first and last halves of it) followed by what went wrong, if anything."""
+        return "\n".join([self._stderr.text(), *self._notes]).strip("\n")
+
+    # --- the protocol --------------------------------------------------------------------------------
+    def _stage(self) -> Path:
+        """A private, read-only copy of the bot and the harness: all the sandbox sees from the host."""
+        staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{local_owner_prefix()}-"))
+        try:
+            shutil.copyfile(self.bot_path, staging / "bot.py")
+        except OSError as error:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise BotFailure(Verdict.CRASH, f"cannot read the bot file: {error}") from error
+        shutil.copyfile(HARNESS, staging / "harness.py")
+        for path in staging.iterdir():
+            path.chmod(0o444)
+        staging.chmod(0o755)
+        return staging
+
+    def _exchange(self, message: dict, reply_type: str, allowance: float, *, use_bank: bool) -> dict:
+        """Send `message`, wait for its reply and charge the time it took.
+
+        The charge is the CPU the sandbox used since the last reply (computing between turns on spare
+        threads) plus the longer of the wall time and the CPU time of this decision. Over `allowance` it
+        draws on the bank (when `use_bank`); a decision with no time left is a timeout.
+        """
+        seq = self._seq
+        self._seq += 1
+        cpu_before = self._cpu_seconds()
+        idle_cpu = cpu_before - self._cpu_mark if cpu_before is not None and self._cpu_mark is not None else 0.0
+        spare = self.bank if use_bank else 0.0
+        available = allowance + spare - idle_cpu
+        if available <= 0:
+            raise self._timeout(f"used {idle_cpu:.2f}s of CPU between turns, more than the {allowance:g}s per "
+                               f"decision and the {spare:.2f}s left in its bank")
+        began = time.monotonic()
+        deadline = began + available
+        data = json.dumps({"v": PROTOCOL_VERSION, "seq": seq, **message}, separators=(",", ":")).encode() + b"\n"
+        try:
+            self._channel.send(data, deadline)
+        except TimeoutError:
+            raise self._timeout("did not read its input within its time")
+        except OSError as error:
+            if error.errno not in (errno.EPIPE, errno.ECONNRESET):
+                raise
+            raise self._death() from None
+        reply = self._read_reply(seq, reply_type, deadline, allowance, spare)
+        wall = time.monotonic() - began
+        cpu_after = self._cpu_seconds()
+        cpu = cpu_after - cpu_before if cpu_after is not None and cpu_before is not None else 0.0
+        self._cpu_mark = cpu_after
+        charge = idle_cpu + max(wall, cpu)
+        self.think_time += charge
+        overage = charge - allowance
+        if overage > 0:
+            self.bank -= overage if use_bank else 0.0
+            if not use_bank or self.bank < 0:
+                raise self._timeout(f"was charged {charge:.2f}s ({wall:.2f}s wall, {cpu:.2f}s CPU, {idle_cpu:.2f}s "
+                                   f"CPU between turns) against {allowance:g}s and a bank of {spare:.2f}s")
+        return reply
+
+    def _read_reply(self, seq: int, reply_type: str, deadline: float, allowance: float, spare: float) -> dict:
+        while True:
+            line = self._next_line(deadline, allowance, spare)
+            try:
+                reply = json.loads(line)
+            except ValueError:
+                raise self._protocol(f"sent a line that is not JSON: {line[:200]!r}") from None
+            if not isinstance(reply, dict) or reply.get("v") != PROTOCOL_VERSION:
+                raise self._protocol(f"sent a message without \"v\": {PROTOCOL_VERSION}: {line[:200]!r}")
+            reply_seq = reply.get("seq")
+            if isinstance(reply_seq, int) and not isinstance(reply_seq, bool) and reply_seq < seq:
+                continue  # a late answer to an earlier message is never this decision's answer
+            if reply_seq != seq:
+                raise self._protocol(f"answered message {reply_seq!r} while message {seq} was pending")
+            if reply.get("type") == "error":
+                raise self._bot_error(reply)
+            if reply.get("type") != reply_type:
+                raise self._protocol(f"sent a {reply.get('type')!r} message where a {reply_type!r} was due")
+            return reply
+
+    def _next_line(self, deadline: float, allowance: float, spare: float) -> bytes:
+        while True:
+            newline = self._stdout.find(b"\n", 0, self.limits.message_bytes + 1)
+            if newline >= 0:
+                line = bytes(self._stdout[:newline])
+                del self._stdout[:newline + 1]
+                return line
+            if len(self._stdout) > self.limits.message_bytes:
+                raise self._protocol(f"sent a line longer than {self.limits.message_bytes} bytes")
+            if not self._stdout_open:
+                raise self._death()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                bank = f" and the {spare:.2f}s left in its bank" if spare else ""
+                raise self._timeout(f"did not answer within {allowance:g}s{bank}")
+            self._pump(remaining)
+
+    def _pump(self, timeout: float) -> bool:
+        """Move what arrives within `timeout` into the buffers; False if nothing did."""
+        chunks = self._channel.receive(timeout)
+        for stream, chunk in chunks:
+            if stream == "stdout":
+                # Past the longest allowed line the rest is garbage: judged, never kept.
+                if len(self._stdout) <= self.limits.message_bytes:
+                    self._stdout += chunk
+                self._stdout_open = bool(chunk)
+            else:
+                self._stderr.write(chunk)
+                self._stderr_open = bool(chunk)
+        return bool(chunks)
+
+    def _drain(self, deadline: float) -> None:
+        """Collect the bot's stderr to its end, or until `deadline` if it does not end."""
+        while self._stderr_open and time.monotonic() < deadline:
+            self._pump(deadline - time.monotonic())
+
+    # --- verdicts ------------------------------------------------------------------------------------
+    def _note(self, text: str) -> None:
+        limit = self.limits.traceback_bytes
+        self._notes.append(text if len(text) <= limit else f"[... cut ...]\n{text[-limit:]}")
+
+    def _failure(self, verdict: Verdict, message: str) -> BotFailure:
+        self._note(f"[arena] {verdict.value}: {message}")
+        return BotFailure(verdict, message)
+
+    def _timeout(self, message: str) -> BotFailure:
+        return self._failure(Verdict.TIMEOUT, message)
+
+    def _protocol(self, message: str) -> BotFailure:
+        return self._failure(Verdict.PROTOCOL, message)
+
+    def _bot_error(self, reply: dict) -> BotFailure:
+        error = str(reply.get("error", ""))
+        self._note(error.rstrip("\n"))
+        verdict = {"memory": Verdict.MEMORY, "illegal": Verdict.ILLEGAL}.get(reply.get("kind"), Verdict.CRASH)
+        lines = error.strip().splitlines()
+        return self._failure(verdict, lines[-1] if lines else "the bot failed")
+
+    def _death(self) -> BotFailure:
+        """The harness's stdout ended: find out how the bot died."""
+        self._drain(time.monotonic() + DEATH_GRACE)
+        status, out_of_memory = self._exit_status(DEATH_GRACE)
+        if out_of_memory:
+            return self._failure(Verdict.MEMORY, f"ran out of memory (limit {self.limits.memory_mb} MiB) and "
+                                                 f"{describe_exit(status)}")
+        return self._failure(Verdict.CRASH, describe_exit(status))

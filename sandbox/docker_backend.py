@@ -1,0 +1,230 @@
+"""The `docker` backend, the one the platform uses: one locked-down container per bot per match.
+
+The harness's stdin/stdout/stderr travel over the container's attach stream (stdout and stderr
+multiplexed in Docker's framing). CPU is read from the container's cgroup files. Every container carries
+labels naming the worker that owns it, so `cleanup_leftovers` can remove what a killed worker left.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import select
+import socket
+import struct
+import time
+import uuid
+from pathlib import Path
+
+from .base import (READ_CHUNK, Channel, SandboxPlayer, SandboxUnavailable, owner_alive, owner_token,
+                   remove_stale_staging, write_by)
+from .cgroup import Cgroup
+
+logger = logging.getLogger(__name__)
+
+LABEL = "arena.sandbox"
+OWNER_LABEL = "arena.sandbox.owner"
+CREATED_LABEL = "arena.sandbox.created"
+# A container older than this is removed by cleanup whoever owns it: no match lasts that long.
+MAX_AGE = 6 * 3600
+FRAME_HEADER = struct.Struct(">BxxxL")
+STREAMS = {1: "stdout", 2: "stderr"}
+
+_client = None
+
+
+def client():
+    """One Docker client per process (it holds a connection pool)."""
+    global _client
+    if _client is None:
+        import docker
+
+        try:
+            _client = docker.from_env(timeout=30)
+            _client.ping()
+        except Exception as error:  # noqa: BLE001 - any failure to reach the engine means the same
+            _client = None
+            raise SandboxUnavailable(f"the Docker engine does not answer: {error}") from error
+    return _client
+
+
+class AttachChannel(Channel):
+    """The container's stdin and its multiplexed stdout/stderr, over one attach socket."""
+
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        sock.setblocking(False)
+        self.pending = bytearray()
+        self.open = True
+
+    def send(self, data: bytes, deadline: float) -> None:
+        write_by(self.sock.fileno(), data, deadline, self.sock.send)
+
+    def receive(self, timeout: float) -> list[tuple[str, bytes]]:
+        if not self.open:
+            return []
+        readable, _, _ = select.select([self.sock], [], [], max(timeout, 0))
+        if not readable:
+            return []
+        try:
+            data = self.sock.recv(READ_CHUNK)
+        except BlockingIOError:
+            return []
+        except ConnectionError:
+            data = b""
+        if not data:
+            self.open = False
+            return [("stdout", b""), ("stderr", b"")]
+        self.pending += data
+        chunks = []
+        # Docker frames each write of the process (at most 32 KiB), so `pending` stays small.
+        while len(self.pending) >= FRAME_HEADER.size:
+            kind, size = FRAME_HEADER.unpack_from(self.pending)
+            if len(self.pending) < FRAME_HEADER.size + size:
+                break
+            payload = bytes(self.pending[FRAME_HEADER.size:FRAME_HEADER.size + size])
+            del self.pending[:FRAME_HEADER.size + size]
+            if payload and kind in STREAMS:
+                chunks.append((STREAMS[kind], payload))
+        return chunks
+
+    def end_input(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        # Shut the connection itself down, whatever else still holds a descriptor of it: Docker cannot
+        # stop a container whose output it is still trying to deliver to us.
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+def container_config(image: str, staging: Path, limits) -> dict:
+    """The `create_container` arguments: everything a bot's container may and may not do."""
+    from docker.types import LogConfig, Mount, Ulimit
+
+    memory = f"{limits.memory_mb}m"
+    tmp_bytes = limits.tmp_mb << 20
+    host_config = client().api.create_host_config(
+        network_mode="none",
+        read_only=True,
+        cap_drop=["ALL"],
+        security_opt=["no-new-privileges"],  # and Docker's default seccomp profile, which we never turn off
+        init=True,
+        ipc_mode="none",  # no /dev/shm: the only writable place is the size-limited /tmp
+        mem_limit=memory,
+        memswap_limit=memory,
+        pids_limit=limits.pids,
+        nano_cpus=int(limits.cpus * 1e9),
+        ulimits=[
+            Ulimit(name="nofile", soft=limits.open_files, hard=limits.open_files),
+            Ulimit(name="fsize", soft=tmp_bytes, hard=tmp_bytes),
+            Ulimit(name="core", soft=0, hard=0),
+        ],
+        tmpfs={"/tmp": f"rw,noexec,nosuid,nodev,size={tmp_bytes},mode=1777"},
+        log_config=LogConfig(type=LogConfig.types.NONE),
+        mounts=[Mount(target="/sandbox", source=str(staging), type="bind", read_only=True)],
+    )
+    return dict(
+        image=image,
+        command=["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.py"],
+        name=f"arena-bot-{uuid.uuid4().hex[:12]}",
+        hostname="bot",
+        user="65534:65534",
+        stdin_open=True,
+        detach=False,  # which makes StdinOnce: the end of our input is the end of the harness's stdin
+        environment={},
+        working_dir="/tmp",
+        labels={LABEL: "1", OWNER_LABEL: owner_token(), CREATED_LABEL: str(int(time.time()))},
+        host_config=host_config,
+    )
+
+
+class DockerPlayer(SandboxPlayer):
+    backend = "docker"
+    _cgroup: Cgroup | None = None
+
+    def __init__(self, bot_path: str, *, name: str | None = None, limits=None, image: str | None = None):
+        super().__init__(bot_path, name=name, limits=limits)
+        self.image = image
+
+    def _launch(self, staging: Path) -> Channel:
+        import docker.errors
+
+        from .image import image_tag
+
+        api = client().api
+        try:
+            self.sandbox_id = api.create_container(**container_config(self.image or image_tag(), staging,
+                                                                      self.limits))["Id"]
+            attached = api.attach_socket(self.sandbox_id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+            # Our own descriptor for the stream, independent of the HTTP response objects' lifetimes.
+            raw = getattr(attached, "_sock", attached)
+            sock = socket.socket(fileno=os.dup(raw.fileno()))
+            attached.close()
+            raw.close()
+            api.start(self.sandbox_id)
+            pid = api.inspect_container(self.sandbox_id)["State"]["Pid"]
+        except docker.errors.DockerException as error:
+            raise SandboxUnavailable(f"cannot start the bot's container: {error}") from error
+        self._cgroup = Cgroup.of_process(pid) if pid else None
+        return AttachChannel(sock)
+
+    def _cpu_seconds(self) -> float | None:
+        return self._cgroup.cpu_seconds() if self._cgroup else None
+
+    def _exit_status(self, timeout: float) -> tuple[int | None, bool]:
+        import docker.errors
+        import requests
+
+        api = client().api
+        try:
+            status = api.wait(self.sandbox_id, timeout=timeout)["StatusCode"]
+            out_of_memory = api.inspect_container(self.sandbox_id)["State"].get("OOMKilled")
+        except (docker.errors.DockerException, requests.exceptions.RequestException):
+            return None, False
+        # The init process exits 128+N when the harness was killed by signal N.
+        return (-(status - 128) if status > 128 else status), bool(out_of_memory)
+
+    def _destroy(self) -> None:
+        import docker.errors
+        import requests
+
+        if self._cgroup is not None:
+            self._cgroup.close()
+        if self.sandbox_id is None:
+            return
+        try:
+            client().api.remove_container(self.sandbox_id, force=True)
+        except docker.errors.NotFound:
+            pass
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as error:
+            # The match result stands; the labelled container goes at the next cleanup_leftovers().
+            logger.warning("could not remove container %s: %s", self.sandbox_id, error)
+
+
+def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
+    """Remove bot containers whose worker is gone (or older than `max_age` s) and stale staging copies.
+
+    Safe to run while other workers on the same host play matches: their containers are left alone.
+    Returns the names of the containers removed.
+    """
+    import docker.errors
+
+    removed = []
+    for container in client().containers.list(all=True, filters={"label": LABEL}):
+        created = float(container.labels.get(CREATED_LABEL, 0))
+        if owner_alive(container.labels.get(OWNER_LABEL, "")) and time.time() - created < max_age:
+            continue
+        try:
+            container.remove(force=True)
+            removed.append(container.name)
+        except docker.errors.NotFound:
+            pass
+    remove_stale_staging()
+    return removed

@@ -1,0 +1,66 @@
+"""The `none` backend: the bot as a plain child process, with no isolation at all.
+
+For trusted local use only (a student trying their own bot, an instructor's reference bots): it speaks
+the same protocol with the same deadlines, but the bot can read and write whatever this user can.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from .base import PipeChannel, SandboxPlayer
+
+logger = logging.getLogger(__name__)
+WARNING = "sandbox 'none': %s runs as a plain child process with NO isolation; for trusted local use only"
+
+
+def process_cpu_seconds(stat_fd: int) -> float | None:
+    """User+system CPU of one process (all its threads), from its open /proc/PID/stat."""
+    try:
+        fields = os.pread(stat_fd, 4096, 0).decode().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class LocalPlayer(SandboxPlayer):
+    backend = "none"
+    _process: subprocess.Popen | None = None
+    _stat_fd: int | None = None
+
+    def _launch(self, staging: Path) -> PipeChannel:
+        logger.warning(WARNING, self.bot_path)
+        self._process = subprocess.Popen(
+            [sys.executable, "-I", "-S", str(staging / "harness.py"), str(staging / "bot.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=staging, env={},
+            start_new_session=True,
+        )
+        # Kept open: read once or twice per decision.
+        self._stat_fd = os.open(f"/proc/{self._process.pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        return PipeChannel(self._process)
+
+    def _cpu_seconds(self) -> float | None:
+        return process_cpu_seconds(self._stat_fd) if self._stat_fd is not None else None
+
+    def _exit_status(self, timeout: float) -> tuple[int | None, bool]:
+        try:
+            return self._process.wait(timeout), False
+        except subprocess.TimeoutExpired:
+            return None, False
+
+    def _destroy(self) -> None:
+        if self._stat_fd is not None:
+            os.close(self._stat_fd)
+            self._stat_fd = None
+        if self._process is None:
+            return
+        try:
+            os.killpg(self._process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self._process.wait()

@@ -1,0 +1,4 @@
+"""Exits while being imported."""
+import sys
+
+sys.exit(3)

@@ -1,0 +1,6 @@
+"""Never answers: spins forever on its first decision."""
+
+
+def act(observation):
+    while True:
+        pass

@@ -1,0 +1,5 @@
+"""Raises on its first decision."""
+
+
+def act(observation):
+    raise ValueError("the bot has a bug")

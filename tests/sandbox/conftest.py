@@ -1,0 +1,38 @@
+"""Fixtures for the sandbox tests: they run the real Docker and bwrap sandboxes, never mocks.
+
+Without a Docker engine (or working bwrap) the tests fail when CI=true and are skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sandbox_testkit import unavailable
+
+import sandbox
+
+
+@pytest.fixture(scope="session")
+def docker_image() -> str:
+    from sandbox import docker_backend, image
+
+    try:
+        docker_backend.client()
+    except sandbox.SandboxUnavailable as error:
+        unavailable(str(error))
+    return image.ensure_image()
+
+
+@pytest.fixture(scope="session")
+def bwrap_ready() -> None:
+    from sandbox.bwrap_backend import bwrap_works
+
+    if not bwrap_works():
+        unavailable("bubblewrap cannot create its namespaces on this host")
+
+
+@pytest.fixture(params=["docker", "bwrap"])
+def backend(request) -> str:
+    request.getfixturevalue("docker_image" if request.param == "docker" else "bwrap_ready")
+    return request.param
+
+

@@ -1,0 +1,149 @@
+"""Helpers for the sandbox tests: test limits, bot copies, playing a match, finding leftovers."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import resource
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+import sandbox
+from games import get_game
+from games.bots import builtin_player
+from games.referee import play_match
+from sandbox.base import STAGING_PREFIX, local_owner_prefix
+
+BOTS = Path(__file__).parent / "bots"
+IN_CI = os.environ.get("CI") == "true"
+
+# Tight limits keep the suite fast; every bound a test states is derived from them.
+LIMITS = sandbox.Limits(setup=2.0, decision=0.5, bank=0.5, memory_mb=128, pids=32, tmp_mb=8, log_bytes=16 << 10)
+# Slack on top of the time limits for starting and removing a sandbox and the death grace.
+SANDBOX_SLACK = 6.0
+# How much the worker's peak memory may grow over one hostile match (flood buffers are capped at ~1 MiB).
+WORKER_MEMORY_SLACK_MB = 48
+# The longest a failing bot can hold a match: setup, one decision and the whole bank, plus the slack.
+MATCH_BOUND = LIMITS.setup + LIMITS.decision + LIMITS.bank + SANDBOX_SLACK
+
+
+def unavailable(reason: str):
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: the sandbox tests must run, not skip)")
+    pytest.skip(reason)
+
+
+def bot_file(name: str, directory: Path, **constants) -> Path:
+    """A copy of tests/sandbox/bots/`name`.py with module constants set (e.g. the targets to attack)."""
+    text = (BOTS / f"{name}.py").read_text()
+    for constant, value in constants.items():
+        text, count = re.subn(rf"^{constant} = .*$", f"{constant} = {value!r}", text, flags=re.M)
+        assert count == 1, f"{name}.py has no constant {constant}"
+    path = directory / f"{name}.py"
+    path.write_text(text)
+    return path
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@dataclasses.dataclass
+class Outcome:
+    status: str
+    detail: str
+    log: str
+    winners: list[int]
+    seconds: float
+    worker_growth_mb: float
+    sandbox_id: str | None
+    think_time: float
+
+
+def play(backend: str, bot: Path, *, limits: sandbox.Limits = LIMITS, opponent=None, config: dict | None = None
+         ) -> Outcome:
+    """An End Game match: `bot` in a `backend` sandbox (seat 0) against the greedy built-in (seat 1)."""
+    game = get_game("endgame")
+    player = sandbox.open_player(backend, str(bot), name=bot.name, limits=limits)
+    opponent = opponent or builtin_player(game, "greedy")
+    rss_before = peak_rss_mb()
+    began = time.monotonic()
+    result = play_match(game, [player, opponent], config=config, seed=7)
+    seconds = time.monotonic() - began
+    seat = result.players[0]
+    return Outcome(seat.status, seat.detail, seat.log, result.winners, seconds, peak_rss_mb() - rss_before,
+                   player.sandbox_id, player.think_time)
+
+
+def report(log: str) -> dict:
+    """The REPORT line a probing bot printed to its stderr."""
+    lines = [line for line in log.splitlines() if line.startswith("REPORT ")]
+    assert lines, f"the bot printed no REPORT; its log:\n{log}"
+    return json.loads(lines[-1][len("REPORT "):])
+
+
+def processes_in(sandbox_id: str) -> list[int]:
+    """Host processes whose cgroup names the sandbox (a container id or a bwrap cgroup)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if sandbox_id in (entry / "cgroup").read_text():
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def leftovers(backend: str, sandbox_id: str | None) -> list[str]:
+    """Everything a finished match left on the host: containers, processes, cgroups, bot-file copies."""
+    left = [str(path) for path in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}{local_owner_prefix()}-*")]
+    assert sandbox_id, "the sandbox never got an id: it did not start"
+    left += [f"process {pid}" for pid in processes_in(sandbox_id)]
+    if backend == "docker":
+        from sandbox.docker_backend import client
+
+        left += [f"container {c.name}" for c in client().containers.list(all=True, filters={"id": sandbox_id})]
+    else:
+        left += [str(path) for path in Path("/sys/fs/cgroup").glob(f"*/arena-sandbox/{sandbox_id}")]
+    return left
+
+
+def default_gateway() -> str | None:
+    """The host's default route gateway, from the kernel's routing table."""
+    import socket
+    import struct
+
+    for line in Path("/proc/net/route").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1] == "00000000" and fields[2] != "00000000":
+            return socket.inet_ntoa(struct.pack("<L", int(fields[2], 16)))
+    return None
+
+
+def docker_bridge_gateway() -> str:
+    """The Docker bridge network's gateway (Docker's default address when the host has no bridge)."""
+    import docker.errors
+
+    from sandbox.docker_backend import client
+
+    try:
+        configs = client().networks.get("bridge").attrs["IPAM"]["Config"] or []
+    except docker.errors.NotFound:
+        configs = []
+    return next((config["Gateway"] for config in configs if config.get("Gateway")), "172.17.0.1")
+
+
+def assert_contained(outcome: Outcome, backend: str, verdict: str, *, bound: float = MATCH_BOUND) -> None:
+    """What every hostile bot must come to: its verdict, a win for the opponent, a match that ends in
+    time, a worker whose memory stayed bounded, and nothing of the sandbox left on the host."""
+    assert outcome.status == verdict, outcome.detail + "\n" + outcome.log[-2000:]
+    assert outcome.winners == [1]
+    assert outcome.seconds < bound
+    assert outcome.worker_growth_mb < WORKER_MEMORY_SLACK_MB
+    assert leftovers(backend, outcome.sandbox_id) == []

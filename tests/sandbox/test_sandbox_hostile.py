@@ -1,0 +1,48 @@
+"""Every way a bot can fail ends as the right verdict on its seat, in every real sandbox.
+
+Each case plays a whole End Game match against the greedy built-in and checks what a user would see:
+the verdict, that the opponent wins, that the match ends within a stated bound, that the worker's
+memory stays bounded, and that nothing of the sandbox is left on the host.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sandbox_testkit import BOTS, LIMITS, assert_contained, play
+
+CASES = {
+    # bot file: (verdict, text expected in the detail or the log)
+    "infinite_loop": ("timeout", "did not answer"),
+    "sleeper": ("timeout", "did not answer"),
+    "fork_bomb": ("timeout", "did not answer"),
+    "memory_bomb": ("memory", "memory"),
+    "stdout_flood": ("timeout", "flood flood"),
+    "stderr_flood": ("timeout", "flood flood"),
+    "protocol_garbage": ("protocol", "not JSON"),
+    "protocol_flood": ("protocol", "longer than"),
+    "wrong_version": ("protocol", 'without "v": 1'),
+    "segfault": ("crash", "SIGSEGV"),
+    "exit_at_import": ("crash", "SystemExit: 3"),
+    "slow_import": ("timeout", "did not answer within 2s"),
+    "raises": ("crash", "ValueError: the bot has a bug"),
+    "illegal": ("illegal", "'middle'"),
+    "non_json_action": ("illegal", "is not a JSON value"),
+    "no_act": ("crash", "defines neither act"),
+}
+
+
+@pytest.mark.parametrize("bot", sorted(CASES))
+def test_failing_bot_gets_its_verdict_and_loses(backend, bot):
+    verdict, evidence = CASES[bot]
+    outcome = play(backend, BOTS / f"{bot}.py")
+
+    assert_contained(outcome, backend, verdict)
+    assert evidence in outcome.detail + outcome.log
+
+
+@pytest.mark.parametrize("bot", ["stdout_flood", "stderr_flood"])
+def test_flooded_log_is_cut_to_its_documented_size(backend, bot):
+    outcome = play(backend, BOTS / f"{bot}.py")
+
+    assert "bytes cut" in outcome.log
+    assert len(outcome.log.encode()) <= LIMITS.log_bytes + LIMITS.traceback_bytes

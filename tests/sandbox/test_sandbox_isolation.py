@@ -1,0 +1,190 @@
+"""What a bot can reach from inside its sandbox: checked from the inside (probing bots) and the outside."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from sandbox_testkit import (BOTS, LIMITS, SANDBOX_SLACK, assert_contained, bot_file, default_gateway,
+                             docker_bridge_gateway, leftovers, play, processes_in, report)
+
+import sandbox
+from games import get_game
+from games.bots import builtin_player
+
+REDIS = ("127.0.0.1", 6379)
+
+
+def test_bot_sees_only_its_own_locked_down_sandbox(backend, monkeypatch):
+    monkeypatch.setenv("ARENA_TEST_SECRET", "must not leak")
+    outcome = play(backend, BOTS / "introspect.py")
+    seen = report(outcome.log)
+
+    assert outcome.status == "ok"
+    assert (seen["uid"], seen["gid"]) == (65534, 65534)
+    assert seen["environ"] == {}
+    assert int(seen["cap_eff"], 16) == 0
+    assert seen["no_new_privs"] == "1"
+    assert seen["sandbox_files"] == ["bot.py", "harness.py"]
+    assert "ro" in seen["mounts"]["/"]["options"]
+    assert "ro" in seen["mounts"]["/sandbox"]["options"]
+    assert seen["mounts"]["/tmp"]["type"] == "tmpfs"
+    assert not seen["docker_socket"]
+    assert len(seen["processes"]) <= 3, "the bot sees processes outside its own sandbox"
+    assert set(seen["interfaces"]) <= {"lo"}
+    assert seen["nofile"] == [LIMITS.open_files, LIMITS.open_files]
+    assert seen["core"] == [0, 0]
+    if backend == "docker":
+        assert seen["seccomp"] == "2", "Docker's default seccomp profile is not applied"
+        assert "noexec" in seen["mounts"]["/tmp"]["options"]
+
+
+def test_docker_container_is_created_locked_down(docker_image):
+    player = sandbox.open_player("docker", str(BOTS / "first_legal.py"), limits=LIMITS)
+    player.start({"game": "endgame"})
+    try:
+        from sandbox.docker_backend import client
+
+        attrs = client().api.inspect_container(player.sandbox_id)
+        host, config = attrs["HostConfig"], attrs["Config"]
+        assert host["NetworkMode"] == "none"
+        assert host["ReadonlyRootfs"] is True
+        assert host["CapDrop"] == ["ALL"] and not host["CapAdd"]
+        assert "no-new-privileges" in host["SecurityOpt"]
+        assert not any("seccomp" in option for option in host["SecurityOpt"])  # the default profile stays
+        assert host["Privileged"] is False
+        assert host["Init"] is True
+        assert host["Memory"] == host["MemorySwap"] == LIMITS.memory_mb << 20
+        assert host["PidsLimit"] == LIMITS.pids
+        assert host["NanoCpus"] == int(LIMITS.cpus * 1e9)
+        assert {u["Name"] for u in host["Ulimits"]} == {"nofile", "fsize", "core"}
+        assert "noexec" in host["Tmpfs"]["/tmp"] and f"size={LIMITS.tmp_mb << 20}" in host["Tmpfs"]["/tmp"]
+        assert host["LogConfig"]["Type"] == "none"
+        assert config["User"] == "65534:65534"
+        assert not [variable for variable in config["Env"] or [] if not variable.startswith("PATH=")]
+        mounts = attrs["Mounts"]
+        assert len(mounts) == 1 and mounts[0]["Destination"] == "/sandbox" and mounts[0]["RW"] is False
+        assert "docker.sock" not in str(attrs)
+    finally:
+        player.close()
+
+
+def test_bwrap_cgroup_holds_the_limits(bwrap_ready):
+    player = sandbox.open_player("bwrap", str(BOTS / "first_legal.py"), limits=LIMITS)
+    player.start({"game": "endgame"})
+    try:
+        def read(controller, name):
+            return int(next(Path("/sys/fs/cgroup").glob(f"{controller}/arena-sandbox/{player.sandbox_id}/{name}"))
+                       .read_text())
+
+        assert read("memory", "memory.limit_in_bytes") == LIMITS.memory_mb << 20
+        assert read("pids", "pids.max") == LIMITS.pids
+        assert read("cpu", "cpu.cfs_quota_us") == int(LIMITS.cpus * read("cpu", "cpu.cfs_period_us"))
+        assert processes_in(player.sandbox_id), "the sandbox's processes are not in its cgroup"
+    finally:
+        player.close()
+
+
+def test_network_is_unreachable(backend, tmp_path):
+    with socket.create_connection(REDIS, timeout=2):
+        pass  # the host's Redis is really there for the bot to try
+    targets = [list(REDIS), [docker_bridge_gateway(), 6379], ["1.1.1.1", 53]]
+    if default_gateway():
+        targets.append([default_gateway(), 6379])
+    outcome = play(backend, bot_file("network", tmp_path, TARGETS=targets))
+    attempts = report(outcome.log)
+
+    assert_contained(outcome, backend, "crash")
+    assert "no way out" in outcome.detail
+    assert len(attempts) == len(targets) + 1
+    assert all(result.startswith("refused") for result in attempts.values()), attempts
+
+
+def test_bot_cannot_write_outside_tmp_or_change_its_file(backend, tmp_path):
+    bot = bot_file("escape_files", tmp_path)
+    original = hashlib.sha256(bot.read_bytes()).hexdigest()
+    outcome = play(backend, bot)
+    attempts = report(outcome.log)
+
+    assert_contained(outcome, backend, "crash")
+    assert "no way out" in outcome.detail
+    assert attempts.pop("write to /tmp") == "done"
+    run_from_tmp = attempts.pop("run a program from /tmp")
+    if backend == "docker":  # bwrap cannot mount /tmp noexec (docs/operator-sandbox.md)
+        assert run_from_tmp.startswith("refused")
+    assert all(result.startswith("refused") for result in attempts.values()), attempts
+    assert hashlib.sha256(bot.read_bytes()).hexdigest() == original
+
+
+def test_bot_cannot_kill_anything_outside_its_sandbox(backend):
+    # A host process running as the very uid the bots run as: the likeliest victim of kill(-1).
+    bystander = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sleep", "60"])
+    try:
+        outcome = play(backend, BOTS / "kill_everything.py")
+
+        assert_contained(outcome, backend, "crash")
+        assert bystander.poll() is None, "a bot killed a process on the host"
+    finally:
+        bystander.kill()
+        bystander.wait()
+
+
+def processes_with_argument(argument: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and argument.encode() in open(f"/proc/{entry}/cmdline", "rb").read().split(b"\0"):
+                found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+def test_daemon_does_not_outlive_the_match(backend, tmp_path):
+    marker = f"{7000 + uuid.uuid4().int % 1000}.{uuid.uuid4().int % 10**6}"
+    outcome = play(backend, bot_file("daemon", tmp_path, MARKER=marker))
+
+    assert_contained(outcome, backend, "crash")
+    assert "the daemon is out" in outcome.detail
+    assert processes_with_argument(marker) == []
+
+
+class SlowOpponent:
+    """A legal opponent that thinks for `seconds` per move: time a cheating bot could compute in."""
+
+    def __init__(self, seconds: float):
+        self.name = "slow greedy"
+        self.seconds = seconds
+        self.inner = builtin_player(get_game("endgame"), "greedy")
+
+    def start(self, info):
+        self.inner.start(info)
+
+    def act(self, observation):
+        time.sleep(self.seconds)
+        return self.inner.act(observation)
+
+    def close(self):
+        return ""
+
+
+@pytest.mark.parametrize("bot, status", [("cpu_threads", "timeout"), ("first_legal", "ok")])
+def test_cpu_used_between_turns_is_charged(backend, bot, status):
+    # Both bots answer at once; only the first keeps computing while its opponent thinks. Wall clock alone
+    # would never catch it; the CPU charge does. Even with a quarter of a core (a busy shared host) it is
+    # charged 0.2 s a turn against 0.1 s per decision, and its 0.3 s bank is gone before its 6 turns are.
+    limits = sandbox.Limits(**{**LIMITS.__dict__, "decision": 0.1, "bank": 0.3})
+    thinking = 0.8
+    outcome = play(backend, BOTS / f"{bot}.py", limits=limits, opponent=SlowOpponent(thinking), config={"length": 12})
+
+    if status == "timeout":
+        assert_contained(outcome, backend, "timeout", bound=6 * thinking + limits.setup + SANDBOX_SLACK)
+    else:
+        assert outcome.status == "ok", outcome.detail
+        assert leftovers(backend, outcome.sandbox_id) == []

@@ -1,0 +1,120 @@
+"""The Player a sandbox backend returns, seen the way the referee and the platform use it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+
+import pytest
+from sandbox_testkit import BOTS, LIMITS, leftovers, play
+
+import sandbox
+from games import get_game
+from games.core import BotFailure, Verdict
+
+OBSERVATION = {"step": 0, "legal_actions": ["left", "right"]}
+
+
+def test_well_behaved_bot_plays_a_whole_match(backend):
+    outcome = play(backend, BOTS / "first_legal.py")
+
+    assert outcome.status == "ok"
+    # Its own prints went to its log, not onto the protocol channel.
+    assert "setting up for endgame" in outcome.log
+    assert "thinking about step 0" in outcome.log
+    assert 0 < outcome.think_time < 10 * LIMITS.decision
+    assert leftovers(backend, outcome.sandbox_id) == []
+
+
+def test_player_counts_decisions_and_close_is_idempotent(backend):
+    player = sandbox.open_player(backend, str(BOTS / "first_legal.py"), name="alice", limits=LIMITS)
+    player.start({"game": "test"})
+    actions = [player.act({**OBSERVATION, "step": step}) for step in range(3)]
+    log = player.close()
+
+    assert player.name == "alice"
+    assert actions == ["left"] * 3
+    assert player.decisions == 3
+    assert "thinking about step 2" in log
+    assert player.close() == log
+
+
+def test_close_after_a_failure_keeps_the_traceback(backend):
+    player = sandbox.open_player(backend, str(BOTS / "raises.py"), limits=LIMITS)
+    player.start({})
+    with pytest.raises(BotFailure) as failure:
+        player.act(OBSERVATION)
+    log = player.close()
+
+    assert failure.value.verdict == Verdict.CRASH
+    assert 'File "/sandbox/bot.py", line 5, in act' in log
+    assert player.close() == log
+
+
+def test_late_replies_are_never_taken_for_the_current_move(backend):
+    outcome = play(backend, BOTS / "stale_replies.py")
+
+    # Every stale reply names the action "stale", which is never legal: taking one would be an illegal move.
+    assert outcome.status == "ok", outcome.detail
+
+
+def test_a_missing_bot_file_is_a_crash_not_an_error(backend, tmp_path):
+    player = sandbox.open_player(backend, str(tmp_path / "missing.py"), limits=LIMITS)
+    with pytest.raises(BotFailure) as failure:
+        player.start({})
+    player.close()
+
+    assert failure.value.verdict == Verdict.CRASH
+
+
+def test_none_backend_warns_that_it_is_not_a_sandbox(caplog):
+    with caplog.at_level(logging.WARNING, logger="sandbox"):
+        outcome = play("none", BOTS / "first_legal.py")
+
+    assert outcome.status == "ok"
+    assert "NO isolation" in caplog.text and "trusted local use only" in caplog.text
+
+
+def test_limits_follow_the_game():
+    game = get_game("endgame")
+    limits = sandbox.Limits.for_game(game, memory_mb=512)
+
+    assert (limits.setup, limits.decision, limits.bank) == (game.time_limits["setup"],
+                                                          game.time_limits["decision"], game.time_limits["bank"])
+    assert limits.memory_mb == 512
+    assert sandbox.Limits().memory_mb == 256 and sandbox.Limits().pids == 64
+
+
+def test_backends_on_this_host(docker_image, bwrap_ready):
+    assert sandbox.available_backends() == ["docker", "bwrap", "none"]
+    assert sandbox.best_backend() == "docker"
+    with pytest.raises(ValueError):
+        sandbox.open_player("chroot", str(BOTS / "first_legal.py"))
+
+
+@pytest.mark.parametrize("backend_name", ["docker", "bwrap"])
+def test_cli_match_runs_in_the_sandbox(backend_name, request):
+    request.getfixturevalue("docker_image" if backend_name == "docker" else "bwrap_ready")
+    run = subprocess.run(
+        [sys.executable, "-m", "games", "match", "endgame", str(BOTS / "illegal.py"), "builtin:greedy",
+         "--sandbox", backend_name, "--json"],
+        capture_output=True, text=True, timeout=60,
+    )
+    result = json.loads(run.stdout)
+
+    assert result["winners"] == [1]
+    assert result["players"][0]["status"] == "illegal"
+    assert "NO isolation" not in run.stderr
+
+
+def test_cli_none_sandbox_says_it_is_not_one():
+    run = subprocess.run(
+        [sys.executable, "-m", "games", "match", "endgame", str(BOTS / "first_legal.py"), "builtin:greedy",
+         "--sandbox", "none"],
+        capture_output=True, text=True, timeout=60,
+    )
+
+    assert run.returncode == 0
+    assert "NO isolation" in run.stderr
