@@ -1,0 +1,133 @@
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from games import available_games
+from rest_framework import serializers
+
+from accounts.access import can_see_private
+from accounts.models import Course
+from bots.models import Bot, BotVersion
+from matches.models import Match, MatchSeat
+
+
+class GameSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    builtin_bots = serializers.ListField(child=serializers.CharField())
+
+
+class RegisterSerializer(serializers.Serializer):
+    username = serializers.RegexField(r"^[\w.@+-]{1,150}$")
+    password = serializers.CharField(write_only=True)
+
+    def validate_username(self, value):
+        if get_user_model().objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("that username is taken")
+        return value
+
+    def validate(self, data):
+        validate_password(data["password"], get_user_model()(username=data["username"]))
+        return data
+
+
+class CourseSerializer(serializers.ModelSerializer):
+    role = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Course
+        fields = ["id", "code", "name", "role"]
+
+    def get_role(self, course) -> str:
+        user = self.context["request"].user
+        return "instructor" if course.instructors.filter(pk=user.pk).exists() else "student"
+
+
+class VersionSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BotVersion
+        fields = ["id", "number", "uploaded_at", "sha256"]
+
+
+class BotSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True, default=None)
+    active_version = VersionSummarySerializer(read_only=True, allow_null=True)
+    rating = serializers.FloatField(source="rating.value", read_only=True, default=None)
+    game = serializers.ChoiceField(choices=[])
+
+    class Meta:
+        model = Bot
+        fields = ["id", "label", "name", "game", "owner", "is_builtin", "active_version", "rating", "created_at"]
+        read_only_fields = ["created_at"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = sorted(available_games())
+
+
+class VersionSerializer(serializers.ModelSerializer):
+    """A version as its owner sees it: with the validation verdict and log."""
+
+    bot = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = BotVersion
+        fields = ["id", "bot", "number", "filename", "sha256", "size", "uploaded_at", "status", "verdict",
+                  "validation_log", "validation_match"]
+        read_only_fields = fields
+
+
+class UploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="The bot's .py file.")
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    bot_label = serializers.CharField(source="bot.label", read_only=True)
+    version = serializers.IntegerField(source="version.number", read_only=True, default=None)
+    log = serializers.SerializerMethodField(help_text="The bot's stderr: only for those who may see its code.")
+
+    class Meta:
+        model = MatchSeat
+        fields = ["seat", "bot", "bot_label", "version", "score", "placing", "status", "detail", "log",
+                  "think_time", "decisions", "rating_before", "rating_after"]
+
+    def get_log(self, seat) -> str | None:
+        return seat.log if can_see_private(self.context["request"].user, seat.bot.owner) else None
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
+    queue_position = serializers.SerializerMethodField(help_text="1 = next to run; null unless queued.")
+
+    class Meta:
+        model = Match
+        fields = ["id", "game", "purpose", "rated", "status", "queue_position", "seed", "config", "created_at",
+                  "started_at", "finished_at", "winners", "error", "seats"]
+
+    def get_queue_position(self, match) -> int | None:
+        return match.queue_position()
+
+
+class ChallengeSerializer(serializers.Serializer):
+    bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all(), help_text="Your own active bot.")
+    opponents = serializers.PrimaryKeyRelatedField(
+        queryset=Bot.objects.all(), many=True, help_text="Active bots (or built-ins) to play against."
+    )
+    rated = serializers.BooleanField(default=False)
+
+
+class LadderRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    bot = BotSerializer()
+    rating = serializers.FloatField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+
+
+class RatingPointSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()

@@ -1,0 +1,22 @@
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from . import views
+
+router = DefaultRouter()
+router.register("courses", views.CourseViewSet, basename="course")
+router.register("bots", views.BotViewSet, basename="bot")
+router.register("versions", views.VersionViewSet, basename="version")
+router.register("matches", views.MatchViewSet, basename="match")
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path("games/", views.GameList.as_view(), name="games"),
+    path("ladder/<str:game>/", views.Ladder.as_view(), name="ladder"),
+    path("auth/register/", views.Register.as_view(), name="register"),
+    path("auth/token/", obtain_auth_token, name="token"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+]

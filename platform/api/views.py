@@ -1,0 +1,197 @@
+"""The REST API: everything the pages do. Thin views over the apps' services and querysets."""
+
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from games import available_games, get_game
+from rest_framework import generics, mixins, parsers, permissions, status, viewsets
+from rest_framework.authtoken.models import Token
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import Course
+from bots.models import Bot, BotVersion
+from bots.services import create_bot, upload_version
+from bots.validation import BotError, read_upload
+from matches import services as match_services
+from matches.models import Match
+from matches.replays import replay_view
+from ratings.services import history, ladder
+
+from . import serializers
+from .permissions import CanSeePrivate
+
+
+def game_info(game) -> dict:
+    return {"name": game.name, "title": game.title, "min_players": game.min_players,
+            "max_players": game.max_players, "builtin_bots": sorted(game.builtin_bots())}
+
+
+class GameList(APIView):
+    @extend_schema(responses=serializers.GameSerializer(many=True))
+    def get(self, request):
+        return Response([game_info(game) for _, game in sorted(available_games().items())])
+
+
+class Register(generics.CreateAPIView):
+    """Create a student account; the answer holds an API token."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = serializers.RegisterSerializer
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = get_user_model().objects.create_user(**serializer.validated_data)
+        token = Token.objects.create(user=user)
+        return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
+
+
+class CourseViewSet(viewsets.ReadOnlyModelViewSet):
+    """The courses you teach or take."""
+
+    serializer_class = serializers.CourseSerializer
+
+    def get_queryset(self):
+        return Course.objects.for_user(self.request.user).order_by("code")
+
+
+class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Every bot is listed publicly; its versions, code and logs only to those who may see them."""
+
+    serializer_class = serializers.BotSerializer
+
+    def get_queryset(self):
+        bots = Bot.objects.select_related("owner", "rating").order_by("game", "id")
+        params = self.request.query_params
+        if params.get("game"):
+            bots = bots.for_game(params["game"])
+        if params.get("mine") == "1":
+            bots = bots.owned_by(self.request.user)
+        if params.get("active") == "1":
+            bots = bots.active()
+        return bots
+
+    @extend_schema(parameters=[
+        OpenApiParameter("game", str, description="only bots of this game"),
+        OpenApiParameter("mine", str, description="1: only your own bots"),
+        OpenApiParameter("active", str, description="1: only bots that can play (built-ins, validated uploads)"),
+    ])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    def perform_create(self, serializer):
+        try:
+            serializer.instance = create_bot(self.request.user, serializer.validated_data["game"],
+                                             serializer.validated_data["name"])
+        except BotError as exc:
+            raise ValidationError({"detail": str(exc)}) from exc
+
+    @extend_schema(request={"multipart/form-data": serializers.UploadSerializer},
+                   responses=serializers.VersionSerializer(many=True))
+    @action(detail=True, methods=["get", "post"], parser_classes=[parsers.MultiPartParser, parsers.FormParser],
+            permission_classes=[permissions.IsAuthenticated, CanSeePrivate])
+    def versions(self, request, pk=None):
+        """GET: all versions, newest first. POST (multipart, field `file`): upload a new version."""
+        bot = self.get_object()
+        if request.method == "GET":
+            page = self.paginate_queryset(bot.versions.order_by("-number"))
+            return self.get_paginated_response(serializers.VersionSerializer(page, many=True).data)
+        if bot.owner_id != request.user.pk:
+            raise PermissionDenied("only the bot's owner can upload versions")
+        upload = serializers.UploadSerializer(data=request.data)
+        upload.is_valid(raise_exception=True)
+        file = upload.validated_data["file"]
+        try:
+            version = upload_version(bot, read_upload(file), file.name)
+        except BotError as exc:
+            raise ValidationError({"file": [str(exc)]}) from exc
+        return Response(serializers.VersionSerializer(version).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=serializers.RatingPointSerializer(many=True))
+    @action(detail=True, pagination_class=None)
+    def ratings(self, request, pk=None):
+        """The bot's rating after each of its rated matches."""
+        return Response(serializers.RatingPointSerializer(history(self.get_object()), many=True).data)
+
+
+class VersionViewSet(viewsets.ReadOnlyModelViewSet):
+    """Versions you may see: your own (and, for instructors, their students')."""
+
+    serializer_class = serializers.VersionSerializer
+    permission_classes = [permissions.IsAuthenticated, CanSeePrivate]
+
+    def get_queryset(self):
+        versions = BotVersion.objects.select_related("bot__owner")
+        # The list is your own versions; a single one is shown to whoever CanSeePrivate admits.
+        return versions.filter(bot__owner=self.request.user) if self.action == "list" else versions
+
+    @extend_schema(responses={(200, "text/x-python"): str})
+    @action(detail=True)
+    def code(self, request, pk=None):
+        """Download the uploaded file."""
+        version = self.get_object()
+        response = HttpResponse(version.code, content_type="text/x-python; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{version.bot.name}-v{version.number}.py"'
+        return response
+
+
+class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Matches and their results are public; each seat's log only to those who may see that bot's code."""
+
+    serializer_class = serializers.MatchSerializer
+
+    def get_queryset(self):
+        matches = Match.objects.prefetch_related("seats__bot__owner", "seats__version")
+        params = self.request.query_params
+        if params.get("bot"):
+            matches = matches.filter(seats__bot_id=params["bot"]).distinct()
+        if params.get("mine") == "1":
+            matches = matches.filter(seats__bot__owner=self.request.user).distinct()
+        return matches
+
+    @extend_schema(parameters=[OpenApiParameter("bot", int, description="only matches this bot played"),
+                               OpenApiParameter("mine", str, description="1: only matches of your bots")])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(request=serializers.ChallengeSerializer, responses={201: serializers.MatchSerializer})
+    def create(self, request, *args, **kwargs):
+        """Challenge: your active bot against other active bots (or built-ins), rated or not."""
+        challenge = serializers.ChallengeSerializer(data=request.data)
+        challenge.is_valid(raise_exception=True)
+        data = challenge.validated_data
+        try:
+            match = match_services.challenge(request.user, data["bot"], data["opponents"], rated=data["rated"])
+        except match_services.ChallengeError as exc:
+            raise ValidationError({"detail": str(exc)}) from exc
+        return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(parameters=[OpenApiParameter("seat", int, description="one seat's view (default: full view)")],
+                   responses=dict)
+    @action(detail=True)
+    def replay(self, request, pk=None):
+        """The replay, every step's table, and the solver's analysis of every move."""
+        match = self.get_object()
+        if match.status != Match.Status.FINISHED:
+            raise NotFound("the match has not finished")
+        seat = request.query_params.get("seat")
+        if seat is not None and (not seat.isdigit() or int(seat) >= match.seats.count()):
+            raise ValidationError({"seat": "not a seat of this match"})
+        view = replay_view(match.replay, None if seat is None else int(seat))
+        return Response({"replay": match.replay, **view})
+
+
+class Ladder(APIView):
+    @extend_schema(responses=serializers.LadderRowSerializer(many=True))
+    def get(self, request, game):
+        try:
+            get_game(game)
+        except KeyError as exc:
+            raise NotFound(str(exc)) from exc
+        rows = ladder(game)
+        return Response(serializers.LadderRowSerializer(rows, many=True, context={"request": request}).data)
+
+

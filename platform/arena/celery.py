@@ -1,0 +1,11 @@
+"""The Celery app: `celery -A arena worker` (with platform/ on PYTHONPATH) runs matches."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+
+app = Celery("arena")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,208 @@
+"""Arena settings. Everything an operator sets comes from environment variables with safe defaults.
+
+Unset DATABASE_URL means an embedded SQLite file and unset CELERY_BROKER_URL an embedded filesystem
+broker (both under ARENA_VAR_DIR), so that the demo runs on a fresh machine without PostgreSQL or Redis.
+"""
+
+import os
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+PLATFORM_DIR = Path(__file__).resolve().parents[1]
+REPO_ROOT = PLATFORM_DIR.parent
+VAR_DIR = Path(os.environ.get("ARENA_VAR_DIR", REPO_ROOT / "var"))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def database_from_url(url: str | None) -> dict:
+    """A Django DATABASES entry from postgres://user:password@host:port/name or sqlite:///path."""
+    if not url:
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{VAR_DIR / 'arena.sqlite3'}"
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        # SQLite serialises writers: the web process and the worker wait for each other's writes.
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": unquote(parts.path), "OPTIONS": {"timeout": 30}}
+    if parts.scheme in ("postgres", "postgresql"):
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": unquote(parts.path.lstrip("/")) or "arena",
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(parts.port or ""),
+        }
+    raise ImproperlyConfigured(f"DATABASE_URL: unsupported scheme {parts.scheme!r} (use postgres:// or sqlite://)")
+
+
+DEBUG = env_bool("DEBUG", False)
+
+
+def generated_secret_key() -> str:
+    """A random key kept in VAR_DIR, for installations that set no SECRET_KEY (never a known default)."""
+    from django.core.management.utils import get_random_secret_key
+
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        candidate = path.with_name(f"secret_key.{os.getpid()}")
+        candidate.touch(mode=0o600)
+        candidate.write_text(get_random_secret_key())
+        try:
+            os.link(candidate, path)  # atomic: concurrent first starts all end up with one key
+        except FileExistsError:
+            pass
+        candidate.unlink()
+    return path.read_text().strip()
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or generated_secret_key()
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "accounts",
+    "bots",
+    "matches",
+    "ratings",
+    "api",
+    "web",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "arena.urls"
+WSGI_APPLICATION = "arena.wsgi.application"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "web.context_processors.games",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL"))}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:home"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
+
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 25,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Arena API",
+    "DESCRIPTION": "Bots, versions, uploads, matches, replays and ladders of the Arena tournament platform.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- Celery -------------------------------------------------------------------------------------------
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://localhost/")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # The embedded broker: messages are files in one folder shared by the web process and the worker.
+    BROKER_DIR = VAR_DIR / "broker"
+    BROKER_DIR.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR),
+        "data_folder_out": str(BROKER_DIR),
+        "control_folder": str(BROKER_DIR / "control"),
+    }
+else:
+    # Redis re-delivers a message that was not acknowledged within this time; with late acks it must
+    # exceed the longest match, or a slow match would be delivered again (harmless, but wasted work).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("ARENA_VISIBILITY_TIMEOUT", "3600"))}
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("ARENA_QUEUE", "arena")
+CELERY_TASK_IGNORE_RESULT = True
+# Exactly-once needs at-least-once delivery first: acknowledge after the task ran, re-deliver when the
+# worker process died, and take one message at a time so a dying worker strands no prefetched ones.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stuck-matches": {"task": "matches.tasks.requeue_stuck_matches", "schedule": 60.0},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+
+# --- Arena --------------------------------------------------------------------------------------------
+# The sandbox backend file bots run in; empty means sandbox.best_backend() at the time a match runs.
+ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "")
+ARENA_MAX_UPLOAD_BYTES = int(os.environ.get("ARENA_MAX_UPLOAD_BYTES", str(64 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, 2 * ARENA_MAX_UPLOAD_BYTES)
+# A match still running this long after it started is presumed lost and re-queued.
+ARENA_MATCH_DEADLINE_SECONDS = int(os.environ.get("ARENA_MATCH_DEADLINE_SECONDS", "600"))
+# Validation: a short match of a new version against this built-in bot.
+ARENA_VALIDATION_OPPONENT = os.environ.get("ARENA_VALIDATION_OPPONENT", "random")
+# Elo: documented in docs/operator-guide.md.
+ARENA_ELO_INITIAL = float(os.environ.get("ARENA_ELO_INITIAL", "1500"))
+ARENA_ELO_K = float(os.environ.get("ARENA_ELO_K", "32"))
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}
+# Serve /static/ from Django itself (the embedded demo and compose have no separate web server).
+ARENA_SERVE_STATIC = env_bool("ARENA_SERVE_STATIC", True)

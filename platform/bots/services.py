@@ -1,0 +1,38 @@
+"""Creating bots and uploading versions (each upload is validated by a match, see matches.services)."""
+
+import hashlib
+
+from django.db import transaction
+from django.db.models import Max
+from games import available_games
+
+from matches.services import start_validation
+
+from .models import Bot, BotVersion
+from .validation import BotError, check_source
+
+
+def create_bot(owner, game: str, name: str) -> Bot:
+    if game not in available_games():
+        raise BotError(f"unknown game {game!r}")
+    name = name.strip()
+    if not name:
+        raise BotError("give the bot a name")
+    if Bot.objects.filter(owner=owner, game=game, name=name).exists():
+        raise BotError(f"you already have a {game} bot named {name!r}")
+    return Bot.objects.create(owner=owner, game=game, name=name)
+
+
+def upload_version(bot: Bot, data: bytes, filename: str) -> BotVersion:
+    """Store a new immutable version of `bot` (UploadRejected if the file is unusable) and validate it."""
+    source = check_source(data, filename)
+    with transaction.atomic():
+        # Lock the bot so that concurrent uploads get distinct, consecutive numbers.
+        Bot.objects.select_for_update().filter(pk=bot.pk).first()
+        number = (bot.versions.aggregate(last=Max("number"))["last"] or 0) + 1
+        version = BotVersion.objects.create(
+            bot=bot, number=number, filename=filename, code=source, size=len(data),
+            sha256=hashlib.sha256(data).hexdigest(),
+        )
+        start_validation(version)
+    return version

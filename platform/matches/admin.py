@@ -1,0 +1,31 @@
+from django.contrib import admin, messages
+
+from . import services
+from .models import Match, MatchSeat
+
+
+class SeatInline(admin.TabularInline):
+    model = MatchSeat
+    extra = 0
+    fields = ("seat", "bot", "version", "score", "placing", "status", "detail", "rating_before", "rating_after")
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "purpose", "rated", "status", "attempts", "created_at", "finished_at")
+    list_filter = ("status", "purpose", "game", "rated")
+    readonly_fields = ("claim", "replay", "winners", "attempts", "started_at", "finished_at", "deadline")
+    inlines = [SeatInline]
+    actions = ["requeue_matches", "cancel_matches"]
+
+    @admin.action(description="Re-queue the selected matches (not finished ones)")
+    def requeue_matches(self, request, queryset):
+        done = sum(services.requeue(match) for match in queryset)
+        self.message_user(request, f"{done} match(es) re-queued; finished matches are never re-run.", messages.INFO)
+
+    @admin.action(description="Cancel the selected queued or running matches")
+    def cancel_matches(self, request, queryset):
+        done = sum(services.cancel(match) for match in queryset)
+        self.message_user(request, f"{done} match(es) cancelled.", messages.INFO)

@@ -1,0 +1,136 @@
+"""Matches between N seats, each seat one bot (at one version), with the result recorded exactly once."""
+
+from django.conf import settings
+from django.db import models
+from games import Verdict
+
+
+class MatchQuerySet(models.QuerySet):
+    def queued(self):
+        return self.filter(status=Match.Status.QUEUED)
+
+    def stuck(self, now):
+        """Matches past their deadline: running ones whose worker is presumed lost, queued ones whose task
+        message is (lost in a broker restart, say)."""
+        return self.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING], deadline__lt=now)
+
+    def involving(self, bot):
+        return self.filter(seats__bot=bot).distinct()
+
+    def rated_history(self):
+        """Finished rated matches in the order their ratings were applied."""
+        return self.filter(status=Match.Status.FINISHED, rated=True).order_by("finished_at", "id")
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        FINISHED = "finished"
+        ERROR = "error", "error (platform)"
+        CANCELLED = "cancelled"
+
+    class Purpose(models.TextChoices):
+        CHALLENGE = "challenge"
+        VALIDATION = "validation"
+        TOURNAMENT = "tournament"
+
+    game = models.CharField(max_length=40)
+    config = models.JSONField(default=dict, blank=True, help_text="Game options; the game's defaults fill the rest.")
+    seed = models.BigIntegerField(help_text="All chance in the match comes from this seed.")
+    purpose = models.CharField(max_length=12, choices=Purpose.choices, default=Purpose.CHALLENGE)
+    rated = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the result was recorded; rated matches apply ratings in this order."
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="A match still running after this is presumed lost and re-queued."
+    )
+    attempts = models.PositiveIntegerField(default=0, help_text="How many times a worker claimed the match.")
+    claim = models.UUIDField(
+        null=True, blank=True, editable=False,
+        help_text="The current attempt's token: only the attempt holding it may record the result.",
+    )
+    winners = models.JSONField(default=list, blank=True, help_text="Winning seat numbers (several on a draw).")
+    replay = models.JSONField(null=True, blank=True, help_text="The referee's replay (games.replay format).")
+    error = models.TextField(blank=True, help_text="Why the platform could not run the match (not a bot's fault).")
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(status="finished") | models.Q(finished_at__isnull=False, replay__isnull=False),
+                name="finished_match_has_result",
+            ),
+        ]
+
+    def __str__(self):
+        return f"match {self.pk} ({self.game}, {self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ERROR, self.Status.CANCELLED)
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) > 1
+
+    def queue_position(self) -> int | None:
+        """1 for the next match to run; None unless queued."""
+        if self.status != self.Status.QUEUED:
+            return None
+        return Match.objects.queued().filter(id__lte=self.id).count()
+
+
+class MatchSeat(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "", "pending"
+        OK = Verdict.OK.value
+        TIMEOUT = Verdict.TIMEOUT.value
+        CRASH = Verdict.CRASH.value
+        MEMORY = Verdict.MEMORY.value
+        ILLEGAL = Verdict.ILLEGAL.value
+        PROTOCOL = Verdict.PROTOCOL.value
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(help_text="0-based seat number in the game.")
+    bot = models.ForeignKey("bots.Bot", on_delete=models.PROTECT, related_name="seats")
+    version = models.ForeignKey(
+        "bots.BotVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="seats",
+        help_text="The version that played; empty for built-in bots.",
+    )
+    score = models.FloatField(null=True, blank=True)
+    placing = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = first; ties share a placing.")
+    status = models.CharField(max_length=10, choices=Status.choices, blank=True, default=Status.PENDING,
+                              help_text="The seat's verdict: ok, or how its bot failed.")
+    detail = models.TextField(blank=True, help_text="The referee's note on a failure.")
+    log = models.TextField(blank=True, help_text="The bot's stderr in this match; private to its owner.")
+    think_time = models.FloatField(default=0.0, help_text="Seconds the bot spent deciding.")
+    decisions = models.PositiveIntegerField(default=0)
+    rating_before = models.FloatField(null=True, blank=True, help_text="The bot's rating when this rated match was applied.")
+    rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat"),
+            models.UniqueConstraint(fields=["match", "bot"], name="bot_plays_once_per_match"),
+        ]
+
+    def __str__(self):
+        return f"seat {self.seat} of match {self.match_id}: {self.bot}"
+
+    @property
+    def rating_change(self) -> float | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before

@@ -1,0 +1,81 @@
+"""Playing one match: turning its seats into sandboxed players and letting the referee run it."""
+
+import functools
+import logging
+import tempfile
+from pathlib import Path
+
+from django.conf import settings
+from games import BotFailure, get_game
+from games.bots import make_player
+from games.referee import MatchResult, play_match
+
+
+log = logging.getLogger(__name__)
+
+
+def sandbox_backend() -> str:
+    """The configured backend, or the best one this host has."""
+    return settings.ARENA_SANDBOX or best_backend()
+
+
+@functools.cache
+def best_backend() -> str:
+    import sandbox
+
+    backend = sandbox.best_backend()
+    if backend == "none":
+        log.warning("no sandbox on this host (no Docker image, no bwrap): bots run UNCONFINED; "
+                    "set ARENA_SANDBOX=docker for anything but a private demo")
+    return backend
+
+
+class UnstartablePlayer:
+    """A seat whose sandbox could not even be opened: it fails at start, like a bot that cannot load."""
+
+    def __init__(self, name: str, failure: BotFailure):
+        self.name = name
+        self.failure = failure
+
+    def start(self, info):
+        raise self.failure
+
+    def act(self, observation):
+        raise self.failure
+
+    def close(self) -> str:
+        return ""
+
+
+def play(match, seats) -> MatchResult:
+    """Play `match` with `seats` (MatchSeat rows in seat order) and return the referee's result."""
+    game = get_game(match.game)
+    backend = sandbox_backend()
+    with tempfile.TemporaryDirectory(prefix=f"arena-match-{match.pk}-") as folder:
+        players = []
+        try:
+            _open_players(match, seats, game, backend, folder, players)
+        except BaseException:
+            for player in players:  # free the sandboxes already opened
+                player.close()
+            raise
+        result = play_match(game, players, config=match.config, seed=match.seed)
+    result.replay["players"] = [seat.bot.label for seat in seats]
+    return result
+
+
+def _open_players(match, seats, game, backend: str, folder: str, players: list) -> None:
+    """Append one player per seat to `players` (filled in place, so a failure can close what was opened)."""
+    for seat in seats:
+        if seat.bot.is_builtin:
+            spec = f"builtin:{seat.bot.builtin_name}"
+        else:
+            # One folder per seat: the sandbox mounts the bot's folder, never another seat's file.
+            path = Path(folder) / f"seat{seat.seat}" / "bot.py"
+            path.parent.mkdir()
+            path.write_text(seat.version.code, encoding="utf-8")
+            spec = str(path)
+        try:
+            players.append(make_player(game, spec, sandbox=backend, seed=match.seed, seat=seat.seat))
+        except BotFailure as failure:
+            players.append(UnstartablePlayer(seat.bot.label, failure))

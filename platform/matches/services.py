@@ -1,0 +1,243 @@
+"""Creating matches and running them exactly once.
+
+A match goes queued -> running -> finished (or error/cancelled). Delivery of the run task is
+at-least-once (late acks, re-delivery when a worker dies, the periodic re-queue of stuck matches); the
+result is recorded exactly once because:
+
+- a worker *claims* a match in a locked transaction: queued, or running past its deadline (its previous
+  worker is presumed lost), becomes running with a fresh claim token, a later deadline and attempts + 1;
+- the result is recorded in one transaction that flips running -> finished with a conditional UPDATE on
+  that claim token (a compare-and-set in the database), so only the current claim can record it, once;
+  the seats, the replay and the rating changes are written in that same transaction.
+
+A message can also be lost before any worker took it (a broker restarted without persistence): a queued
+match carries a deadline too, and one still queued past it is dispatched again (see requeue_stuck).
+"""
+
+import logging
+import random
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from games import get_game
+
+from bots.models import Bot, BotVersion
+from ratings.services import apply_match
+
+from . import runner
+from .models import Match, MatchSeat
+
+log = logging.getLogger(__name__)
+
+
+class ChallengeError(ValueError):
+    """A challenge that cannot be played; the message says why."""
+
+
+# --- creating matches ---------------------------------------------------------------------------------
+
+def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, created_by=None,
+                 versions: dict[int, BotVersion] | None = None, config: dict | None = None) -> Match:
+    """A queued match between `bots`, dispatched to the workers once the transaction commits.
+
+    Seats are the bots' order rotated by the seed, so over many matches each bot sits in every seat
+    equally often. `versions` pins the version a bot plays (by bot id); otherwise its active version.
+    """
+    versions = versions or {}
+    seed = random.SystemRandom().getrandbits(48)
+    shift = seed % len(bots)
+    seated = bots[shift:] + bots[:shift]
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game, config=config or {}, seed=seed, purpose=purpose, rated=rated, created_by=created_by,
+            deadline=dispatch_deadline(),
+        )
+        MatchSeat.objects.bulk_create(
+            MatchSeat(match=match, seat=number, bot=bot,
+                      version=None if bot.is_builtin else versions.get(bot.pk) or bot.active_version)
+            for number, bot in enumerate(seated)
+        )
+        dispatch(match)
+    return match
+
+
+def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool) -> Match:
+    """`user`'s active `bot` against active `opponents` (other students' bots or built-ins)."""
+    if bot.owner_id != user.pk:
+        raise ChallengeError("you can only challenge with your own bot")
+    everyone = [bot, *opponents]
+    game = get_game(bot.game)
+    if not game.min_players <= len(everyone) <= game.max_players:
+        raise ChallengeError(f"{game.title} is played by {game.min_players} to {game.max_players} bots")
+    if len({b.pk for b in everyone}) != len(everyone):
+        raise ChallengeError("a bot cannot play against itself")
+    active = set(Bot.objects.active().filter(pk__in=[b.pk for b in everyone]).values_list("pk", flat=True))
+    for each in everyone:
+        if each.game != bot.game:
+            raise ChallengeError(f"{each} plays {each.game}, not {bot.game}")
+        if each.pk not in active:
+            raise ChallengeError(f"{each} has no version that passed validation yet")
+    return create_match(bot.game, everyone, purpose=Match.Purpose.CHALLENGE, rated=rated, created_by=user)
+
+
+def start_validation(version: BotVersion) -> Match:
+    """An unrated match of `version` against a built-in bot (ARENA_VALIDATION_OPPONENT when the game has it);
+    it decides the version's status."""
+    builtins = sorted(get_game(version.bot.game).builtin_bots())
+    name = settings.ARENA_VALIDATION_OPPONENT if settings.ARENA_VALIDATION_OPPONENT in builtins else builtins[0]
+    opponent = Bot.objects.builtin(version.bot.game, name)
+    with transaction.atomic():  # the worker must find the version linked to the match it runs
+        match = create_match(
+            version.bot.game, [version.bot, opponent], purpose=Match.Purpose.VALIDATION, rated=False,
+            created_by=version.bot.owner, versions={version.bot.pk: version},
+        )
+        version.validation_match = match
+        version.save(update_fields=["validation_match"])
+    return match
+
+
+def dispatch_deadline():
+    """When a match queued now is presumed to have lost its message if no worker has claimed it yet."""
+    return timezone.now() + timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
+
+
+def dispatch(match: Match) -> None:
+    """Send the run task once the current transaction commits (a worker must see the match)."""
+    from .tasks import run_match
+
+    transaction.on_commit(lambda: run_match.delay(match.pk))
+
+
+# --- running matches ----------------------------------------------------------------------------------
+
+@dataclass
+class Claim:
+    match: Match
+    token: uuid.UUID
+
+
+def claim(match_id: int) -> Claim | float | None:
+    """Take the match for this attempt: a Claim; or seconds until another attempt's deadline; or None when
+    there is nothing to run (finished, cancelled, gone)."""
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.is_over:
+            return None
+        if match.status == Match.Status.RUNNING and match.deadline > now:
+            return (match.deadline - now).total_seconds()
+        match.status = Match.Status.RUNNING
+        match.claim = uuid.uuid4()
+        match.attempts += 1
+        match.started_at = now
+        match.deadline = now + timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
+        match.save(update_fields=["status", "claim", "attempts", "started_at", "deadline"])
+    return Claim(match, match.claim)
+
+
+def run(claimed: Claim) -> bool:
+    """Play a claimed match and record its result; False if another attempt had taken it over meanwhile."""
+    match = claimed.match
+    seats = list(match.seats.select_related("bot__owner", "version").order_by("seat"))
+    try:
+        result = runner.play(match, seats)
+    except Exception as exc:  # the platform failed (no sandbox, bad config...), not a bot: keep the reason
+        log.exception("match %s could not be played", match.pk)
+        return record_error(claimed, f"{type(exc).__name__}: {exc}")
+    return record_result(claimed, result)
+
+
+def record_result(claimed: Claim, result) -> bool:
+    """Write the result of a claimed match, exactly once (see the module docstring)."""
+    with transaction.atomic():
+        now = timezone.now()
+        if not _finish(claimed, Match.Status.FINISHED, finished_at=now, winners=result.winners,
+                       replay=result.replay):
+            return False
+        match = Match.objects.get(pk=claimed.match.pk)
+        for seat in match.seats.all():
+            played = result.players[seat.seat]
+            seat.score, seat.placing, seat.status = played.score, played.placing, played.status
+            seat.detail, seat.log = played.detail, played.log
+            seat.think_time, seat.decisions = played.think_time, played.decisions
+            seat.save()
+        if match.rated:
+            apply_match(match)
+        if match.purpose == Match.Purpose.VALIDATION:
+            _conclude_validation(match)
+    return True
+
+
+def record_error(claimed: Claim, error: str) -> bool:
+    with transaction.atomic():
+        finished = _finish(claimed, Match.Status.ERROR, finished_at=timezone.now(), error=error)
+        if finished and claimed.match.purpose == Match.Purpose.VALIDATION:
+            BotVersion.objects.filter(validation_match=claimed.match).update(
+                status=BotVersion.Status.REJECTED, verdict=f"the platform could not run validation: {error}"
+            )
+    return finished
+
+
+def _finish(claimed: Claim, status: str, **fields) -> bool:
+    """The compare-and-set: end the match only if it is still running under this claim."""
+    updated = Match.objects.filter(pk=claimed.match.pk, status=Match.Status.RUNNING, claim=claimed.token).update(
+        status=status, **fields
+    )
+    if not updated:
+        log.warning("match %s: result of a superseded attempt discarded", claimed.match.pk)
+    return bool(updated)
+
+
+def _conclude_validation(match: Match) -> None:
+    """Accept the validated version if its bot played the match without failing; else reject it."""
+    version = BotVersion.objects.select_for_update().get(validation_match=match)
+    seat = match.seats.get(version=version)
+    version.validation_log = seat.log
+    if seat.status == MatchSeat.Status.OK:
+        version.status, version.verdict = BotVersion.Status.ACCEPTED, ""
+    else:
+        version.status = BotVersion.Status.REJECTED
+        version.verdict = f"{seat.status}: {seat.detail}" if seat.detail else seat.status
+    version.save(update_fields=["status", "verdict", "validation_log"])
+
+
+# --- operations ---------------------------------------------------------------------------------------
+
+def requeue(match: Match) -> bool:
+    """Queue a match that is not finished again (error, cancelled, or stuck running); False if finished."""
+    with transaction.atomic():
+        updated = Match.objects.filter(pk=match.pk).exclude(status=Match.Status.FINISHED).update(
+            status=Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), error=""
+        )
+        if updated:
+            dispatch(match)
+    return bool(updated)
+
+
+def cancel(match: Match) -> bool:
+    """Cancel a queued or running match; a worker still playing it will find its claim gone."""
+    updated = Match.objects.filter(
+        pk=match.pk, status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
+    ).update(status=Match.Status.CANCELLED, claim=None, finished_at=timezone.now())
+    return bool(updated)
+
+
+def requeue_stuck(now=None) -> int:
+    """Dispatch again every match past its deadline, running (its worker died) or still queued (its message
+    was lost); returns how many. A match merely waiting behind a long queue gets one duplicate message per
+    deadline, which the claim makes harmless."""
+    now = now or timezone.now()
+    requeued = 0
+    for match in Match.objects.stuck(now):
+        with transaction.atomic():
+            # Only if still stuck: a worker may have claimed it since the listing, and keeps it.
+            if Match.objects.stuck(now).filter(pk=match.pk).update(
+                status=Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), error=""
+            ):
+                dispatch(match)
+                requeued += 1
+    return requeued

@@ -1,0 +1,37 @@
+"""Celery tasks: running a match (idempotent, see services) and re-queueing stuck ones."""
+
+import logging
+
+from celery import shared_task
+from celery.signals import worker_ready
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def run_match(self, match_id: int) -> None:
+    claimed = services.claim(match_id)
+    if isinstance(claimed, float):
+        # Another attempt holds the match: come back at its deadline, when it is presumed lost if still running.
+        raise self.retry(countdown=claimed + 1)
+    if claimed is not None:
+        services.run(claimed)
+
+
+@shared_task
+def requeue_stuck_matches() -> int:
+    clean_sandbox_leftovers()
+    return services.requeue_stuck()
+
+
+@worker_ready.connect
+def clean_sandbox_leftovers(**kwargs) -> None:
+    """Remove sandboxes that killed workers left on this host (never those of live workers)."""
+    import sandbox
+
+    try:
+        sandbox.cleanup_leftovers()
+    except Exception:  # a host without Docker or bwrap has nothing to clean; never stop the worker for it
+        log.exception("could not clean sandbox leftovers")

@@ -1,0 +1,45 @@
+"""Recompute every rating from the match history and check it against the stored ratings."""
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from matches.models import Match
+from ratings.models import Rating
+from ratings.services import recompute
+
+FIELDS = ("value", "played", "wins", "draws", "losses")
+
+
+class Command(BaseCommand):
+    help = "Recompute all Elo ratings from the rated match history; fail if they disagree with the stored ones."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--fix", action="store_true", help="overwrite the stored ratings with the recomputed ones")
+
+    def handle(self, *args, fix=False, **options):
+        with transaction.atomic():
+            history = Match.objects.rated_history().prefetch_related("seats__bot__owner")
+            recomputed, mismatches = recompute(history)
+            stored = {r.bot_id: r for r in Rating.objects.select_for_update(of=("self",)).select_related("bot__owner")}
+            for bot_id, rating in recomputed.items():
+                current = stored.get(bot_id)
+                if current is None or any(abs(getattr(current, f) - getattr(rating, f)) > 1e-6 for f in FIELDS):
+                    mismatches.append(f"{rating.bot}: stored {_show(current)}, recomputed {_show(rating)}")
+            for bot_id, current in stored.items():
+                if bot_id not in recomputed and current.played:
+                    mismatches.append(f"{current.bot}: stored {_show(current)} but it played no rated match")
+            if fix:
+                for rating in recomputed.values():
+                    rating.save()
+        for line in mismatches:
+            self.stdout.write(line)
+        summary = f"{len(recomputed)} bots over {history.count()} rated matches"
+        if mismatches and not fix:
+            raise CommandError(f"{len(mismatches)} disagreements ({summary}); run with --fix to overwrite")
+        self.stdout.write(self.style.SUCCESS(f"ratings {'fixed' if mismatches else 'agree'}: {summary}"))
+
+
+def _show(rating) -> str:
+    if rating is None:
+        return "nothing"
+    return f"{rating.value:.2f} ({rating.played} played, {rating.wins}-{rating.draws}-{rating.losses})"

@@ -1,0 +1,104 @@
+"""Applying a finished rated match to the ratings, and recomputing all of them from the history."""
+
+from django.conf import settings
+from django.db.models import Value
+from django.db.models.functions import Coalesce
+
+from . import elo
+from .models import Rating
+
+OUTCOME_FIELDS = {"win": "wins", "draw": "draws", "loss": "losses"}
+
+
+def rate(seats, ratings: list[Rating]) -> list[tuple[float, float]]:
+    """Apply one match to `ratings` (one per seat, changed in place); return each seat's (before, after)."""
+    placings = [seat.placing for seat in seats]
+    befores = [rating.value for rating in ratings]
+    changes = elo.rating_changes(befores, placings, settings.ARENA_ELO_K)
+    for seat, rating, change in zip(seats, ratings, changes):
+        rating.value += change
+        rating.played += 1
+        field = OUTCOME_FIELDS[elo.outcome(seat.placing, placings)]
+        setattr(rating, field, getattr(rating, field) + 1)
+    return [(before, rating.value) for before, rating in zip(befores, ratings)]
+
+
+def apply_match(match) -> None:
+    """Update the seats' ratings for `match` and store each seat's rating before and after.
+
+    Call inside the transaction that records the result: the rating rows are locked until it commits, so
+    matches sharing a bot are applied one after the other, in the order they finish.
+    """
+    seats = list(match.seats.all())
+    locked = Rating.objects.locked_for([seat.bot_id for seat in seats])
+    ratings = [locked[seat.bot_id] for seat in seats]
+    for seat, (before, after) in zip(seats, rate(seats, ratings)):
+        seat.rating_before, seat.rating_after = before, after
+        seat.save(update_fields=["rating_before", "rating_after"])
+    for rating in ratings:
+        rating.save()
+
+
+def recompute(matches) -> tuple[dict[int, Rating], list[str]]:
+    """Every rating recomputed from `matches` (in the order they were applied), from the initial rating.
+
+    Returns unsaved Rating objects by bot id, and a line for every seat whose stored before/after
+    disagrees with the recomputation.
+    """
+    ratings: dict[int, Rating] = {}
+    mismatches = []
+    for match in matches:
+        seats = list(match.seats.all())
+        for seat in seats:
+            ratings.setdefault(seat.bot_id, Rating(bot_id=seat.bot_id, value=settings.ARENA_ELO_INITIAL))
+        for seat, (before, after) in zip(seats, rate(seats, [ratings[seat.bot_id] for seat in seats])):
+            if not (_close(seat.rating_before, before) and _close(seat.rating_after, after)):
+                mismatches.append(
+                    f"match {match.pk} seat {seat.seat} ({seat.bot}): stored {seat.rating_before} -> "
+                    f"{seat.rating_after}, recomputed {before:.4f} -> {after:.4f}"
+                )
+    return ratings, mismatches
+
+
+def _close(stored: float | None, computed: float) -> bool:
+    return stored is not None and abs(stored - computed) < 1e-6
+
+
+def ladder(game: str) -> list[dict]:
+    """Every active bot of `game`, best rating first (bots that never played rated have the initial one)."""
+    from bots.models import Bot
+
+    initial = settings.ARENA_ELO_INITIAL
+    bots = (
+        Bot.objects.active().for_game(game).select_related("owner", "rating")
+        .annotate(current=Coalesce("rating__value", Value(initial))).order_by("-current", "id")
+    )
+    rows = []
+    for rank, bot in enumerate(bots, start=1):
+        rating = getattr(bot, "rating", None) or Rating(bot=bot, value=initial)
+        rows.append({"rank": rank, "bot": bot, "rating": rating.value, "played": rating.played,
+                     "wins": rating.wins, "draws": rating.draws, "losses": rating.losses})
+    return rows
+
+
+def _rated_seats():
+    from matches.models import MatchSeat
+
+    return MatchSeat.objects.filter(rating_after__isnull=False).order_by("match__finished_at", "match_id")
+
+
+def history(bot) -> list[dict]:
+    """The bot's rating after each rated match, in the order they were applied."""
+    return [
+        {"match": seat.match_id, "finished_at": seat.match.finished_at,
+         "rating_before": seat.rating_before, "rating_after": seat.rating_after}
+        for seat in _rated_seats().filter(bot=bot).select_related("match")
+    ]
+
+
+def histories(game: str) -> dict[int, list[float]]:
+    """Every bot's ratings after each of its rated matches in `game`, by bot id."""
+    series: dict[int, list[float]] = {}
+    for bot_id, after in _rated_seats().filter(bot__game=game).values_list("bot_id", "rating_after"):
+        series.setdefault(bot_id, []).append(after)
+    return series

@@ -1,0 +1,62 @@
+"""Demo data: an instructor, two students in a course, their example bots, and a few finished matches."""
+
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from accounts.models import Course
+from bots.models import Bot
+from bots.services import create_bot, upload_version
+from matches import services
+from matches.models import Match
+
+DEMO_BOTS = Path(__file__).resolve().parents[2] / "demo_bots"
+# The README states these; they are for a local demo only.
+ACCOUNTS = {
+    "instructor": ("arena-instructor", True),
+    "alice": ("arena-alice", False),
+    "bob": ("arena-bob", False),
+}
+STUDENT_BOTS = {"alice": ("greedy", "greedy.py"), "bob": ("lookahead", "lookahead.py")}
+
+
+class Command(BaseCommand):
+    help = "Create the demo accounts, course, bots and a few finished matches (once)."
+
+    def handle(self, *args, **options):
+        users = get_user_model().objects
+        if users.filter(username="instructor").exists():
+            self.stdout.write("demo data already present")
+            return
+        with transaction.atomic():
+            accounts = {}
+            for username, (password, staff) in ACCOUNTS.items():
+                accounts[username] = users.create_user(username, password=password, is_staff=staff,
+                                                       is_superuser=staff)
+            course = Course.objects.create(code="algo-demo", name="Algorithms (demo)")
+            course.instructors.add(accounts["instructor"])
+            course.students.add(accounts["alice"], accounts["bob"])
+            bots = {}
+            for username, (name, filename) in STUDENT_BOTS.items():
+                bots[username] = create_bot(accounts[username], "endgame", name)
+                upload_version(bots[username], (DEMO_BOTS / filename).read_bytes(), filename)
+        # Validation first (the bots must be active), then rated matches: played here, as a worker would,
+        # so that the demo starts with results. The tasks also sent to the broker find them done.
+        for match in Match.objects.filter(purpose=Match.Purpose.VALIDATION):
+            self._play(match)
+        greedy, optimal = Bot.objects.builtin("endgame", "greedy"), Bot.objects.builtin("endgame", "optimal")
+        for owner, opponents in [("alice", [bots["bob"]]), ("bob", [greedy]), ("alice", [optimal]),
+                                 ("bob", [bots["alice"]])]:
+            self._play(services.challenge(accounts[owner], bots[owner], opponents, rated=True))
+        self.stdout.write(self.style.SUCCESS(
+            "demo data created: " + ", ".join(f"{user} / {password}" for user, (password, _) in ACCOUNTS.items())
+        ))
+
+    def _play(self, match: Match) -> None:
+        claimed = services.claim(match.pk)
+        if isinstance(claimed, services.Claim):
+            services.run(claimed)
+        match.refresh_from_db()
+        self.stdout.write(f"  {match}: " + ", ".join(f"{s.bot} {s.score:g} ({s.status})" for s in match.seats.all()))

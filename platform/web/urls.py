@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+app_name = "web"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("register/", views.register, name="register"),
+    path("bots/new/", views.new_bot, name="new_bot"),
+    path("bots/<int:pk>/", views.bot_page, name="bot"),
+    path("bots/<int:pk>/upload/", views.upload, name="upload"),
+    path("bots/<int:pk>/challenge/", views.challenge, name="challenge"),
+    path("bots/<int:pk>/versions/<int:number>/code/", views.version_code, name="version_code"),
+    path("matches/<int:pk>/", views.match_page, name="match"),
+    path("matches/<int:pk>/replay/", views.replay_page, name="replay"),
+    path("ladder/<str:game>/", views.ladder_page, name="ladder"),
+]

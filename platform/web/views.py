@@ -1,0 +1,153 @@
+"""Server-rendered pages. Thin: the work is in the apps' services; live updates poll the REST API."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from games import available_games, get_game
+
+from accounts.access import can_see_private
+from bots.models import Bot, BotVersion
+from bots.services import create_bot, upload_version
+from bots.validation import BotError, read_upload
+from matches import services as match_services
+from matches.models import Match
+from matches.replays import replay_view
+from ratings.chart import rating_chart
+from ratings.services import histories, ladder
+
+from .forms import BotForm, ChallengeForm, UploadForm
+
+
+def home(request):
+    context = {"games": sorted(available_games().values(), key=lambda g: g.name)}
+    if request.user.is_authenticated:
+        context["bots"] = Bot.objects.owned_by(request.user).prefetch_related("versions")
+        context["bot_form"] = BotForm()
+        context["recent"] = Match.objects.filter(seats__bot__owner=request.user).distinct()[:10]
+    return render(request, "web/home.html", context)
+
+
+def register(request):
+    form = UserCreationForm(request.POST or None)
+    if form.is_valid():
+        login(request, form.save())
+        return redirect("web:home")
+    return render(request, "registration/register.html", {"form": form})
+
+
+@login_required
+@require_POST
+def new_bot(request):
+    form = BotForm(request.POST)
+    if form.is_valid():
+        try:
+            bot = create_bot(request.user, form.cleaned_data["game"], form.cleaned_data["name"])
+            return redirect("web:bot", bot.pk)
+        except BotError as exc:
+            messages.error(request, str(exc))
+    return redirect("web:home")
+
+
+@login_required
+def bot_page(request, pk):
+    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    private = can_see_private(request.user, bot.owner)
+    context = {
+        "bot": bot,
+        "private": private,
+        "is_owner": bot.owner_id == request.user.pk,
+        "active": bot.active_version,
+        "versions": bot.versions.all() if private else [],
+        "matches": Match.objects.involving(bot).prefetch_related("seats__bot__owner")[:20],
+        "upload_form": UploadForm(),
+        "challenge_form": ChallengeForm(bot=bot),
+        "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
+    }
+    return render(request, "web/bot.html", context)
+
+
+def _own_bot(request, pk) -> Bot:
+    bot = get_object_or_404(Bot, pk=pk)
+    if bot.owner_id != request.user.pk:
+        raise PermissionDenied("only the bot's owner can do this")
+    return bot
+
+
+@login_required
+@require_POST
+def upload(request, pk):
+    bot = _own_bot(request, pk)
+    form = UploadForm(request.POST, request.FILES)
+    if form.is_valid():
+        file = form.cleaned_data["file"]
+        try:
+            version = upload_version(bot, read_upload(file), file.name)
+            messages.success(request, f"Version {version.number} uploaded; validation is running.")
+        except BotError as exc:
+            messages.error(request, f"Upload rejected: {exc}")
+    return redirect("web:bot", bot.pk)
+
+
+@login_required
+@require_POST
+def challenge(request, pk):
+    bot = _own_bot(request, pk)
+    form = ChallengeForm(request.POST, bot=bot)
+    if not form.is_valid():
+        messages.error(request, "Choose the opponent(s).")
+        return redirect("web:bot", bot.pk)
+    try:
+        match = match_services.challenge(request.user, bot, list(form.cleaned_data["opponents"]),
+                                         rated=form.cleaned_data["rated"])
+    except match_services.ChallengeError as exc:
+        messages.error(request, str(exc))
+        return redirect("web:bot", bot.pk)
+    return redirect("web:match", match.pk)
+
+
+@login_required
+def version_code(request, pk, number):
+    version = get_object_or_404(BotVersion.objects.select_related("bot__owner"), bot_id=pk, number=number)
+    if not can_see_private(request.user, version.bot.owner):
+        raise Http404("no such version")
+    response = HttpResponse(version.code, content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{version.bot.name}-v{version.number}.py"'
+    return response
+
+
+@login_required
+def match_page(request, pk):
+    match = get_object_or_404(Match, pk=pk)
+    seats = [
+        {"seat": seat, "log": seat.log if can_see_private(request.user, seat.bot.owner) else None}
+        for seat in match.seats.select_related("bot__owner", "version")
+    ]
+    return render(request, "web/match.html", {"match": match, "seats": seats})
+
+
+@login_required
+def replay_page(request, pk):
+    match = get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
+    view = replay_view(match.replay)
+    losses = list(zip(view["players"], view["points_lost"])) if view["points_lost"] else None
+    return render(request, "web/replay.html",
+                  {"match": match, "view": view, "seats": range(view["num_players"]), "losses": losses})
+
+
+def ladder_page(request, game):
+    try:
+        game_obj = get_game(game)
+    except KeyError as exc:
+        raise Http404(str(exc)) from exc
+    rows = ladder(game)
+    series = histories(game)
+    chart = rating_chart({row["bot"].label: series.get(row["bot"].pk, []) for row in rows},
+                         settings.ARENA_ELO_INITIAL)
+    return render(request, "web/ladder.html", {"game": game_obj, "rows": rows, "chart": chart,
+                                               "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K})

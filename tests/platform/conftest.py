@@ -1,0 +1,103 @@
+"""Fixtures for the platform tests: users, bots, and a live Celery worker on the real broker.
+
+Run with `--ds=arena.settings` and `platform` on the Python path (pyproject.toml sets both). Under CI
+(CI=true) a missing PostgreSQL, Redis or Docker fails the tests instead of skipping them.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from arena.celery import app as celery_app
+from platform_helpers import IN_CI, require, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKER_ID = os.environ.get("PYTEST_XDIST_WORKER", "main")
+# One queue per xdist worker: each pytest worker talks only to its own Celery worker.
+QUEUE = f"arena-test-{WORKER_ID}"
+celery_app.conf.task_default_queue = QUEUE
+
+
+@pytest.fixture(scope="session", autouse=True)
+def ci_services():
+    """In CI the database must be PostgreSQL and the broker Redis: never silently the embedded ones."""
+    if IN_CI:
+        assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "CI needs DATABASE_URL=postgres://..."
+        assert settings.CELERY_BROKER_URL.startswith("redis://"), "CI needs CELERY_BROKER_URL=redis://..."
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def sandbox_backend():
+    """The real Docker sandbox, as in production (the engine answering, with the bot image built)."""
+    import sandbox
+
+    require(sandbox.docker_ready(), "Docker with the sandbox image (python -m sandbox.image build)")
+    return "docker"
+
+
+@pytest.fixture(scope="session")
+def live_worker(django_db_setup, django_db_blocker, sandbox_backend, tmp_path_factory):
+    """A real `celery -A arena worker` process on this xdist worker's queue, using the test database."""
+    require(connection.vendor == "postgresql", "PostgreSQL (the worker process shares the test database)")
+    log_path = tmp_path_factory.mktemp("celery") / "worker.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "ARENA_QUEUE": QUEUE,
+        "ARENA_VAR_DIR": str(settings.VAR_DIR),
+        "ARENA_SANDBOX": sandbox_backend,
+        "SECRET_KEY": settings.SECRET_KEY,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+    }
+    celery_app.control.purge()  # messages a previous, interrupted run left on this queue
+    with open(log_path, "w") as log:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", QUEUE, "-n", f"{QUEUE}@%h",
+             "--concurrency", "2", "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
+            env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for(lambda: "ready." in log_path.read_text() or worker.poll() is not None, 60, "the Celery worker")
+        assert worker.poll() is None, f"the Celery worker exited:\n{log_path.read_text()[-3000:]}"
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        print(f"Celery worker log: {log_path}")
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username: str, **extra):
+        return django_user_model.objects.create_user(username=username, password=f"{username}-pass-1234", **extra)
+
+    return make
+
+
+@pytest.fixture
+def in_process_sandbox(settings):
+    """Run file bots as plain child processes: for tests of our own trusted example bots without a worker."""
+    settings.ARENA_SANDBOX = "none"
+
+
+@pytest.fixture
+def api_client():
+    from rest_framework.test import APIClient
+
+    return APIClient()

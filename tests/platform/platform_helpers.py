@@ -1,0 +1,40 @@
+"""Helpers shared by the platform tests (conftest.py holds the fixtures)."""
+
+import os
+import time
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+EXAMPLE_BOT = b"def act(observation):\n    board = observation['board']\n    return 'left' if board[0] >= board[-1] else 'right'\n"
+
+
+def require(condition: bool, what: str) -> None:
+    """Skip a test that needs `what` when it is missing, except in CI where that is a failure."""
+    if condition:
+        return
+    if IN_CI:
+        pytest.fail(f"{what} is required in CI")
+    pytest.skip(f"{what} is not available")
+
+
+def wait_for(predicate, timeout: float, what: str):
+    """Poll `predicate` until it returns something truthy; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    pytest.fail(f"timed out after {timeout}s waiting for {what}")
+
+
+def play_now(match):
+    """Run a queued match in this process, as a worker would."""
+    from matches import services
+
+    claimed = services.claim(match.pk)
+    assert isinstance(claimed, services.Claim)
+    services.run(claimed)
+    match.refresh_from_db()
+    return match

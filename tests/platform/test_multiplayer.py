@@ -1,0 +1,37 @@
+"""Matches of more than two seats: seats, placings, pairwise Elo and per-seat replay views."""
+
+import pytest
+from games import available_games
+
+from bots.models import Bot
+from matches import services
+from matches.models import Match
+from platform_helpers import play_now
+
+pytestmark = pytest.mark.django_db
+
+MULTIPLAYER = sorted(name for name, game in available_games().items() if game.max_players > 2)
+
+
+@pytest.mark.parametrize("game", MULTIPLAYER)
+def test_a_three_seat_rated_match_is_recorded_and_replayed_per_seat(game, api_client, make_user):
+    bots = [Bot.objects.builtin(game, name) for name in sorted(available_games()[game].builtin_bots())][:3]
+    assert len(bots) == 3, f"{game} needs three built-in bots for this test"
+    match = play_now(services.create_match(game, bots, purpose=Match.Purpose.CHALLENGE, rated=True))
+    assert match.status == Match.Status.FINISHED, match.error
+
+    seats = list(match.seats.all())
+    assert sorted(seat.seat for seat in seats) == [0, 1, 2]
+    assert all(seat.status and seat.placing for seat in seats)
+    assert sum(seat.rating_after - seat.rating_before for seat in seats) == pytest.approx(0)
+    # Between equal ratings, every seat gains iff it placed better than the average of its opponents.
+    for seat in seats:
+        beaten = sum((seat.placing < other.placing) - (seat.placing > other.placing) for other in seats)
+        assert (seat.rating_after - seat.rating_before > 0) == (beaten > 0)
+
+    api_client.force_authenticate(make_user("viewer"))
+    full = api_client.get(f"/api/matches/{match.pk}/replay/").json()
+    seat_view = api_client.get(f"/api/matches/{match.pk}/replay/", {"seat": 1}).json()
+    assert len(full["frames"]) == len(seat_view["frames"]) > 1
+    assert full["frames"][1]["view"] != seat_view["frames"][1]["view"]
+    assert api_client.get(f"/api/matches/{match.pk}/replay/", {"seat": 3}).status_code == 400

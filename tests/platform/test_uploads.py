@@ -1,0 +1,76 @@
+"""Uploading versions: bad files are rejected with a clear message; good ones become immutable versions."""
+
+import hashlib
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from bots.models import Bot, BotVersion
+from platform_helpers import EXAMPLE_BOT, play_now
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def student(make_user, api_client):
+    user = make_user("ada")
+    api_client.force_authenticate(user)
+    return user
+
+
+@pytest.fixture
+def bot(student):
+    return Bot.objects.create(owner=student, game="endgame", name="first")
+
+
+def upload(api_client, bot, content: bytes, name="bot.py"):
+    return api_client.post(f"/api/bots/{bot.pk}/versions/", {"file": SimpleUploadedFile(name, content)},
+                           format="multipart")
+
+
+@pytest.mark.parametrize("content, name, message", [
+    (b"def act(obs):\n    return 'left'\n\xff\xfe", "bot.py", "not UTF-8"),
+    (b"def act(obs)\n    return 'left'\n", "bot.py", "syntax error in bot.py, line 1"),
+    (b"def play(obs):\n    return 'left'\n", "bot.py", "defines neither act"),
+    (b"def act(obs):\n    return 'left'\n", "bot.txt", "upload a Python file"),
+    (b"   \n", "bot.py", "empty"),
+])
+def test_bad_upload_is_rejected_with_a_clear_message(api_client, bot, content, name, message):
+    response = upload(api_client, bot, content, name)
+    assert response.status_code == 400
+    assert message in response.json()["file"][0]
+    assert not BotVersion.objects.exists()
+
+
+def test_oversized_upload_is_rejected(api_client, bot, settings):
+    settings.ARENA_MAX_UPLOAD_BYTES = 100
+    response = upload(api_client, bot, EXAMPLE_BOT + b"#" * 100)
+    assert response.status_code == 400
+    assert "larger than the limit of 100 bytes" in response.json()["file"][0]
+
+
+def test_each_upload_is_a_new_version_with_its_hash(api_client, bot):
+    first = upload(api_client, bot, EXAMPLE_BOT).json()
+    second = upload(api_client, bot, EXAMPLE_BOT + b"# tweak\n").json()
+    assert (first["number"], second["number"]) == (1, 2)
+    assert first["sha256"] == hashlib.sha256(EXAMPLE_BOT).hexdigest()
+    assert first["status"] == second["status"] == "validating"
+    listed = api_client.get(f"/api/bots/{bot.pk}/versions/").json()["results"]
+    assert [v["number"] for v in listed] == [2, 1]
+    assert api_client.get(f"/api/versions/{first['id']}/code/").content == EXAMPLE_BOT
+
+
+def test_validation_activates_a_working_version_and_rejects_a_crashing_one(api_client, bot, in_process_sandbox):
+    good = BotVersion.objects.get(pk=upload(api_client, bot, EXAMPLE_BOT).json()["id"])
+    play_now(good.validation_match)
+    crashing = b"import sys\ndef act(obs):\n    print('about to fail', file=sys.stderr)\n    raise RuntimeError('boom')\n"
+    bad = BotVersion.objects.get(pk=upload(api_client, bot, crashing).json()["id"])
+    play_now(bad.validation_match)
+
+    versions = {v["number"]: v for v in api_client.get(f"/api/bots/{bot.pk}/versions/").json()["results"]}
+    assert versions[1]["status"] == "accepted"
+    assert versions[2]["status"] == "rejected"
+    assert versions[2]["verdict"].startswith("crash")
+    assert "about to fail" in versions[2]["validation_log"]
+    # The newest version that passed validation stays the active one.
+    assert api_client.get(f"/api/bots/{bot.pk}/").json()["active_version"]["number"] == 1
