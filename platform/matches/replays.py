@@ -17,7 +17,7 @@ def replay_view(replay: dict, seat: int | None = None) -> dict:
             "step": len(frames),
             "text": game.render(state, seat),
             "view": state.full_view() if seat is None else state.observation(seat),
-            "event": _describe(game, previous, event, analysis, players, points_lost),
+            "event": _describe(game, previous, event, analysis, players, points_lost, seat),
         })
         previous = state
     return {
@@ -33,7 +33,7 @@ def replay_view(replay: dict, seat: int | None = None) -> dict:
     }
 
 
-def _describe(game, before, event, analysis, players, points_lost) -> dict | None:
+def _describe(game, before, event, analysis, players, points_lost, viewer) -> dict | None:
     if event is None:
         return None
     seat = event["seat"]
@@ -42,6 +42,9 @@ def _describe(game, before, event, analysis, players, points_lost) -> dict | Non
     row = analysis.get(before.step)
     if row and "points_lost" in row:
         points_lost[seat] += row["points_lost"]
+    if viewer is not None and seat != viewer:
+        # The analysis of another seat's decision may name its hidden cards ("a better card was in hand").
+        row = None
     return {
         "seat": seat,
         "action": event["action"],

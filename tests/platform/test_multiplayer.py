@@ -35,3 +35,17 @@ def test_a_three_seat_rated_match_is_recorded_and_replayed_per_seat(game, api_cl
     assert len(full["frames"]) == len(seat_view["frames"]) > 1
     assert full["frames"][1]["view"] != seat_view["frames"][1]["view"]
     assert api_client.get(f"/api/matches/{match.pk}/replay/", {"seat": 3}).status_code == 400
+
+
+def test_a_seat_view_of_a_sortinggame_replay_names_no_card_of_another_hand(api_client, make_user):
+    bots = [Bot.objects.builtin("sortinggame", name) for name in ("honest", "random", "shrewd")]
+    match = play_now(services.create_match("sortinggame", bots, purpose=Match.Purpose.CHALLENGE, rated=False))
+    api_client.force_authenticate(make_user("viewer"))
+    full = api_client.get(f"/api/matches/{match.pk}/replay/").json()
+    seat_view = api_client.get(f"/api/matches/{match.pk}/replay/", {"seat": 0}).json()
+    others = [frame["event"] for frame in full["frames"] if frame["event"] and frame["event"]["seat"] != 0]
+    assert any((event.get("analysis") or {}).get("text") for event in others), "the full view explains every ruling"
+    for frame in seat_view["frames"]:
+        event = frame["event"]
+        if event and event["seat"] != 0:
+            assert event.get("analysis") is None

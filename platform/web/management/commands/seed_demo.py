@@ -5,6 +5,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from games import get_game
 
 from accounts.models import Course
 from bots.models import Bot
@@ -50,6 +51,11 @@ class Command(BaseCommand):
         for owner, opponents in [("alice", [bots["bob"]]), ("bob", [greedy]), ("alice", [optimal]),
                                  ("bob", [bots["alice"]])]:
             self._play(services.challenge(accounts[owner], bots[owner], opponents, rated=True))
+        # One table of each card game between the built-ins, so their replays (with the per-seat view)
+        # and multiplayer ladders have something to show from the start.
+        for game in ("crazyking", "sortinggame"):
+            table = [Bot.objects.builtin(game, name) for name in sorted(get_game(game).builtin_bots())][:3]
+            self._play(services.create_match(game, table, purpose=Match.Purpose.CHALLENGE, rated=True))
         self.stdout.write(self.style.SUCCESS(
             "demo data created: " + ", ".join(f"{user} / {password}" for user, (password, _) in ACCOUNTS.items())
         ))

@@ -36,8 +36,11 @@
       row.className = `seat-${frame.event.seat}`;
       const cells = [index, frame.event.text];
       const analysis = frame.event.analysis;
-      if (data.has_analysis) {
-        cells.push(...(analysis ? [analysis.best_value ?? analysis.text, analysis.move_value ?? "", analysis.points_lost ?? ""] : ["", "", ""]));
+      // Games whose solver measures points (End Game) get three columns; the others one of explanations.
+      if (data.points_lost) {
+        cells.push(...(analysis ? [analysis.best_value, analysis.move_value, analysis.points_lost] : ["", "", ""]));
+      } else if (data.has_analysis) {
+        cells.push(analysis ? analysis.text : "");
       }
       cells.forEach((value) => { row.insertCell().textContent = value; });
       if (analysis && analysis.points_lost > 0) row.classList.add("mistake");
