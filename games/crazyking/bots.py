@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
+from ..baseline import RandomBot
 from . import cards
 from .cards import ACE, JACK, KING, QUEEN
-
-
-class RandomBot:
-    """Any legal action, at random (from `rng_seed` when the referee gives one, so seeded matches repeat)."""
-
-    rng = random.Random()
-
-    def setup(self, info):
-        self.rng = random.Random(info.get("rng_seed"))
-
-    def act(self, obs):
-        return self.rng.choice(obs["legal_actions"])
 
 
 def most_held_suit(hand: list[str]) -> str:

@@ -2,21 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
+from ..baseline import RandomBot
 from . import solver
-
-
-class RandomBot:
-    """Either end, at random (from `rng_seed` when the referee gives one, so seeded matches repeat)."""
-
-    rng = random.Random()
-
-    def setup(self, info):
-        self.rng = random.Random(info.get("rng_seed"))
-
-    def act(self, obs):
-        return self.rng.choice(obs["legal_actions"])
 
 
 class GreedyBot:

@@ -1,7 +1,6 @@
 """Crazy-KING as the referee plays it: properties over many seeded games, hidden information, replays,
 failing seats, the built-in bots, the example bot and the command line."""
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -220,17 +219,9 @@ def test_the_tactician_beats_random_and_most_suit_over_seeded_two_player_matches
         assert wins / 60 >= 0.7, f"tactician won only {wins}/60 against {opponent}"
 
 
-def load_example_bot():
-    path = ROOT / "docs/bots/examples/crazyking_example.py"
-    spec = importlib.util.spec_from_file_location("crazyking_example", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Bot()
-
-
 @pytest.mark.parametrize("num_players", [2, 5])
-def test_the_documented_example_bot_plays_full_matches(num_players):
-    seated = [InProcessPlayer("example", load_example_bot())] + players(["random"] * (num_players - 1), 3)
+def test_the_documented_example_bot_plays_full_matches(num_players, example_bot):
+    seated = [InProcessPlayer("example", example_bot("crazyking"))] + players(["random"] * (num_players - 1), 3)
     result = play_match(GAME, seated, seed=num_players)
     assert result.final_state.is_terminal() and result.players[0].status == "ok"
 

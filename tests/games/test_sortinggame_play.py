@@ -1,7 +1,6 @@
 """SortingGame played whole: conservation, termination, replays, hidden information, bots and analysis."""
 
 import collections
-import importlib.util
 import json
 from pathlib import Path
 
@@ -124,17 +123,9 @@ def test_shrewd_beats_three_honest_bots_more_than_its_fair_share():
     assert win_share("shrewd", "honest", 20, num_players=4) >= 0.25 + 0.2
 
 
-def load_example_bot():
-    path = ROOT / "docs/bots/examples/sortinggame_example.py"
-    spec = importlib.util.spec_from_file_location("sortinggame_example", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Bot()
-
-
 @pytest.mark.parametrize("num_players", [2, 5])
-def test_the_documented_example_bot_plays_full_matches(num_players):
-    seated = [InProcessPlayer("example", load_example_bot())] + players(["random"] * (num_players - 1), 3)
+def test_the_documented_example_bot_plays_full_matches(num_players, example_bot):
+    seated = [InProcessPlayer("example", example_bot("sortinggame"))] + players(["random"] * (num_players - 1), 3)
     result = play_match(GAME, seated, seed=num_players)
     assert result.final_state.is_terminal() and result.players[0].status == "ok"
 
@@ -144,8 +135,8 @@ def test_the_bot_docs_show_the_example_bot_as_it_is():
     assert (ROOT / "docs/bots/examples/sortinggame_example.py").read_text(encoding="utf-8").strip() in docs
 
 
-def test_the_example_bot_judges_like_the_referee():
-    bot = load_example_bot()
+def test_the_example_bot_judges_like_the_referee(example_bot):
+    bot = example_bot("sortinggame")
     state = GAME.new_game(2, seed=0)
     obs = state.observation(0)
     for criteria in (["stable", "theta-n-log-n"], ["o-n", "in-place"], ["omega-n-log-n"], []):
