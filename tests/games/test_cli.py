@@ -78,3 +78,32 @@ def test_config_from_a_file_plays_an_instructors_deck_and_refuses_a_broken_one(t
     broken.write_text(json.dumps({"deck": deck}))
     proc = run("match", "sortinggame", "builtin:honest", "builtin:random", "--config", f"@{broken}", check=False)
     assert proc.returncode == 2 and "duplicate" in proc.stderr.lower() and "Traceback" not in proc.stderr
+
+
+FILE_BOTS = {
+    # What a student's bot does wrong, and the status the match reports for it.
+    "raises": ("def act(observation):\n    return 1 / 0\n", "crash"),
+    "exits": ("import sys\nsys.exit(3)\n", "crash"),
+    "illegal": ("def act(observation):\n    return 'middle'\n", "illegal"),
+    "sleeps": ("import time\ndef act(observation):\n    time.sleep(60)\n", "timeout"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FILE_BOTS))
+def test_a_failing_file_bot_loses_with_its_status_in_a_plain_process(fault, tmp_path):
+    source, status = FILE_BOTS[fault]
+    bot = tmp_path / f"{fault}.py"
+    bot.write_text(source)
+    # A small bank, so the sleeping bot runs out of time quickly.
+    proc = run("match", "endgame", str(bot), "builtin:greedy", "--sandbox", "none", "--json",
+               "--config", '{"length": 6}')
+    out = json.loads(proc.stdout)
+    assert out["winners"] == [1]
+    assert [p["status"] for p in out["players"]] == [status, "ok"]
+    assert "runs as a plain child process with NO isolation" in proc.stderr
+
+
+def test_a_file_bot_plays_a_whole_match_in_a_plain_process():
+    example = ROOT / "docs" / "bots" / "examples" / "endgame_example.py"
+    out = json.loads(run("match", "endgame", str(example), "builtin:random", "--sandbox", "none", "--json").stdout)
+    assert [p["status"] for p in out["players"]] == ["ok", "ok"] and out["players"][0]["decisions"] == 10
