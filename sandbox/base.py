@@ -37,10 +37,14 @@ CLOSE_DRAIN = 0.25
 
 
 def _start_time(pid: int) -> str | None:
+    """The process's start time, or None if it is gone or a zombie (dead, only not yet reaped)."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
         return None
+    if len(fields) < 20 or fields[0] == "Z":
+        return None
+    return fields[19]
 
 
 def owner_token() -> str:

@@ -217,7 +217,8 @@ def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
     import docker.errors
 
     removed = []
-    for container in client().containers.list(all=True, filters={"label": LABEL}):
+    # ignore_removed: another worker may remove a listed container before it is inspected.
+    for container in client().containers.list(all=True, filters={"label": LABEL}, ignore_removed=True):
         created = float(container.labels.get(CREATED_LABEL, 0))
         if owner_alive(container.labels.get(OWNER_LABEL, "")) and time.time() - created < max_age:
             continue

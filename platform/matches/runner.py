@@ -2,6 +2,8 @@
 
 import functools
 import logging
+import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -12,6 +14,9 @@ from games.referee import MatchResult, play_match
 
 
 log = logging.getLogger(__name__)
+# The bots' sources are written in folders named so, then "PID.START-" of the playing process (see
+# remove_stale_folders).
+FOLDER_PREFIX = "arena-match-"
 
 
 def sandbox_backend() -> str:
@@ -49,9 +54,12 @@ class UnstartablePlayer:
 
 def play(match, seats) -> MatchResult:
     """Play `match` with `seats` (MatchSeat rows in seat order) and return the referee's result."""
+    from sandbox.base import local_owner_prefix
+
     game = get_game(match.game)
     backend = sandbox_backend()
-    with tempfile.TemporaryDirectory(prefix=f"arena-match-{match.pk}-") as folder:
+    # Named after this process, so that if it is killed mid-match the next cleanup knows the folder is stale.
+    with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{local_owner_prefix()}-{match.pk}-") as folder:
         players = []
         try:
             _open_players(match, seats, game, backend, folder, players)
@@ -79,3 +87,16 @@ def _open_players(match, seats, game, backend: str, folder: str, players: list) 
             players.append(make_player(game, spec, sandbox=backend, seed=match.seed, seat=seat.seat))
         except BotFailure as failure:
             players.append(UnstartablePlayer(seat.bot.label, failure))
+
+
+def remove_stale_folders() -> list[Path]:
+    """Delete the match folders (bots' sources) that processes killed mid-match left on this host."""
+    from sandbox.base import local_owner_alive
+
+    removed = []
+    for folder in Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*"):
+        owner = folder.name[len(FOLDER_PREFIX):]
+        if re.match(r"\d+\.\d+-", owner) and not local_owner_alive(owner):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed

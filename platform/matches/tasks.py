@@ -5,7 +5,7 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
-from . import services
+from . import runner, services
 
 log = logging.getLogger(__name__)
 
@@ -28,10 +28,11 @@ def requeue_stuck_matches() -> int:
 
 @worker_ready.connect
 def clean_sandbox_leftovers(**kwargs) -> None:
-    """Remove sandboxes that killed workers left on this host (never those of live workers)."""
+    """Remove sandboxes and match folders that killed workers left on this host (never those of live workers)."""
     import sandbox
 
     try:
         sandbox.cleanup_leftovers()
     except Exception:  # a host without Docker or bwrap has nothing to clean; never stop the worker for it
         log.exception("could not clean sandbox leftovers")
+    runner.remove_stale_folders()

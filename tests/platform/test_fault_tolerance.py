@@ -1,0 +1,396 @@
+"""Real faults, real processes: a Celery worker SIGKILLed mid-match, and the broker restarted under a worker.
+
+Each test runs its own redis-server on a free port (never the shared one: other tests use it, and a broker
+that is killed takes its queued and unacknowledged messages with it), its own `celery -A arena worker`
+processes and a `celery beat` whose only entry is the production `requeue-stuck-matches` task on a short
+interval, all on the test database. Matches are between two bots in the real Docker sandbox; one of them
+thinks slowly (within its time limits) so that a match is observably running when the fault strikes.
+"""
+
+import hashlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import transaction
+
+from arena.celery import app as celery_app
+from bots.models import Bot, BotVersion
+from matches import runner, services
+from matches.models import Match, MatchSeat
+from platform_helpers import EXAMPLE_BOT, require, wait_for
+from ratings.models import Rating
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKER_ID = os.environ.get("PYTEST_XDIST_WORKER", "main")
+QUEUE = f"arena-fault-{WORKER_ID}"
+# A claimed match still running this long after its claim is presumed lost (production: 600 s).
+DEADLINE_SECONDS = 10
+# How often the test's scheduler sends `requeue_stuck_matches` (production: every 60 s).
+REQUEUE_INTERVAL = 1.0
+SLOW_BOT = (
+    "import time\n\n"
+    "def act(observation):\n"
+    "    time.sleep(0.4)  # within the 1 s per decision of the game\n"
+    "    board = observation['board']\n"
+    "    return 'left' if board[0] >= board[-1] else 'right'\n"
+)
+QUICK_BOT = EXAMPLE_BOT.decode()
+# 12 numbers: 6 decisions per bot, so the slow bot makes a match last at least 2.4 s.
+CONFIG = {"length": 12}
+
+BEAT = """
+import sys
+from arena.celery import app
+from django.conf import settings
+
+entry = dict(settings.CELERY_BEAT_SCHEDULE["requeue-stuck-matches"], schedule=float(sys.argv[1]))
+app.conf.beat_schedule = {"requeue-stuck-matches": entry}
+app.start(["beat", "--schedule", sys.argv[2], "--loglevel", "INFO"])
+"""
+
+
+def database_url() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RedisServer:
+    """A private redis-server without persistence (like the CI one): a restart loses every message."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.folder), "--logfile", str(self.folder / "redis.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        )
+        wait_for(lambda: self.ping() or self.process.poll() is not None, 10, f"redis-server on port {self.port}")
+        assert self.process.poll() is None, (self.folder / "redis.log").read_text()[-2000:]
+
+    def ping(self) -> bool:
+        import redis
+
+        try:
+            return redis.Redis(port=self.port, socket_timeout=1).ping()
+        except redis.exceptions.ConnectionError:
+            return False
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+        if self.process:
+            self.process.wait()
+
+    def send(self, task: str, *args) -> None:
+        """Publish a task on the private queue, as `task.delay` would on the production broker."""
+        with celery_app.connection_for_write(self.url) as connection:
+            celery_app.send_task(task, args=args, queue=QUEUE, connection=connection)
+
+
+class CeleryProcess:
+    """`celery -A arena worker` (or our beat) in its own process group, logging to a file."""
+
+    def __init__(self, name: str, argv: list[str], env: dict, folder: Path, ready: str):
+        self.log = folder / f"{name}.log"
+        self.ready = ready
+        with open(self.log, "w") as log:
+            self.process = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        wait_for(lambda: self.ready in self.log.read_text() or self.process.poll() is not None, timeout, self.log.name)
+        assert self.process.poll() is None, f"{self.log.name} exited:\n{self.tail()}"
+
+    def pids(self) -> set[int]:
+        """The processes of its group: the worker and its pool children."""
+        group = set()
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == self.process.pid:  # the process group id
+                group.add(int(stat.parent.name))
+        return group
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its pool children at once: no shutdown code runs anywhere."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+
+    def stop(self, timeout: float = 20) -> None:
+        """A warm shutdown (after `terminate`), then SIGKILL for whatever is left of the group."""
+        self.terminate()
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+    def terminate(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+
+    def tail(self) -> str:
+        """The end of the log, without the scheduler's routine every second."""
+        lines = [line for line in self.log.read_text().splitlines()
+                 if "requeue_stuck_matches" not in line or "succeeded" in line and ": 0" not in line[-4:]]
+        return "\n".join(lines)[-6000:]
+
+
+@pytest.fixture
+def fault_lab(django_db_setup, sandbox_backend, tmp_path, settings, monkeypatch):
+    """A private broker, and starters for workers and a scheduler on it, all stopped after the test."""
+    from django.db import connection
+
+    require(connection.vendor == "postgresql", "PostgreSQL (the worker processes share the test database)")
+    require(shutil.which("redis-server") is not None, "redis-server (a private broker the test can restart)")
+    broker = RedisServer(tmp_path)
+    broker.start()
+    # Matches created here are dispatched to the private broker (services.dispatch does the same on the
+    # production one), and a queued match's message counts as lost after the short deadline too.
+    settings.ARENA_MATCH_DEADLINE_SECONDS = DEADLINE_SECONDS
+    monkeypatch.setattr(services, "dispatch", lambda match: transaction.on_commit(
+        lambda: broker.send("matches.tasks.run_match", match.pk)))
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": broker.url,
+        "ARENA_QUEUE": QUEUE,
+        "ARENA_MATCH_DEADLINE_SECONDS": str(DEADLINE_SECONDS),
+        "ARENA_VAR_DIR": str(settings.VAR_DIR),
+        "ARENA_SANDBOX": sandbox_backend,
+        "SECRET_KEY": settings.SECRET_KEY,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+    }
+    started = []
+
+    class Lab:
+        redis = broker
+
+        @staticmethod
+        def worker(name: str) -> CeleryProcess:
+            process = CeleryProcess(
+                name, [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", QUEUE, "-n", f"{name}-{QUEUE}@%h",
+                       "--concurrency", "1", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
+                       "--without-heartbeat"],
+                env, tmp_path, "ready.",
+            )
+            started.append(process)
+            process.wait_ready()
+            return process
+
+        @staticmethod
+        def scheduler() -> CeleryProcess:
+            process = CeleryProcess(
+                "beat", [sys.executable, "-c", BEAT, str(REQUEUE_INTERVAL), str(tmp_path / "beat-schedule")],
+                env, tmp_path, "beat: Starting...",
+            )
+            started.append(process)
+            process.wait_ready()
+            return process
+
+    try:
+        yield Lab
+    finally:
+        for process in started:  # all at once: each warm shutdown takes a few seconds
+            process.terminate()
+        for process in started:
+            process.stop()
+        broker.kill()
+        for process in started:
+            print(f"--- {process.log.name} ---\n{process.tail()}")
+
+
+def student_bot(make_user, username: str, code: str) -> Bot:
+    """A student's bot with one accepted version (its validation is not what these tests are about)."""
+    bot = Bot.objects.create(owner=make_user(username), game="endgame", name=f"{username}-bot")
+    data = code.encode()
+    BotVersion.objects.create(bot=bot, number=1, filename="bot.py", code=code, size=len(data),
+                              sha256=hashlib.sha256(data).hexdigest(), status=BotVersion.Status.ACCEPTED)
+    return bot
+
+
+def rated_match(bots: list[Bot]) -> Match:
+    return services.create_match("endgame", bots, purpose=Match.Purpose.CHALLENGE, rated=True, config=CONFIG)
+
+
+def status(match: Match) -> str:
+    return Match.objects.values_list("status", flat=True).get(pk=match.pk)
+
+
+def bot_containers() -> dict[str, str]:
+    """Every bot container on this host: name -> the owner label (host:pid:start of its worker process)."""
+    from sandbox import docker_backend
+
+    # The low-level listing: containers another test removes meanwhile cannot make it fail.
+    listed = docker_backend.client().api.containers(all=True, filters={"label": docker_backend.LABEL})
+    return {c["Names"][0].lstrip("/"): c["Labels"].get(docker_backend.OWNER_LABEL, "") for c in listed}
+
+
+def sandboxes_of(pids: set[int]) -> set[str]:
+    """Names of the bot containers whose owning worker process is one of `pids`."""
+    here = socket.gethostname()
+    return {name for name, owner in bot_containers().items()
+            if owner.split(":")[0] == here and owner.split(":")[1:2] and int(owner.split(":")[1]) in pids}
+
+
+def running_in_two_sandboxes(match: Match, worker: CeleryProcess) -> set[str]:
+    """Wait until `match` is mid-play: claimed, with both bots' containers up in `worker`'s pool process."""
+    def found():
+        return status(match) == Match.Status.RUNNING and len(names := sandboxes_of(worker.pids())) == 2 and names
+
+    return wait_for(found, 90, "the match to be running in two sandboxes")
+
+
+def match_folders_of(pids: set[int]) -> set[Path]:
+    """The folders with the bots' sources that the processes `pids` made to play matches."""
+    return {folder for folder in Path(tempfile.gettempdir()).glob(f"{runner.FOLDER_PREFIX}*")
+            if folder.name[len(runner.FOLDER_PREFIX):].partition(".")[0] in {str(pid) for pid in pids}}
+
+
+def assert_recorded_once(matches: list[Match]) -> None:
+    """Every match finished with one complete result, and every rating counts each rated match once."""
+    played = {}
+    for match in matches:
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED, f"match {match.pk}: {match.status} {match.error}"
+        assert match.replay and match.finished_at and match.claim
+        seats = list(match.seats.all())
+        assert len(seats) == 2
+        for seat in seats:
+            assert seat.status == MatchSeat.Status.OK, (seat.status, seat.detail, seat.log)
+            assert seat.score is not None and seat.placing in (1, 2) and seat.decisions == 6
+            assert seat.rating_before is not None and seat.rating_after is not None
+            played[seat.bot_id] = played.get(seat.bot_id, 0) + 1
+        assert sum(seat.rating_change for seat in seats) == pytest.approx(0)
+        moves = [event for event in match.replay["events"] if "action" in event]
+        assert len(moves) == sum(seat.decisions for seat in seats) == 12
+    for bot_id, count in played.items():
+        rating = Rating.objects.get(bot_id=bot_id)
+        assert rating.played == count
+        last = MatchSeat.objects.filter(bot_id=bot_id, match__in=matches).order_by("match__finished_at").last()
+        assert rating.value == pytest.approx(last.rating_after)
+    call_command("recompute_ratings")  # the stored ratings are what the match history says, exactly
+
+
+def test_a_worker_killed_mid_match_leaves_no_sandbox_and_the_match_finishes_once(fault_lab, make_user):
+    first = fault_lab.worker("doomed")
+    match = rated_match([student_bot(make_user, "slow", SLOW_BOT), student_bot(make_user, "quick", QUICK_BOT)])
+
+    # Mid-match: claimed by the worker, whose pool process has both bots' containers up.
+    containers = running_in_two_sandboxes(match, first)
+    killed = first.pids()
+    first.kill()
+    assert status(match) == Match.Status.RUNNING, "the match ended before the worker was killed: nothing was tested"
+    assert containers <= set(bot_containers()), "the killed worker's containers vanished on their own"
+    folders = match_folders_of(killed)
+    assert len(folders) == 1, folders  # the match's copy of the bots' sources
+
+    # Orphaned processes stay zombies until init reaps them (here up to ~1.5 s), and a zombie still passes
+    # for a live owner of its containers: the next worker starts once the killed ones are really gone.
+    wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in killed), 20, "the killed processes to be reaped")
+    # The next worker on this host removes what the killed one left, as it starts (before it says "ready").
+    fault_lab.worker("fresh")
+    wait_for(lambda: not containers & set(bot_containers()), 10, "the fresh worker to remove the leftover sandboxes")
+    assert not any(folder.exists() for folder in folders), "the killed worker's match folder was left behind"
+
+    # The killed worker's message stays unacknowledged in Redis (re-delivered only after the visibility
+    # timeout, an hour); past the claim's deadline the periodic task re-queues the match and the fresh
+    # worker plays it again, from the start.
+    fault_lab.scheduler()
+    wait_for(lambda: status(match) == Match.Status.FINISHED, DEADLINE_SECONDS + 45, "the re-queued match to finish")
+    match.refresh_from_db()
+    assert match.attempts >= 2  # 2 unless a loaded host made the replay itself outlast the deadline
+    assert Match.objects.filter(status=Match.Status.FINISHED).count() == 1
+    assert_recorded_once([match])
+    for seat in match.seats.all():
+        assert seat.rating_before == settings.ARENA_ELO_INITIAL
+
+
+def test_a_broker_restart_loses_no_match(fault_lab, make_user):
+    worker = fault_lab.worker("steady")
+    fault_lab.scheduler()
+    slow = student_bot(make_user, "slow", SLOW_BOT)
+    quick = student_bot(make_user, "quick", QUICK_BOT)
+    other = student_bot(make_user, "other", QUICK_BOT)
+
+    during = rated_match([slow, quick])
+    waiting = rated_match([quick, other])  # behind `during` in the queue: one match at a time
+    wait_for(lambda: status(during) == Match.Status.RUNNING, 90, "the first match to start")
+
+    # Redis without persistence: the restart drops `waiting`'s message, still in the broker's queue (the
+    # worker takes one message at a time), and `during`'s unacknowledged one.
+    assert status(waiting) == Match.Status.QUEUED
+    fault_lab.redis.kill()
+    fault_lab.redis.start()
+    after = rated_match([other, slow])
+
+    matches = [during, waiting, after]
+    over = (Match.Status.FINISHED, Match.Status.ERROR, Match.Status.CANCELLED)
+    statuses = lambda: {m.pk: status(m) for m in matches}  # noqa: E731
+    try:
+        wait_for(lambda: all(s in over for s in statuses().values()), DEADLINE_SECONDS + 40, "the matches")
+    except pytest.fail.Exception:
+        pytest.fail(f"not every match finished after the broker restart: {statuses()}")
+    assert worker.process.poll() is None, "the worker did not survive the broker restart"
+    assert_recorded_once(matches)
+    during.refresh_from_db()
+    assert during.attempts == 1  # the worker kept playing it through the restart
+
+
+def test_a_pool_process_killed_mid_match_is_redelivered_and_taken_over_once(fault_lab, make_user):
+    worker = fault_lab.worker("survivor")
+    fault_lab.scheduler()
+    match = rated_match([student_bot(make_user, "slow", SLOW_BOT), student_bot(make_user, "quick", QUICK_BOT)])
+    containers = running_in_two_sandboxes(match, worker)
+    pool = worker.pids() - {worker.process.pid}
+    assert len(pool) == 1
+    folders = match_folders_of(pool)
+    assert len(folders) == 1, folders
+
+    # Only the process playing the match dies (the OOM killer, say); the worker itself lives on, rejects the
+    # unacknowledged message back to the queue (reject_on_worker_lost) and gets it again at once. That
+    # delivery finds the match held by the dead attempt and retries itself at the claim's deadline; the
+    # periodic task re-queues the match at that deadline too. Whichever comes first plays the match again,
+    # the other finds it finished.
+    os.kill(pool.pop(), signal.SIGKILL)
+    assert status(match) == Match.Status.RUNNING, "the match ended before its process was killed: nothing was tested"
+    wait_for(lambda: status(match) == Match.Status.FINISHED, DEADLINE_SECONDS + 45, "the redelivered match to finish")
+    assert worker.process.poll() is None
+    log = worker.log.read_text()
+    assert "WorkerLostError" in log and "retry: Retry in" in log, worker.tail()  # rejected, redelivered, retried
+    match.refresh_from_db()
+    assert match.attempts >= 2
+    assert_recorded_once([match])
+    # The periodic task also removes the sandboxes the dead process left.
+    wait_for(lambda: not containers & set(bot_containers()) and not any(folder.exists() for folder in folders), 10,
+             "the dead process's sandboxes and match folder to be removed")
