@@ -7,6 +7,14 @@ from accounts.access import can_see_private
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from matches.models import Match, MatchSeat
+from variants.models import Variant
+
+
+class GameField(serializers.ChoiceField):
+    """A game's name. DRF builds each serializer's fields anew, so the choices are the games of that moment."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=sorted(available_games()), **kwargs)
 
 
 class GameSerializer(serializers.Serializer):
@@ -53,16 +61,12 @@ class BotSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True, default=None)
     active_version = VersionSummarySerializer(read_only=True, allow_null=True)
     rating = serializers.FloatField(source="rating.value", read_only=True, default=None)
-    game = serializers.ChoiceField(choices=[])
+    game = GameField()
 
     class Meta:
         model = Bot
         fields = ["id", "label", "name", "game", "owner", "is_builtin", "active_version", "rating", "created_at"]
         read_only_fields = ["created_at"]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["game"].choices = sorted(available_games())
 
 
 class VersionSerializer(serializers.ModelSerializer):
@@ -101,8 +105,8 @@ class MatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "game", "purpose", "rated", "status", "queue_position", "seed", "config", "created_at",
-                  "started_at", "finished_at", "winners", "error", "seats"]
+        fields = ["id", "game", "purpose", "rated", "status", "queue_position", "seed", "config", "variant",
+                  "created_at", "started_at", "finished_at", "winners", "error", "seats"]
 
     def get_queue_position(self, match) -> int | None:
         return match.queue_position()
@@ -114,6 +118,28 @@ class ChallengeSerializer(serializers.Serializer):
         queryset=Bot.objects.all(), many=True, help_text="Active bots (or built-ins) to play against."
     )
     rated = serializers.BooleanField(default=False)
+    variant = serializers.PrimaryKeyRelatedField(
+        queryset=Variant.objects.all(), required=False, allow_null=True,
+        help_text="A variant of a course you take: its rules instead of the standard ones (never rated).",
+    )
+
+
+class VariantSerializer(serializers.ModelSerializer):
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+
+    class Meta:
+        model = Variant
+        fields = ["id", "course", "game", "name", "config", "created_by", "created_at"]
+        read_only_fields = fields
+
+
+class NewVariantSerializer(serializers.Serializer):
+    game = GameField()
+    name = serializers.CharField(max_length=60)
+    config = serializers.JSONField(required=False, help_text="The options as a JSON object (JSON body), e.g. "
+                                   "{\"robbery\": true, \"deck\": {...}}; or upload a file instead.")
+    file = serializers.FileField(required=False, help_text="SortingGame: a deck as a JSON file (multipart); "
+                                 "the variant's options become {\"deck\": <the file>}.")
 
 
 class LadderRowSerializer(serializers.Serializer):

@@ -10,6 +10,7 @@ router.register("courses", views.CourseViewSet, basename="course")
 router.register("bots", views.BotViewSet, basename="bot")
 router.register("versions", views.VersionViewSet, basename="version")
 router.register("matches", views.MatchViewSet, basename="match")
+router.register("variants", views.VariantViewSet, basename="variant")
 
 urlpatterns = [
     path("", include(router.urls)),

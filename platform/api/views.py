@@ -11,6 +11,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.access import courses_seen_by
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from bots.services import create_bot, upload_version
@@ -19,6 +20,8 @@ from matches import services as match_services
 from matches.models import Match
 from matches.replays import replay_view
 from ratings.services import history, ladder
+from variants.models import Variant
+from variants.services import VariantRefused, create_variant, delete_variant
 
 from . import serializers
 from .permissions import CanSeePrivate
@@ -50,12 +53,52 @@ class Register(generics.CreateAPIView):
 
 
 class CourseViewSet(viewsets.ReadOnlyModelViewSet):
-    """The courses you teach or take."""
+    """The courses you teach or take, and their game variants."""
 
     serializer_class = serializers.CourseSerializer
 
     def get_queryset(self):
-        return Course.objects.for_user(self.request.user).order_by("code")
+        user = self.request.user
+        # The list is your own courses; a single one (and its variants) is also open to operators.
+        courses = Course.objects.for_user(user) if self.action == "list" else courses_seen_by(user)
+        return courses.order_by("code")
+
+    @extend_schema(request={"application/json": serializers.NewVariantSerializer,
+                            "multipart/form-data": serializers.NewVariantSerializer},
+                   responses=serializers.VariantSerializer(many=True))
+    @action(detail=True, methods=["get", "post"],
+            parser_classes=[parsers.JSONParser, parsers.MultiPartParser, parsers.FormParser])
+    def variants(self, request, pk=None):
+        """GET: the course's game variants. POST (instructors): a new one from `config` (JSON) or a `file`."""
+        course = self.get_object()
+        if request.method == "GET":
+            page = self.paginate_queryset(course.variants.select_related("created_by"))
+            return self.get_paginated_response(serializers.VariantSerializer(page, many=True).data)
+        new = serializers.NewVariantSerializer(data=request.data)
+        new.is_valid(raise_exception=True)
+        try:
+            variant = create_variant(request.user, course, **new.validated_data)
+        except VariantRefused as exc:
+            raise ValidationError(exc.problems) from exc
+        return Response(serializers.VariantSerializer(variant).data, status=status.HTTP_201_CREATED)
+
+
+class VariantViewSet(mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
+    """The game variants of the courses you teach or take; their instructors may delete them."""
+
+    serializer_class = serializers.VariantSerializer
+
+    def get_queryset(self):
+        variants = Variant.objects.visible_to(self.request.user).select_related("created_by")
+        game = self.request.query_params.get("game")
+        return variants.filter(game=game) if game else variants
+
+    @extend_schema(parameters=[OpenApiParameter("game", str, description="only variants of this game")])
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    def perform_destroy(self, instance):
+        delete_variant(self.request.user, instance)
 
 
 class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -159,12 +202,14 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=serializers.ChallengeSerializer, responses={201: serializers.MatchSerializer})
     def create(self, request, *args, **kwargs):
-        """Challenge: your active bot against other active bots (or built-ins), rated or not."""
+        """Challenge: your active bot against other active bots (or built-ins), rated or not, or unrated
+        with a `variant` of a course you take."""
         challenge = serializers.ChallengeSerializer(data=request.data)
         challenge.is_valid(raise_exception=True)
         data = challenge.validated_data
         try:
-            match = match_services.challenge(request.user, data["bot"], data["opponents"], rated=data["rated"])
+            match = match_services.challenge(request.user, data["bot"], data["opponents"], rated=data["rated"],
+                                             variant=data.get("variant"))
         except match_services.ChallengeError as exc:
             raise ValidationError({"detail": str(exc)}) from exc
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)

@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "bots",
     "matches",
     "ratings",
+    "variants",
     "api",
     "web",
 ]
@@ -189,7 +190,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sandbox backend file bots run in; empty means sandbox.best_backend() at the time a match runs.
 ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "")
 ARENA_MAX_UPLOAD_BYTES = int(os.environ.get("ARENA_MAX_UPLOAD_BYTES", str(64 * 1024)))
-DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, 2 * ARENA_MAX_UPLOAD_BYTES)
+# The largest course variant (its options as JSON, e.g. an instructor's SortingGame deck).
+ARENA_MAX_VARIANT_BYTES = int(os.environ.get("ARENA_MAX_VARIANT_BYTES", str(256 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, 2 * ARENA_MAX_UPLOAD_BYTES, 2 * ARENA_MAX_VARIANT_BYTES)
 # A match still running this long after it started is presumed lost and re-queued.
 ARENA_MATCH_DEADLINE_SECONDS = int(os.environ.get("ARENA_MATCH_DEADLINE_SECONDS", "600"))
 # Validation: a short match of a new version against this built-in bot.

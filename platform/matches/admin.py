@@ -16,7 +16,7 @@ class SeatInline(admin.TabularInline):
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "purpose", "rated", "status", "attempts", "created_at", "finished_at")
     list_filter = ("status", "purpose", "game", "rated")
-    readonly_fields = ("claim", "replay", "winners", "attempts", "started_at", "finished_at", "deadline")
+    readonly_fields = ("claim", "replay", "winners", "attempts", "started_at", "finished_at", "deadline", "variant")
     inlines = [SeatInline]
     actions = ["requeue_matches", "cancel_matches"]
 

@@ -37,6 +37,10 @@ class Match(models.Model):
 
     game = models.CharField(max_length=40)
     config = models.JSONField(default=dict, blank=True, help_text="Game options; the game's defaults fill the rest.")
+    variant = models.ForeignKey(
+        "variants.Variant", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches",
+        help_text="The course variant played; config holds a copy of its options, kept if it is deleted.",
+    )
     seed = models.BigIntegerField(help_text="All chance in the match comes from this seed.")
     purpose = models.CharField(max_length=12, choices=Purpose.choices, default=Purpose.CHALLENGE)
     rated = models.BooleanField(default=False)
@@ -71,6 +75,9 @@ class Match(models.Model):
                 condition=~models.Q(status="finished") | models.Q(finished_at__isnull=False, replay__isnull=False),
                 name="finished_match_has_result",
             ),
+            # The ladder rates the standard rules only (challenge() refuses a rated variant match).
+            models.CheckConstraint(condition=models.Q(variant__isnull=True) | models.Q(rated=False),
+                                   name="variant_match_is_unrated"),
         ]
 
     def __str__(self):

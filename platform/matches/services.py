@@ -23,8 +23,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from games import get_game
+from games import ConfigError, get_game
 
+from accounts.access import attends
 from bots.models import Bot, BotVersion
 from ratings.services import apply_match
 
@@ -41,20 +42,24 @@ class ChallengeError(ValueError):
 # --- creating matches ---------------------------------------------------------------------------------
 
 def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, created_by=None,
-                 versions: dict[int, BotVersion] | None = None, config: dict | None = None) -> Match:
+                 versions: dict[int, BotVersion] | None = None, config: dict | None = None,
+                 variant=None) -> Match:
     """A queued match between `bots`, dispatched to the workers once the transaction commits.
 
     Seats are the bots' order rotated by the seed, so over many matches each bot sits in every seat
     equally often. `versions` pins the version a bot plays (by bot id); otherwise its active version.
+    A course `variant` (variants.Variant) gives the options instead of `config`: the match keeps a copy.
     """
+    if variant is not None:
+        config = variant.config
     versions = versions or {}
     seed = random.SystemRandom().getrandbits(48)
     shift = seed % len(bots)
     seated = bots[shift:] + bots[:shift]
     with transaction.atomic():
         match = Match.objects.create(
-            game=game, config=config or {}, seed=seed, purpose=purpose, rated=rated, created_by=created_by,
-            deadline=dispatch_deadline(),
+            game=game, config=config or {}, variant=variant, seed=seed, purpose=purpose, rated=rated,
+            created_by=created_by, deadline=dispatch_deadline(),
         )
         MatchSeat.objects.bulk_create(
             MatchSeat(match=match, seat=number, bot=bot,
@@ -65,8 +70,9 @@ def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, creat
     return match
 
 
-def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool) -> Match:
-    """`user`'s active `bot` against active `opponents` (other students' bots or built-ins)."""
+def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None) -> Match:
+    """`user`'s active `bot` against active `opponents` (other students' bots or built-ins), under the
+    standard rules or a `variant` of a course the user attends (never rated)."""
     if bot.owner_id != user.pk:
         raise ChallengeError("you can only challenge with your own bot")
     everyone = [bot, *opponents]
@@ -81,7 +87,23 @@ def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool) -> Match:
             raise ChallengeError(f"{each} plays {each.game}, not {bot.game}")
         if each.pk not in active:
             raise ChallengeError(f"{each} has no version that passed validation yet")
-    return create_match(bot.game, everyone, purpose=Match.Purpose.CHALLENGE, rated=rated, created_by=user)
+    if variant is not None:
+        _check_variant(user, variant, game, len(everyone), rated)
+    return create_match(bot.game, everyone, purpose=Match.Purpose.CHALLENGE, rated=rated, created_by=user,
+                        variant=variant)
+
+
+def _check_variant(user, variant, game, players: int, rated: bool) -> None:
+    if not attends(user, variant.course):
+        raise ChallengeError("that variant belongs to a course you do not take")
+    if variant.game != game.name:
+        raise ChallengeError(f"{variant.name} is a variant of {variant.game}, not {game.name}")
+    if rated:
+        raise ChallengeError("a variant match cannot be rated: the ladder rates the standard rules only")
+    try:
+        game.new_game(players, variant.config)  # e.g. a deck too small to deal this many players
+    except ConfigError as exc:
+        raise ChallengeError(f"{variant.name} cannot seat {players} bots: {exc}") from exc
 
 
 def start_validation(version: BotVersion) -> Match:

@@ -2,6 +2,8 @@ from django import forms
 from games import available_games, get_game
 
 from bots.models import Bot
+from variants.models import Variant
+from variants.services import FILE_OPTION
 
 
 class BotForm(forms.Form):
@@ -20,9 +22,16 @@ class UploadForm(forms.Form):
 class ChallengeForm(forms.Form):
     opponents = forms.ModelMultipleChoiceField(queryset=Bot.objects.none(), widget=forms.SelectMultiple(attrs={"size": 6}))
     rated = forms.BooleanField(required=False, help_text="Rated matches change both bots' Elo ratings.")
+    variant = forms.ModelChoiceField(
+        queryset=Variant.objects.none(), required=False, empty_label="standard rules", label="Rules",
+        help_text="A variant of your course plays its own rules and is never rated.",
+    )
 
-    def __init__(self, *args, bot: Bot, **kwargs):
+    def __init__(self, *args, bot: Bot, user, **kwargs):
         super().__init__(*args, **kwargs)
+        variants = Variant.objects.visible_to(user).filter(game=bot.game).select_related("course")
+        self.fields["variant"].queryset = variants
+        self.fields["variant"].label_from_instance = lambda variant: f"{variant.name} ({variant.course.name})"
         opponents = Bot.objects.active().for_game(bot.game).exclude(pk=bot.pk).select_related("owner")
         self.fields["opponents"].queryset = opponents
         self.fields["opponents"].label_from_instance = lambda b: b.label
@@ -31,3 +40,15 @@ class ChallengeForm(forms.Form):
         self.fields["opponents"].label = f"Opponent{'s' if high > 1 else ''}" + (
             f" (choose {low} to {high}: Ctrl-click for several)" if high > low else f" (choose {low})"
         )
+
+
+class VariantForm(forms.Form):
+    game = forms.ChoiceField()
+    name = forms.CharField(max_length=60)
+    file = forms.FileField(label="File (JSON)",
+                           help_text="SortingGame: a deck, as python -m games.sortinggame checks it.")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The page uploads files; games without a file option take their options through the API.
+        self.fields["game"].choices = [(name, get_game(name).title) for name in sorted(FILE_OPTION)]

@@ -11,7 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from games import available_games, get_game
 
-from accounts.access import can_see_private
+from accounts.access import attends, can_see_private, teaches
+from accounts.models import Course
 from bots.models import Bot, BotVersion
 from bots.services import create_bot, upload_version
 from bots.validation import BotError, read_upload
@@ -20,8 +21,9 @@ from matches.models import Match
 from matches.replays import replay_view
 from ratings.chart import rating_chart
 from ratings.services import histories, ladder
+from variants import services as variant_services
 
-from .forms import BotForm, ChallengeForm, UploadForm
+from .forms import BotForm, ChallengeForm, UploadForm, VariantForm
 
 
 def home(request):
@@ -30,6 +32,7 @@ def home(request):
         context["bots"] = Bot.objects.owned_by(request.user).prefetch_related("versions")
         context["bot_form"] = BotForm()
         context["recent"] = Match.objects.filter(seats__bot__owner=request.user).distinct()[:10]
+        context["courses"] = Course.objects.for_user(request.user).order_by("code")
     return render(request, "web/home.html", context)
 
 
@@ -66,7 +69,7 @@ def bot_page(request, pk):
         "versions": bot.versions.all() if private else [],
         "matches": Match.objects.involving(bot).prefetch_related("seats__bot__owner")[:20],
         "upload_form": UploadForm(),
-        "challenge_form": ChallengeForm(bot=bot),
+        "challenge_form": ChallengeForm(bot=bot, user=request.user),
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
     }
     return render(request, "web/bot.html", context)
@@ -98,17 +101,66 @@ def upload(request, pk):
 @require_POST
 def challenge(request, pk):
     bot = _own_bot(request, pk)
-    form = ChallengeForm(request.POST, bot=bot)
+    form = ChallengeForm(request.POST, bot=bot, user=request.user)
     if not form.is_valid():
         messages.error(request, "Choose the opponent(s).")
         return redirect("web:bot", bot.pk)
     try:
         match = match_services.challenge(request.user, bot, list(form.cleaned_data["opponents"]),
-                                         rated=form.cleaned_data["rated"])
+                                         rated=form.cleaned_data["rated"], variant=form.cleaned_data["variant"])
     except match_services.ChallengeError as exc:
         messages.error(request, str(exc))
         return redirect("web:bot", bot.pk)
     return redirect("web:match", match.pk)
+
+
+def _attended_course(request, pk) -> Course:
+    course = get_object_or_404(Course, pk=pk)
+    if not attends(request.user, course):
+        raise Http404("no such course")
+    return course
+
+
+@login_required
+def course_page(request, pk):
+    course = _attended_course(request, pk)
+    context = {
+        "course": course,
+        "variants": course.variants.select_related("created_by"),
+        "teaches": teaches(request.user, course),
+        "variant_form": VariantForm(),
+        "max_variant": settings.ARENA_MAX_VARIANT_BYTES,
+    }
+    return render(request, "web/course.html", context)
+
+
+@login_required
+@require_POST
+def new_variant(request, pk):
+    course = _attended_course(request, pk)
+    form = VariantForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, "Choose the game, a name and a file.")
+        return redirect("web:course", course.pk)
+    try:
+        variant = variant_services.create_variant(request.user, course, **form.cleaned_data)
+        messages.success(request, f"Variant {variant.name} added: challenges can now choose it.")
+    except variant_services.VariantRefused as exc:
+        messages.error(request, "Variant refused, nothing was saved:")
+        for problems in exc.problems.values():
+            for problem in problems:
+                messages.error(request, problem)
+    return redirect("web:course", course.pk)
+
+
+@login_required
+@require_POST
+def delete_variant(request, pk, variant_pk):
+    course = _attended_course(request, pk)
+    variant = get_object_or_404(course.variants, pk=variant_pk)
+    variant_services.delete_variant(request.user, variant)
+    messages.success(request, f"Variant {variant.name} deleted; matches played with it keep its rules.")
+    return redirect("web:course", course.pk)
 
 
 @login_required
@@ -128,7 +180,9 @@ def match_page(request, pk):
         {"seat": seat, "log": seat.log if can_see_private(request.user, seat.bot.owner) else None}
         for seat in match.seats.select_related("bot__owner", "version")
     ]
-    return render(request, "web/match.html", {"match": match, "seats": seats})
+    # Outside the variant's course the match shows that it had its own rules, not which.
+    variant = match.variant if match.variant and attends(request.user, match.variant.course) else None
+    return render(request, "web/match.html", {"match": match, "seats": seats, "variant": variant})
 
 
 @login_required
