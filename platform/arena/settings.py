@@ -193,7 +193,8 @@ ARENA_MAX_UPLOAD_BYTES = int(os.environ.get("ARENA_MAX_UPLOAD_BYTES", str(64 * 1
 # The largest course variant (its options as JSON, e.g. an instructor's SortingGame deck).
 ARENA_MAX_VARIANT_BYTES = int(os.environ.get("ARENA_MAX_VARIANT_BYTES", str(256 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, 2 * ARENA_MAX_UPLOAD_BYTES, 2 * ARENA_MAX_VARIANT_BYTES)
-# A match still running this long after it started is presumed lost and re-queued.
+# A match still running this long after a worker claimed it, or still queued this long after it was
+# queued, is presumed lost (its worker or its task message) and re-queued.
 ARENA_MATCH_DEADLINE_SECONDS = int(os.environ.get("ARENA_MATCH_DEADLINE_SECONDS", "600"))
 # Validation: a short match of a new version against this built-in bot.
 ARENA_VALIDATION_OPPONENT = os.environ.get("ARENA_VALIDATION_OPPONENT", "random")

@@ -54,7 +54,7 @@ class Match(models.Model):
         null=True, blank=True, help_text="When the result was recorded; rated matches apply ratings in this order."
     )
     deadline = models.DateTimeField(
-        null=True, blank=True, help_text="A match still running after this is presumed lost and re-queued."
+        null=True, blank=True, help_text="A match still running or queued after this is presumed lost and re-queued."
     )
     attempts = models.PositiveIntegerField(default=0, help_text="How many times a worker claimed the match.")
     claim = models.UUIDField(
