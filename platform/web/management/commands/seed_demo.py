@@ -12,6 +12,7 @@ from bots.models import Bot
 from bots.services import create_bot, upload_version
 from matches import services
 from matches.models import Match
+from variants.services import create_variant
 
 DEMO_BOTS = Path(__file__).resolve().parents[2] / "demo_bots"
 # The README states these; they are for a local demo only.
@@ -39,6 +40,9 @@ class Command(BaseCommand):
             course = Course.objects.create(code="algo-demo", name="Algorithms (demo)")
             course.instructors.add(accounts["instructor"])
             course.students.add(accounts["alice"], accounts["bob"])
+            # A course variant to show on the course page: SortingGame with its robbery extension.
+            create_variant(accounts["instructor"], course, game="sortinggame", name="with robbery (Extension 1)",
+                           config={"robbery": True})
             bots = {}
             for username, (name, filename) in STUDENT_BOTS.items():
                 bots[username] = create_bot(accounts[username], "endgame", name)
