@@ -1,18 +1,25 @@
 # The Arena platform image: the web server, the Celery worker and the scheduler all run from it.
 # (Bots never run in this image: the worker starts them in the sandbox image, sandbox/Dockerfile.)
-FROM python:3.11-slim-bookworm
+# BASE_IMAGE: any Debian bookworm with python3 3.11 and its venv module; docker-compose.yml passes
+# ARENA_BASE_IMAGE, which `python -m sandbox.compose_images build` sets where no registry answers.
+ARG BASE_IMAGE=python:3.11-slim-bookworm
+FROM ${BASE_IMAGE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    PATH=/opt/arena/bin:$PATH \
     PYTHONPATH=/app/platform:/app \
     DJANGO_SETTINGS_MODULE=arena.settings \
     ARENA_VAR_DIR=/var/lib/arena
 
+# A virtual environment: the same on the official python image and on Debian's python3, whose system
+# site-packages pip refuses to touch (PEP 668).
+RUN python3 -m venv /opt/arena
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY games ./games
 COPY sandbox ./sandbox
-RUN pip install --no-cache-dir . gunicorn==23.0.0
+RUN pip install --no-cache-dir --disable-pip-version-check . gunicorn==23.0.0
 COPY platform ./platform
 COPY manage.py ./
 

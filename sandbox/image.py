@@ -68,9 +68,15 @@ def _build_lock():
         yield
 
 
-def ensure_rootfs() -> Path:
-    """The trimmed Debian root file system with python3, debootstrapped once and cached."""
-    target = rootfs_dir()
+def ensure_rootfs(packages: list[str] | None = None, target: Path | None = None, setup=None) -> Path:
+    """The trimmed Debian root file system with python3, debootstrapped once and cached.
+
+    Other images reuse this (sandbox/compose_images.py): `packages` to install instead of PACKAGES,
+    `target` the cache folder (its name must carry a hash of everything that defines the content), and
+    `setup(root)` to add files before the folder appears under its final name.
+    """
+    packages = PACKAGES if packages is None else packages
+    target = rootfs_dir() if target is None else target
     if target.is_dir():
         return target
     with _build_lock():
@@ -81,12 +87,14 @@ def ensure_rootfs() -> Path:
         work = Path(tempfile.mkdtemp(prefix="rootfs-", dir=CACHE_DIR))
         try:
             subprocess.run(
-                ["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}", f"--cache-dir={debs}",
+                ["debootstrap", "--variant=minbase", f"--include={','.join(packages)}", f"--cache-dir={debs}",
                  DEBIAN_SUITE, str(work / "root"), DEBIAN_MIRROR],
                 check=True, stdout=subprocess.DEVNULL,
             )
             for relative in TRIMMED:
                 shutil.rmtree(work / "root" / relative, ignore_errors=True)
+            if setup is not None:
+                setup(work / "root")
             (work / "root").chmod(0o755)
             (work / "root").rename(target)
         finally:
@@ -94,12 +102,13 @@ def ensure_rootfs() -> Path:
     return target
 
 
-def _ensure_tarball() -> Path:
-    tarball = rootfs_tarball()
+def ensure_tarball(root: Path | None = None, tarball: Path | None = None) -> Path:
+    """A tar of the root file system (ensure_rootfs() and rootfs_tarball() by default) for `docker import`."""
+    tarball = rootfs_tarball() if tarball is None else tarball
     if tarball.exists():
         return tarball
-    root = ensure_rootfs()
-    partial = tarball.with_suffix(".partial")
+    root = ensure_rootfs() if root is None else root
+    partial = tarball.with_name(f"{tarball.name}.{os.getpid()}.partial")  # parallel builders: one file each
     with tarfile.open(partial, "w") as archive:
         archive.add(root, arcname=".")
     partial.rename(tarball)
@@ -142,7 +151,7 @@ def build(method: str = "auto", client=None) -> str:
     if method == "dockerfile":
         client.images.build(path=str(HERE), dockerfile=DOCKERFILE.name, tag=tag, rm=True)
     elif method == "debootstrap":
-        tarball = _ensure_tarball()
+        tarball = ensure_tarball()
         repository, version = tag.split(":")
         client.api.import_image_from_file(str(tarball), repository=repository, tag=version,
                                           changes=IMPORT_CHANGES)
