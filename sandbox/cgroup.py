@@ -23,7 +23,7 @@ def _mounts() -> dict[str, tuple[Path, str]]:
     mounts: dict[str, tuple[Path, str]] = {}
     for line in Path("/proc/self/mountinfo").read_text().splitlines():
         before, after = line.split(" - ", 1)
-        fields, (fs_type, _source, options) = before.split(), after.split()[:3]
+        fields, (fs_type, _, options) = before.split(), after.split()[:3]
         root, mountpoint = fields[3], Path(fields[4])
         if fs_type == "cgroup2":
             mounts.setdefault("unified", (mountpoint, root))
