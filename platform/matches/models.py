@@ -17,6 +17,13 @@ class MatchQuerySet(models.QuerySet):
     def involving(self, bot):
         return self.filter(seats__bot=bot).distinct()
 
+    def between(self, bots):
+        """Matches whose table is exactly `bots`, in any seats."""
+        tables = self.annotate(table_size=models.Count("seats")).filter(table_size=len(bots))
+        for bot in bots:
+            tables = tables.filter(pk__in=MatchSeat.objects.filter(bot=bot).values("match"))
+        return tables
+
     def rated_history(self):
         """Finished rated matches in the order their ratings were applied."""
         return self.filter(status=Match.Status.FINISHED, rated=True).order_by("finished_at", "id")

@@ -46,17 +46,18 @@ def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, creat
                  variant=None) -> Match:
     """A queued match between `bots`, dispatched to the workers once the transaction commits.
 
-    Seats are the bots' order rotated by the seed, so over many matches each bot sits in every seat
-    equally often. `versions` pins the version a bot plays (by bot id); otherwise its active version.
+    Seats are the bots' order rotated by one more place each time the same table meets again, so each
+    bot sits in every seat equally often (seat order matters: End Game's first player can always at
+    least tie). `versions` pins the version a bot plays (by bot id); otherwise its active version.
     A course `variant` (variants.Variant) gives the options instead of `config`: the match keeps a copy.
     """
     if variant is not None:
         config = variant.config
     versions = versions or {}
     seed = random.SystemRandom().getrandbits(48)
-    shift = seed % len(bots)
-    seated = bots[shift:] + bots[:shift]
     with transaction.atomic():
+        shift = Match.objects.between(bots).count() % len(bots)
+        seated = bots[shift:] + bots[:shift]
         match = Match.objects.create(
             game=game, config=config or {}, variant=variant, seed=seed, purpose=purpose, rated=rated,
             created_by=created_by, deadline=dispatch_deadline(),

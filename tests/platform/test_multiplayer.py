@@ -49,3 +49,14 @@ def test_a_seat_view_of_a_sortinggame_replay_names_no_card_of_another_hand(api_c
         event = frame["event"]
         if event and event["seat"] != 0:
             assert event.get("analysis") is None
+
+
+def test_a_table_that_meets_again_rotates_so_each_bot_sits_in_every_seat_equally_often():
+    bots = [Bot.objects.builtin("crazyking", name) for name in sorted(available_games()["crazyking"].builtin_bots())]
+    for _ in range(2 * len(bots)):
+        services.create_match("crazyking", bots, purpose=Match.Purpose.CHALLENGE, rated=False)
+    # Another table (a subset) does not count as the same one.
+    services.create_match("crazyking", bots[:2], purpose=Match.Purpose.CHALLENGE, rated=False)
+    for bot in bots:
+        seats = sorted(Match.objects.between(bots).filter(seats__bot=bot).values_list("seats__seat", flat=True))
+        assert seats == sorted(list(range(len(bots))) * 2), bot
