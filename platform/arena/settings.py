@@ -187,7 +187,8 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- Arena --------------------------------------------------------------------------------------------
-# The sandbox backend file bots run in; empty means sandbox.best_backend() at the time a match runs.
+# The sandbox backend file bots run in; empty means the best sandbox the host has when a match runs
+# (never "none", which runs students' code unconfined, unless set here explicitly).
 ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "")
 ARENA_MAX_UPLOAD_BYTES = int(os.environ.get("ARENA_MAX_UPLOAD_BYTES", str(64 * 1024)))
 # The largest course variant (its options as JSON, e.g. an instructor's SortingGame deck).

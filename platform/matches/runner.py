@@ -1,7 +1,5 @@
 """Playing one match: turning its seats into sandboxed players and letting the referee run it."""
 
-import functools
-import logging
 import re
 import shutil
 import tempfile
@@ -13,25 +11,29 @@ from games.bots import make_player
 from games.referee import MatchResult, play_match
 
 
-log = logging.getLogger(__name__)
 # The bots' sources are written in folders named so, then "PID.START-" of the playing process (see
 # remove_stale_folders).
 FOLDER_PREFIX = "arena-match-"
 
 
+class NoSandbox(RuntimeError):
+    """No sandbox works on this host and running students' code unconfined was not asked for."""
+
+
 def sandbox_backend() -> str:
-    """The configured backend, or the best one this host has."""
-    return settings.ARENA_SANDBOX or best_backend()
+    """The configured backend, or the best sandbox this host has.
 
-
-@functools.cache
-def best_backend() -> str:
+    Students' code runs unconfined only when an operator says so (ARENA_SANDBOX=none): a host that lost
+    its Docker engine or bwrap must stop playing matches, not quietly run them without a sandbox.
+    """
+    if settings.ARENA_SANDBOX:
+        return settings.ARENA_SANDBOX
     import sandbox
 
     backend = sandbox.best_backend()
     if backend == "none":
-        log.warning("no sandbox on this host (no Docker image, no bwrap): bots run UNCONFINED; "
-                    "set ARENA_SANDBOX=docker for anything but a private demo")
+        raise NoSandbox("no sandbox works on this host (no Docker engine with the bot image, no bubblewrap): "
+                        "install one, or set ARENA_SANDBOX=none to run bots unconfined in a private demo")
     return backend
 
 

@@ -74,3 +74,19 @@ def test_validation_activates_a_working_version_and_rejects_a_crashing_one(api_c
     assert "about to fail" in versions[2]["validation_log"]
     # The newest version that passed validation stays the active one.
     assert api_client.get(f"/api/bots/{bot.pk}/").json()["active_version"]["number"] == 1
+
+
+def test_a_host_without_any_sandbox_plays_no_student_code(api_client, bot, settings, monkeypatch, tmp_path):
+    import sandbox
+
+    settings.ARENA_SANDBOX = ""  # the default: the best sandbox the host has
+    monkeypatch.setattr(sandbox, "best_backend", lambda: "none")
+    witness = tmp_path / "ran"
+    code = f"open({str(witness)!r}, 'w').close()\ndef act(obs):\n    return 'left'\n".encode()
+    version = BotVersion.objects.get(pk=upload(api_client, bot, code).json()["id"])
+    match = play_now(version.validation_match)
+
+    assert match.status == match.Status.ERROR and "ARENA_SANDBOX=none" in match.error
+    assert not witness.exists(), "the bot's code ran without a sandbox"
+    version.refresh_from_db()
+    assert "no sandbox works on this host" in version.verdict
