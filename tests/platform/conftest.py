@@ -14,7 +14,8 @@ from django.conf import settings
 from django.db import connection
 
 from arena.celery import app as celery_app
-from platform_helpers import IN_CI, require, wait_for
+from platform_helpers import wait_for
+from required import IN_CI, require
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_ID = os.environ.get("PYTEST_XDIST_WORKER", "main")

@@ -1,21 +1,10 @@
 """Helpers shared by the platform tests (conftest.py holds the fixtures)."""
 
-import os
 import time
 
 import pytest
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
 EXAMPLE_BOT = b"def act(observation):\n    board = observation['board']\n    return 'left' if board[0] >= board[-1] else 'right'\n"
-
-
-def require(condition: bool, what: str) -> None:
-    """Skip a test that needs `what` when it is missing, except in CI where that is a failure."""
-    if condition:
-        return
-    if IN_CI:
-        pytest.fail(f"{what} is required in CI")
-    pytest.skip(f"{what} is not available")
 
 
 def wait_for(predicate, timeout: float, what: str):

@@ -4,7 +4,8 @@ import shutil
 
 import pytest
 
-from platform_helpers import EXAMPLE_BOT, require
+from platform_helpers import EXAMPLE_BOT
+from required import require
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

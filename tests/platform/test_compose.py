@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from platform_helpers import EXAMPLE_BOT, require, wait_for
+from platform_helpers import EXAMPLE_BOT, wait_for
+from required import require
 
 ROOT = Path(__file__).resolve().parents[2]
 PLATFORM_IMAGE = "arena-platform:compose-test"

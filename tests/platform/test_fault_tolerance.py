@@ -26,7 +26,8 @@ from arena.celery import app as celery_app
 from bots.models import Bot, BotVersion
 from matches import runner, services
 from matches.models import Match, MatchSeat
-from platform_helpers import EXAMPLE_BOT, require, wait_for
+from platform_helpers import EXAMPLE_BOT, wait_for
+from required import require
 from ratings.models import Rating
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -6,7 +6,7 @@ Without a Docker engine (or working bwrap) the tests fail when CI=true and are s
 from __future__ import annotations
 
 import pytest
-from sandbox_testkit import unavailable
+from required import require
 
 import sandbox
 
@@ -18,7 +18,7 @@ def docker_image() -> str:
     try:
         docker_backend.client()
     except sandbox.SandboxUnavailable as error:
-        unavailable(str(error))
+        require(False, f"the Docker engine ({error})")
     return image.ensure_image()
 
 
@@ -26,8 +26,7 @@ def docker_image() -> str:
 def bwrap_ready() -> None:
     from sandbox.bwrap_backend import bwrap_works
 
-    if not bwrap_works():
-        unavailable("bubblewrap cannot create its namespaces on this host")
+    require(bwrap_works(), "bubblewrap able to create its namespaces on this host")
 
 
 @pytest.fixture(params=["docker", "bwrap"])
