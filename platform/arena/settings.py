@@ -24,6 +24,17 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+# SQLite serialises writers; the web process and the workers share one file. WAL lets readers go on while
+# one process writes; IMMEDIATE takes the write lock when a transaction begins, so a transaction that
+# reads then writes (a worker's claim) waits its turn under the busy timeout instead of failing at once
+# with "database is locked" when another writer got there between its read and its write.
+SQLITE_OPTIONS = {
+    "timeout": 30,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
 def database_from_url(url: str | None) -> dict:
     """A Django DATABASES entry from postgres://user:password@host:port/name or sqlite:///path."""
     if not url:
@@ -31,8 +42,7 @@ def database_from_url(url: str | None) -> dict:
         url = f"sqlite:///{VAR_DIR / 'arena.sqlite3'}"
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
-        # SQLite serialises writers: the web process and the worker wait for each other's writes.
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": unquote(parts.path), "OPTIONS": {"timeout": 30}}
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": unquote(parts.path), "OPTIONS": SQLITE_OPTIONS}
     if parts.scheme in ("postgres", "postgresql"):
         return {
             "ENGINE": "django.db.backends.postgresql",

@@ -1,4 +1,4 @@
-"""Creating bots and uploading versions (each upload is validated by a match, see matches.services)."""
+"""Creating bots and uploading versions (each upload is validated by a match: see matches.validation)."""
 
 import hashlib
 
@@ -6,9 +6,8 @@ from django.db import transaction
 from django.db.models import Max
 from games import available_games
 
-from matches.services import start_validation
-
 from .models import Bot, BotVersion
+from .signals import version_uploaded
 from .validation import BotError, check_source
 
 
@@ -34,5 +33,5 @@ def upload_version(bot: Bot, data: bytes, filename: str) -> BotVersion:
             bot=bot, number=number, filename=filename, code=source, size=len(data),
             sha256=hashlib.sha256(data).hexdigest(),
         )
-        start_validation(version)
+        version_uploaded.send(sender=BotVersion, version=version)
     return version

@@ -8,7 +8,8 @@ result is recorded exactly once because:
   worker is presumed lost), becomes running with a fresh claim token, a later deadline and attempts + 1;
 - the result is recorded in one transaction that flips running -> finished with a conditional UPDATE on
   that claim token (a compare-and-set in the database), so only the current claim can record it, once;
-  the seats, the replay and the rating changes are written in that same transaction.
+  the seats, the replay and whatever the receivers of `signals.match_finished` write (ratings, the
+  validation verdict, tournament progress) are written in that same transaction.
 
 A message can also be lost before any worker took it (a broker restarted without persistence): a queued
 match carries a deadline too, and one still queued past it is dispatched again (see requeue_stuck).
@@ -20,6 +21,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -27,10 +29,11 @@ from games import ConfigError, get_game
 
 from accounts.access import attends
 from bots.models import Bot, BotVersion
-from ratings.services import apply_match
 
 from . import runner
 from .models import Match, MatchSeat
+from .signals import match_finished
+from .transient import retrying
 
 log = logging.getLogger(__name__)
 
@@ -107,32 +110,32 @@ def _check_variant(user, variant, game, players: int, rated: bool) -> None:
         raise ChallengeError(f"{variant.name} cannot seat {players} bots: {exc}") from exc
 
 
-def start_validation(version: BotVersion) -> Match:
-    """An unrated match of `version` against a built-in bot (ARENA_VALIDATION_OPPONENT when the game has it);
-    it decides the version's status."""
-    builtins = sorted(get_game(version.bot.game).builtin_bots())
-    name = settings.ARENA_VALIDATION_OPPONENT if settings.ARENA_VALIDATION_OPPONENT in builtins else builtins[0]
-    opponent = Bot.objects.builtin(version.bot.game, name)
-    with transaction.atomic():  # the worker must find the version linked to the match it runs
-        match = create_match(
-            version.bot.game, [version.bot, opponent], purpose=Match.Purpose.VALIDATION, rated=False,
-            created_by=version.bot.owner, versions={version.bot.pk: version},
-        )
-        version.validation_match = match
-        version.save(update_fields=["validation_match"])
-    return match
-
-
 def dispatch_deadline():
     """When a match queued now is presumed to have lost its message if no worker has claimed it yet."""
     return timezone.now() + timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
 
 
-def dispatch(match: Match) -> None:
-    """Send the run task once the current transaction commits (a worker must see the match)."""
-    from .tasks import run_match
+RUN_TASK = "matches.tasks.run_match"
 
-    transaction.on_commit(lambda: run_match.delay(match.pk))
+
+def dispatch(match: Match) -> None:
+    """Send the run task once the current transaction commits (a worker must see the match).
+
+    The task is named, not imported: tasks import this module, never the other way round. Publishing
+    retries at once when the broker hiccups; if the broker stays down the match is already safely
+    queued in the database, and the periodic re-queue dispatches it past its deadline.
+    """
+    def publish():
+        try:
+            current_app.send_task(RUN_TASK, args=(match.pk,), retry=True, retry_policy=PUBLISH_RETRY)
+        except Exception:  # never fail the request that queued it: the database holds the match
+            log.exception("match %s: the broker refused its task; the periodic re-queue will send it", match.pk)
+
+    transaction.on_commit(publish)
+
+
+# Publishing a task: a few quick tries (a broker restart takes about a second) before leaving it to the sweep.
+PUBLISH_RETRY = {"max_retries": 5, "interval_start": 0.1, "interval_step": 0.5, "interval_max": 2.0}
 
 
 # --- running matches ----------------------------------------------------------------------------------
@@ -163,15 +166,23 @@ def claim(match_id: int) -> Claim | float | None:
 
 
 def run(claimed: Claim) -> bool:
-    """Play a claimed match and record its result; False if another attempt had taken it over meanwhile."""
+    """Play a claimed match and record its result; False if another attempt had taken it over meanwhile.
+
+    Recording is retried at once on a transient database error (a locked SQLite file, a restarted
+    PostgreSQL): the played result is in hand, and replaying the match would waste it.
+    """
     match = claimed.match
     seats = list(match.seats.select_related("bot__owner", "version").order_by("seat"))
     try:
         result = runner.play(match, seats)
     except Exception as exc:  # the platform failed (no sandbox, bad config...), not a bot: keep the reason
         log.exception("match %s could not be played", match.pk)
-        return record_error(claimed, f"{type(exc).__name__}: {exc}")
-    return record_result(claimed, result)
+        return retrying(record_error, claimed, f"{type(exc).__name__}: {exc}", patience=RECORD_PATIENCE)
+    return retrying(record_result, claimed, result, patience=RECORD_PATIENCE)
+
+
+# Seconds to keep retrying the recording of a played match before leaving it to the deadline sweep.
+RECORD_PATIENCE = 120.0
 
 
 def record_result(claimed: Claim, result) -> bool:
@@ -188,21 +199,17 @@ def record_result(claimed: Claim, result) -> bool:
             seat.detail, seat.log = played.detail, played.log
             seat.think_time, seat.decisions = played.think_time, played.decisions
             seat.save()
-        if match.rated:
-            apply_match(match)
-        if match.purpose == Match.Purpose.VALIDATION:
-            _conclude_validation(match)
+        match_finished.send(sender=Match, match=match)
     return True
 
 
 def record_error(claimed: Claim, error: str) -> bool:
+    """End a claimed match as the platform's failure (not a bot's), exactly once, and say so to the hook."""
     with transaction.atomic():
-        finished = _finish(claimed, Match.Status.ERROR, finished_at=timezone.now(), error=error)
-        if finished and claimed.match.purpose == Match.Purpose.VALIDATION:
-            BotVersion.objects.filter(validation_match=claimed.match).update(
-                status=BotVersion.Status.REJECTED, verdict=f"the platform could not run validation: {error}"
-            )
-    return finished
+        if not _finish(claimed, Match.Status.ERROR, finished_at=timezone.now(), error=error):
+            return False
+        match_finished.send(sender=Match, match=Match.objects.get(pk=claimed.match.pk))
+    return True
 
 
 def _finish(claimed: Claim, status: str, **fields) -> bool:
@@ -213,19 +220,6 @@ def _finish(claimed: Claim, status: str, **fields) -> bool:
     if not updated:
         log.warning("match %s: result of a superseded attempt discarded", claimed.match.pk)
     return bool(updated)
-
-
-def _conclude_validation(match: Match) -> None:
-    """Accept the validated version if its bot played the match without failing; else reject it."""
-    version = BotVersion.objects.select_for_update().get(validation_match=match)
-    seat = match.seats.get(version=version)
-    version.validation_log = seat.log
-    if seat.status == MatchSeat.Status.OK:
-        version.status, version.verdict = BotVersion.Status.ACCEPTED, ""
-    else:
-        version.status = BotVersion.Status.REJECTED
-        version.verdict = f"{seat.status}: {seat.detail}" if seat.detail else seat.status
-    version.save(update_fields=["status", "verdict", "validation_log"])
 
 
 # --- operations ---------------------------------------------------------------------------------------

@@ -6,13 +6,21 @@ from celery import shared_task
 from celery.signals import worker_ready
 
 from . import runner, services
+from .transient import TRANSIENT_ERRORS, retrying
 
 log = logging.getLogger(__name__)
+
+# Seconds a task keeps retrying its claim in process before handing the retry back to the broker.
+CLAIM_PATIENCE = 30.0
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
 def run_match(self, match_id: int) -> None:
-    claimed = services.claim(match_id)
+    try:
+        claimed = retrying(services.claim, match_id, patience=CLAIM_PATIENCE)
+    except TRANSIENT_ERRORS as exc:
+        # The database is still unavailable: come back soon through the broker rather than at the deadline.
+        raise self.retry(exc=exc, countdown=5)
     if isinstance(claimed, float):
         # Another attempt holds the match: come back at its deadline, when it is presumed lost if still running.
         raise self.retry(countdown=claimed + 1)

@@ -4,6 +4,9 @@ from django.conf import settings
 from django.db.models import Value
 from django.db.models.functions import Coalesce
 
+from bots.models import Bot
+from matches.models import MatchSeat
+
 from . import elo
 from .models import Rating
 
@@ -39,6 +42,12 @@ def apply_match(match) -> None:
         rating.save()
 
 
+def on_match_finished(sender, match, **kwargs) -> None:
+    """The match_finished receiver: rate a finished rated match (in the transaction recording it)."""
+    if match.rated and match.status == match.Status.FINISHED:
+        apply_match(match)
+
+
 def recompute(matches) -> tuple[dict[int, Rating], list[str]]:
     """Every rating recomputed from `matches` (in the order they were applied), from the initial rating.
 
@@ -66,8 +75,6 @@ def _close(stored: float | None, computed: float) -> bool:
 
 def ladder(game: str) -> list[dict]:
     """Every active bot of `game`, best rating first (bots that never played rated have the initial one)."""
-    from bots.models import Bot
-
     initial = settings.ARENA_ELO_INITIAL
     bots = (
         Bot.objects.active().for_game(game).select_related("owner", "rating")
@@ -82,8 +89,6 @@ def ladder(game: str) -> list[dict]:
 
 
 def _rated_seats():
-    from matches.models import MatchSeat
-
     return MatchSeat.objects.filter(rating_after__isnull=False).order_by("match__finished_at", "match_id")
 
 

@@ -1,0 +1,17 @@
+"""The one hook through which other apps learn that a match ended.
+
+`match_finished` is sent with `match=` (a Match whose status is `finished` or `error`) inside the very
+transaction that records the result, after the compare-and-set that makes the recording happen exactly
+once. A receiver's database writes therefore commit with the result or not at all: ratings, validation
+verdicts and tournament progress are never applied twice nor lost when a worker dies between the two.
+A receiver that does anything outside the database (dispatching a Celery task, sending mail) must wrap
+it in `transaction.on_commit`. Receivers are connected in their app's `AppConfig.ready`; the matches app
+imports none of them, so apps depend on matches and never the other way round.
+
+The bots app's `version_uploaded` (bots.signals) is answered here by queueing the validation match, so
+that bots never import matches either.
+"""
+
+from django.dispatch import Signal
+
+match_finished = Signal()

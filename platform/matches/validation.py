@@ -1,0 +1,51 @@
+"""Validating an uploaded version: a short unrated match against a built-in bot decides its status."""
+
+from django.conf import settings
+from django.db import transaction
+from games import get_game
+
+from bots.models import Bot, BotVersion
+
+from .models import Match, MatchSeat
+from .services import create_match
+
+
+def start_validation(version: BotVersion) -> Match:
+    """An unrated match of `version` against a built-in bot (ARENA_VALIDATION_OPPONENT when the game has it);
+    it decides the version's status."""
+    builtins = sorted(get_game(version.bot.game).builtin_bots())
+    name = settings.ARENA_VALIDATION_OPPONENT if settings.ARENA_VALIDATION_OPPONENT in builtins else builtins[0]
+    opponent = Bot.objects.builtin(version.bot.game, name)
+    with transaction.atomic():  # the worker must find the version linked to the match it runs
+        match = create_match(
+            version.bot.game, [version.bot, opponent], purpose=Match.Purpose.VALIDATION, rated=False,
+            created_by=version.bot.owner, versions={version.bot.pk: version},
+        )
+        version.validation_match = match
+        version.save(update_fields=["validation_match"])
+    return match
+
+
+def on_version_uploaded(sender, version: BotVersion, **kwargs) -> None:
+    start_validation(version)
+
+
+def on_match_finished(sender, match: Match, **kwargs) -> None:
+    """Accept the validated version if its bot played the match without failing; else reject it."""
+    if match.purpose != Match.Purpose.VALIDATION:
+        return
+    version = BotVersion.objects.select_for_update().filter(validation_match=match).first()
+    if version is None:  # the version was deleted while its match ran
+        return
+    if match.status == Match.Status.ERROR:
+        version.status = BotVersion.Status.REJECTED
+        version.verdict = f"the platform could not run validation: {match.error}"
+    else:
+        seat = match.seats.get(version=version)
+        version.validation_log = seat.log
+        if seat.status == MatchSeat.Status.OK:
+            version.status, version.verdict = BotVersion.Status.ACCEPTED, ""
+        else:
+            version.status = BotVersion.Status.REJECTED
+            version.verdict = f"{seat.status}: {seat.detail}" if seat.detail else seat.status
+    version.save(update_fields=["status", "verdict", "validation_log"])
