@@ -11,6 +11,7 @@ from . import available_games, get_game, replay as replays
 from .bots import BotSpecError, make_player
 from .core import ConfigError
 from .referee import play_match
+from .tournament import FORMATS
 
 SANDBOXES = ("none", "bwrap", "docker")
 
@@ -108,6 +109,23 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_tournament(args) -> int:
+    from .tournament import report, runner
+
+    game = get_game(args.game)
+    result = runner.run_tournament(
+        game, args.bots, args.format, rounds=args.rounds, pod_size=args.pod_size, advance=args.advance,
+        games_per_series=args.games_per_series, seed=args.seed, config=_config(game, args), sandbox=args.sandbox,
+        on_series=None if args.json else report.progress_bar,
+    )
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(file=sys.stderr)  # ends the progress line
+        print(report.render(result))
+    return 0
+
+
 def cmd_list(args) -> int:
     for name, game in sorted(available_games().items()):
         bots = ", ".join(f"builtin:{bot}" for bot in game.builtin_bots())
@@ -144,6 +162,22 @@ def parser() -> argparse.ArgumentParser:
     show = commands.add_parser("replay", help="show a replay move by move with its analysis")
     show.add_argument("file")
     show.set_defaults(run=cmd_replay)
+
+    tournament = commands.add_parser("tournament", help="run a whole tournament between bots (seeds: the order given)")
+    tournament.add_argument("game")
+    tournament.add_argument("bots", nargs="+", metavar="BOT", help="a bot file, or builtin:NAME; the first is the top seed")
+    tournament.add_argument("--format", required=True, choices=FORMATS)
+    tournament.add_argument("--rounds", type=int, help="swiss: rounds (default: log2 of the entrants, rounded up)")
+    tournament.add_argument("--pod-size", type=int, help="heats: players per pod (default 4)")
+    tournament.add_argument("--advance", type=int, help="heats: how many of each pod go on (default half the pod)")
+    tournament.add_argument("--games-per-series", type=int, default=2,
+                            help="best of N, rounded up so every bot takes every seat equally often")
+    tournament.add_argument("--seed", type=int, default=0)
+    tournament.add_argument("--config", metavar="JSON", help="game options as a JSON object, or @FILE")
+    tournament.add_argument("--sandbox", choices=SANDBOXES, default="none",
+                            help="how file bots run: none = a plain child process, for your own trusted code only")
+    tournament.add_argument("--json", action="store_true", help="print one JSON object with every series and the standings")
+    tournament.set_defaults(run=cmd_tournament)
 
     listing = commands.add_parser("list", help="list the games and built-in bots")
     listing.set_defaults(run=cmd_list)
