@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "matches",
     "ratings",
     "variants",
+    "tournaments",
     "api",
     "web",
 ]
@@ -193,6 +194,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-matches": {"task": "matches.tasks.requeue_stuck_matches", "schedule": 60.0},
+    "resume-tournaments": {"task": "tournaments.tasks.resume_tournaments", "schedule": 60.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

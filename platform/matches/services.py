@@ -21,13 +21,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from games import ConfigError, get_game
 
 from accounts.access import attends
+from arena.queue import publish_on_commit
 from bots.models import Bot, BotVersion
 
 from . import runner
@@ -46,20 +46,23 @@ class ChallengeError(ValueError):
 
 def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, created_by=None,
                  versions: dict[int, BotVersion] | None = None, config: dict | None = None,
-                 variant=None) -> Match:
+                 variant=None, seed: int | None = None, rotate: bool = True) -> Match:
     """A queued match between `bots`, dispatched to the workers once the transaction commits.
 
     Seats are the bots' order rotated by one more place each time the same table meets again, so each
     bot sits in every seat equally often (seat order matters: End Game's first player can always at
-    least tie). `versions` pins the version a bot plays (by bot id); otherwise its active version.
-    A course `variant` (variants.Variant) gives the options instead of `config`: the match keeps a copy.
+    least tie); `rotate=False` seats them as given (a tournament series balances seats itself).
+    `versions` pins the version a bot plays (by bot id); otherwise its active version. A course `variant`
+    (variants.Variant) gives the options instead of `config`: the match keeps a copy. `seed` (default: a
+    fresh random one) decides all chance in the match.
     """
     if variant is not None:
         config = variant.config
     versions = versions or {}
-    seed = random.SystemRandom().getrandbits(48)
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(48)
     with transaction.atomic():
-        shift = Match.objects.between(bots).count() % len(bots)
+        shift = Match.objects.between(bots).count() % len(bots) if rotate else 0
         seated = bots[shift:] + bots[:shift]
         match = Match.objects.create(
             game=game, config=config or {}, variant=variant, seed=seed, purpose=purpose, rated=rated,
@@ -115,27 +118,9 @@ def dispatch_deadline():
     return timezone.now() + timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
 
 
-RUN_TASK = "matches.tasks.run_match"
-
-
 def dispatch(match: Match) -> None:
-    """Send the run task once the current transaction commits (a worker must see the match).
-
-    The task is named, not imported: tasks import this module, never the other way round. Publishing
-    retries at once when the broker hiccups; if the broker stays down the match is already safely
-    queued in the database, and the periodic re-queue dispatches it past its deadline.
-    """
-    def publish():
-        try:
-            current_app.send_task(RUN_TASK, args=(match.pk,), retry=True, retry_policy=PUBLISH_RETRY)
-        except Exception:  # never fail the request that queued it: the database holds the match
-            log.exception("match %s: the broker refused its task; the periodic re-queue will send it", match.pk)
-
-    transaction.on_commit(publish)
-
-
-# Publishing a task: a few quick tries (a broker restart takes about a second) before leaving it to the sweep.
-PUBLISH_RETRY = {"max_retries": 5, "interval_start": 0.1, "interval_step": 0.5, "interval_max": 2.0}
+    """Send the run task once the current transaction commits (a worker must see the match)."""
+    publish_on_commit("matches.tasks.run_match", match.pk)
 
 
 # --- running matches ----------------------------------------------------------------------------------

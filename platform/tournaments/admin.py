@@ -1,0 +1,29 @@
+from django.contrib import admin
+
+from .models import Entrant, Series, SeriesGame, Tournament
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    extra = 0
+    raw_id_fields = ["bot", "version"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "course", "game", "format", "status", "started_at", "finished_at"]
+    list_filter = ["status", "format", "game"]
+    inlines = [EntrantInline]
+    readonly_fields = ["champion"]
+
+
+@admin.register(Series)
+class SeriesAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "key", "round", "bracket", "status", "decided_at"]
+    list_filter = ["status"]
+
+
+@admin.register(SeriesGame)
+class SeriesGameAdmin(admin.ModelAdmin):
+    list_display = ["series", "index", "match", "platform_errors"]
+    raw_id_fields = ["match"]

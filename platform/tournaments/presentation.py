@@ -1,0 +1,160 @@
+"""What a tournament looks like to one user: entrants, every series (future bracket slots included),
+standings, progress and the bracket's layout. The pages and the API both show this, so they agree."""
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from matches.models import Match
+
+from .models import Series, Tournament
+from .services import format_of, played_outcomes
+
+BOX_WIDTH, BOX_HEIGHT, COLUMN_GAP, ROW_GAP = 190, 46, 46, 14
+ELIMINATION = (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION)
+
+
+def overview(tournament: Tournament, user) -> dict:
+    entrants = list(tournament.entrants.select_related("bot__owner", "version").order_by("seed", "id"))
+    labels = {e.seed: e.bot.label for e in entrants if e.seed is not None}
+    results = tournament.results_visible_to(user)
+    view = {
+        "results_visible": results,
+        "entrants": [{"seed": e.seed, "bot": e.bot_id, "label": e.bot.label,
+                      "version": e.version.number if e.version else None, "withdrawn": e.withdrawn}
+                     for e in entrants],
+        "series": [], "rounds": [], "standings": [], "bracket": None,
+        "progress": progress(tournament),
+        "champion": tournament.champion.bot.label if results and tournament.champion else None,
+    }
+    if tournament.status == Tournament.Status.DRAFT or not results:
+        return view
+    rules = format_of(tournament)
+    outcomes = played_outcomes(tournament)
+    rows = {row.key: row for row in tournament.series.prefetch_related("games__match__seats")}
+    view["series"] = [_series(spec, rows.get(spec.key), labels) for spec in rules.series(outcomes)]
+    rounds: dict[int, list] = {}
+    for item in view["series"]:
+        rounds.setdefault(item["round"], []).append(item)
+    view["rounds"] = [{"round": number, "series": items} for number, items in sorted(rounds.items())]
+    view["standings"] = [{"seed": row.entrant, "label": labels.get(row.entrant, "?"), "place": row.place,
+                          "points": row.points, "tiebreaks": row.tiebreaks} for row in rules.standings(outcomes)]
+    if tournament.format in ELIMINATION:
+        view["bracket"] = bracket_layout(view["series"])
+    return view
+
+
+def _series(spec, row: Series | None, labels: dict) -> dict:
+    item = {
+        "key": spec.key, "round": spec.round, "bracket": spec.bracket, "bye": spec.bye, "advance": spec.advance,
+        "winner_to": spec.winner_to, "loser_to": spec.loser_to,
+        "entrants": [{"seed": seed, "label": labels.get(seed, "?") if seed is not None else None}
+                     for seed in spec.entrants],
+        "status": "waiting", "walkover": False, "placings": None, "points": None, "winner": None, "games": [],
+    }
+    if row is None:
+        return item
+    item.update(status=row.status, walkover=row.walkover, winner=row.winner,
+                placings={int(k): v for k, v in row.placings.items()} if row.placings else None,
+                points={int(k): v for k, v in row.points.items()} if row.points else None)
+    item["games"] = [_game(game) for game in row.games.all()]
+    if row.status == Series.Status.PLAYING:
+        item["status"] = "running" if any(g["status"] != Match.Status.QUEUED for g in item["games"]) else "queued"
+    return item
+
+
+def _game(game) -> dict:
+    match = game.match
+    seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
+    finished = match.status == Match.Status.FINISHED
+    return {
+        "index": game.index, "match": match.pk, "status": match.status, "seats": game.seats,
+        "scores": [seat.score for seat in seats] if finished else None,
+        "statuses": [seat.status for seat in seats] if finished else None,
+        "winners": [game.seats[s] for s in match.winners] if finished else None,
+    }
+
+
+def progress(tournament: Tournament) -> dict:
+    """Series done, running and queued, and the time left estimated from the pace of the games so far."""
+    rows = list(tournament.series.filter(bye=False, walkover=False).prefetch_related("games__match"))
+    done = sum(1 for row in rows if row.status == Series.Status.DECIDED)
+    running = sum(1 for row in rows if row.status == Series.Status.PLAYING
+                  and any(g.match.status != Match.Status.QUEUED for g in row.games.all()))
+    queued = len(rows) - done - running
+    expected = max(expected_series(tournament), len(rows))
+    seconds_left = None
+    if tournament.status == Tournament.Status.RUNNING and done and tournament.started_at:
+        elapsed = (timezone.now() - tournament.started_at).total_seconds()
+        seconds_left = round(elapsed / done * (expected - done))
+    return {"done": done, "running": running, "queued": queued, "expected": expected,
+            "percent": round(100 * done / expected) if expected else 0, "seconds_left": seconds_left}
+
+
+def expected_series(tournament: Tournament) -> int:
+    """How many series the whole tournament plays, byes and walkovers aside (an estimate for heats)."""
+    playing = tournament.entrants.filter(withdrawn="").count()
+    formats = Tournament.Format
+    if playing < 2:
+        return 0
+    if tournament.format == formats.ROUND_ROBIN:
+        return playing * (playing - 1) // 2
+    if tournament.format == formats.SINGLE_ELIMINATION:
+        return playing - 1
+    if tournament.format == formats.DOUBLE_ELIMINATION:
+        return 2 * playing - 2
+    if tournament.format == formats.SWISS:
+        return (tournament.rounds or 0) * (playing // 2)
+    pods, field = 0, playing  # heats: pods of each round until one final table
+    while field > tournament.players_per_game:
+        round_pods = -(-field // tournament.players_per_game)
+        pods += round_pods
+        field = round_pods * (tournament.advance or 1)
+    return pods + 1
+
+
+@dataclass
+class Box:
+    series: dict
+    x: int
+    y: int
+
+
+def bracket_layout(series: list[dict]) -> dict:
+    """Positions of every series of an elimination bracket: one column per round of each bracket (winners,
+    then losers, then the final), each series centred among the ones it fills; and the connector lines
+    from a series to the one its winner goes to. Sizes in SVG user units."""
+    sections = []
+    top = 0
+    boxes: dict[str, Box] = {}
+    for bracket in ("winners", "losers", "final"):
+        members = [item for item in series if (item["bracket"] or "winners") == bracket]
+        if not members:
+            continue
+        columns: dict[int, list[dict]] = {}
+        for item in members:
+            columns.setdefault(item["round"], []).append(item)
+        rounds = sorted(columns)
+        tallest = max(len(items) for items in columns.values())
+        height = tallest * (BOX_HEIGHT + ROW_GAP)
+        for column, number in enumerate(rounds):
+            items = columns[number]
+            slot = height / len(items)
+            for row, item in enumerate(items):
+                y = top + round(slot * row + (slot - BOX_HEIGHT) / 2)
+                boxes[item["key"]] = Box(item, column * (BOX_WIDTH + COLUMN_GAP), y)
+        sections.append({"bracket": bracket, "y": top, "rounds": rounds})
+        top += height + 40
+    lines = []
+    for box in boxes.values():
+        target = boxes.get(box.series["winner_to"] or "")
+        if target is None:
+            continue
+        x1, y1 = box.x + BOX_WIDTH, box.y + BOX_HEIGHT // 2
+        x2, y2 = target.x, target.y + BOX_HEIGHT // 2
+        middle = (x1 + x2) // 2 if x2 > x1 else x1 + COLUMN_GAP // 2
+        lines.append(f"M{x1},{y1} H{middle} V{y2} H{x2}")
+    width = max((b.x for b in boxes.values()), default=0) + BOX_WIDTH + 10
+    return {"width": width, "height": top, "box_width": BOX_WIDTH, "box_height": BOX_HEIGHT,
+            "boxes": [{"x": b.x, "y": b.y, "series": b.series} for b in boxes.values()],
+            "lines": lines, "sections": sections}

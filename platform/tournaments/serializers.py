@@ -1,0 +1,123 @@
+from rest_framework import serializers
+
+from accounts.models import Course
+from bots.models import Bot
+from variants.models import Variant
+
+from .models import Tournament
+
+
+class EntrantSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(allow_null=True, help_text="0 = top seed; set at the start.")
+    bot = serializers.IntegerField()
+    label = serializers.CharField()
+    version = serializers.IntegerField(allow_null=True, help_text="The version number frozen at the start.")
+    withdrawn = serializers.CharField(help_text="Why the entrant was withdrawn at the start; empty if it plays.")
+
+
+class ProgressSerializer(serializers.Serializer):
+    done = serializers.IntegerField(help_text="Series decided by play.")
+    running = serializers.IntegerField()
+    queued = serializers.IntegerField()
+    expected = serializers.IntegerField(help_text="Series the whole tournament plays (an estimate for heats).")
+    percent = serializers.IntegerField()
+    seconds_left = serializers.IntegerField(allow_null=True, help_text="Estimated from the pace so far.")
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    course = serializers.PrimaryKeyRelatedField(read_only=True)
+    entrants = EntrantSerializer(many=True, read_only=True, source="view.entrants")
+    progress = ProgressSerializer(read_only=True, source="view.progress")
+    champion = serializers.CharField(read_only=True, allow_null=True, source="view.champion",
+                                     help_text="The champion's bot, once finished (hidden until then for at-end results).")
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "course", "name", "game", "config", "variant", "format", "players_per_game",
+                  "games_per_series", "rounds", "advance", "rated", "visibility", "seeding", "status", "note",
+                  "created_at", "started_at", "finished_at", "champion", "entrants", "progress"]
+        read_only_fields = fields
+
+
+class NewTournamentSerializer(serializers.Serializer):
+    course = serializers.PrimaryKeyRelatedField(queryset=Course.objects.all())
+    name = serializers.CharField(max_length=120)
+    game = serializers.CharField(max_length=40)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    games_per_series = serializers.IntegerField(min_value=1, max_value=50, default=2)
+    players_per_game = serializers.IntegerField(min_value=2, max_value=6, required=False,
+                                                help_text="Heats: the pod size (3-6).")
+    rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, help_text="Swiss: rounds to play.")
+    advance = serializers.IntegerField(min_value=1, max_value=5, required=False,
+                                       help_text="Heats: how many of each pod go on.")
+    config = serializers.JSONField(required=False, default=dict)
+    variant = serializers.PrimaryKeyRelatedField(queryset=Variant.objects.all(), required=False, allow_null=True)
+    rated = serializers.BooleanField(default=False, help_text="Whether its matches change Elo (default no).")
+    visibility = serializers.ChoiceField(choices=Tournament.Visibility.choices, default=Tournament.Visibility.LIVE)
+    seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, default=Tournament.Seeding.RATING)
+
+
+class NewEntrantSerializer(serializers.Serializer):
+    bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all())
+    seed = serializers.IntegerField(min_value=0, required=False, allow_null=True,
+                                    help_text="Only for seeding by hand: 0 = top seed.")
+
+
+class GameSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    match = serializers.IntegerField()
+    status = serializers.CharField()
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="Entrant seeds in seat order.")
+    scores = serializers.ListField(child=serializers.FloatField(allow_null=True), allow_null=True)
+    statuses = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+
+
+class SeriesEntrantSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(allow_null=True, help_text="Null: the slot is not known yet.")
+    label = serializers.CharField(allow_null=True)
+
+
+class SeriesSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    round = serializers.IntegerField()
+    bracket = serializers.CharField(allow_null=True)
+    entrants = SeriesEntrantSerializer(many=True)
+    bye = serializers.BooleanField()
+    walkover = serializers.BooleanField()
+    advance = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=["waiting", "queued", "running", "decided"])
+    winner = serializers.IntegerField(allow_null=True)
+    placings = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    points = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+    winner_to = serializers.CharField(allow_null=True)
+    loser_to = serializers.CharField(allow_null=True)
+    games = GameSerializer(many=True)
+
+
+class RoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    series = SeriesSerializer(many=True)
+
+
+class StandingSerializer(serializers.Serializer):
+    seed = serializers.IntegerField()
+    label = serializers.CharField()
+    place = serializers.IntegerField()
+    points = serializers.FloatField()
+    tiebreaks = serializers.DictField(child=serializers.FloatField())
+
+
+class BracketBoxSerializer(serializers.Serializer):
+    x = serializers.IntegerField()
+    y = serializers.IntegerField()
+    series = SeriesSerializer()
+
+
+class BracketSerializer(serializers.Serializer):
+    width = serializers.IntegerField()
+    height = serializers.IntegerField()
+    box_width = serializers.IntegerField()
+    box_height = serializers.IntegerField()
+    boxes = BracketBoxSerializer(many=True)
+    lines = serializers.ListField(child=serializers.CharField(), help_text="SVG path data of the connectors.")

@@ -1,0 +1,355 @@
+"""Tournament domain verbs: create, enter, start, pause, resume, cancel, and advance from recorded results.
+
+`advance` is the state machine's only step: idempotent, run under a lock on the tournament row, it reads
+what the database holds (decided series, finished matches) and writes what follows from it (a series
+decided, the next games of a series, the next round's series, the champion). It runs when a tournament
+match ends (tasks.advance_tournament, dispatched from the match_finished hook once the result commits) and
+every minute for every running tournament (tasks.resume_tournaments), so a lost task, a killed worker or
+a restarted broker delays a tournament but never stalls or corrupts it.
+"""
+
+import logging
+import random
+from collections.abc import Iterable
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from games import ConfigError, get_game
+from games.tournament import Series as SeriesSpec
+from games.tournament import Tournament as Format
+from games.tournament.series import GameRecord, SeriesPlan
+
+from accounts.access import teaches
+from arena.queue import publish_on_commit
+from bots.models import Bot
+from matches import services as match_services
+from matches.models import Match
+from ratings.models import Rating
+
+from .models import Entrant, Series, SeriesGame, Tournament
+
+log = logging.getLogger(__name__)
+
+# A game whose match the platform fails to run this many times pauses the tournament for an operator.
+MAX_PLATFORM_ERRORS = 3
+
+
+class TournamentError(ValueError):
+    """A request about a tournament that cannot be met; the message says why."""
+
+
+# --- creating and entering ------------------------------------------------------------------------------
+
+def create_tournament(user, course, *, name: str, game: str, format: str, games_per_series: int = 2,
+                      players_per_game: int | None = None, rounds: int | None = None, advance: int | None = None,
+                      config: dict | None = None, variant=None, rated: bool = False,
+                      visibility: str = Tournament.Visibility.LIVE, seeding: str = Tournament.Seeding.RATING
+                      ) -> Tournament:
+    """A draft tournament of `course` (its instructors only), checked as far as it can be before entrants."""
+    if not teaches(user, course):
+        raise TournamentError("only the course's instructors can create its tournaments")
+    try:
+        rules = get_game(game)
+    except KeyError as exc:
+        raise TournamentError(f"unknown game {game!r}") from exc
+    if variant is not None:
+        if variant.course_id != course.pk or variant.game != game:
+            raise TournamentError(f"{variant.name} is not a {game} variant of this course")
+        if rated:
+            raise TournamentError("a variant tournament cannot be rated: the ladder rates the standard rules only")
+        config = variant.config
+    if format == Tournament.Format.HEATS:
+        if rules.max_players < 3:
+            raise TournamentError(f"{rules.title} is played by {rules.min_players} to {rules.max_players} bots: "
+                                  "heats need a game for 3 to 6")
+        players_per_game = players_per_game or min(4, rules.max_players)
+        if players_per_game < 3:
+            raise TournamentError("heats seat 3 to 6 bots a game: choose a pod size of at least 3")
+    else:
+        players_per_game = 2
+    if not rules.min_players <= players_per_game <= rules.max_players:
+        raise TournamentError(f"{rules.title} is played by {rules.min_players} to {rules.max_players} bots, "
+                              f"not {players_per_game}")
+    if not 1 <= games_per_series <= 50:
+        raise TournamentError("a series plays 1 to 50 games")
+    try:
+        rules.new_game(players_per_game, config or {})
+    except ConfigError as exc:
+        raise TournamentError(f"these options cannot be played: {exc}") from exc
+    return Tournament.objects.create(
+        course=course, name=name.strip() or f"{rules.title} tournament", game=game, config=config or {},
+        variant=variant, format=format, players_per_game=players_per_game, games_per_series=games_per_series,
+        rounds=rounds, advance=advance, rated=rated, visibility=visibility, seeding=seeding,
+        seed=random.SystemRandom().getrandbits(48), created_by=user,
+    )
+
+
+def add_entrant(user, tournament: Tournament, bot: Bot, seed: int | None = None) -> Entrant:
+    """Enter `bot` in a draft tournament: a bot of the course's students or instructors, or a built-in."""
+    _require_teacher(user, tournament)
+    if tournament.status != Tournament.Status.DRAFT:
+        raise TournamentError("entrants are frozen once the tournament has started")
+    if bot.game != tournament.game:
+        raise TournamentError(f"{bot} plays {bot.game}, not {tournament.game}")
+    course = tournament.course
+    if not bot.is_builtin and not (course.students.filter(pk=bot.owner_id).exists()
+                                   or course.instructors.filter(pk=bot.owner_id).exists()):
+        raise TournamentError(f"{bot} belongs to nobody of {course}")
+    try:
+        with transaction.atomic():
+            return Entrant.objects.create(tournament=tournament, bot=bot, seed=seed)
+    except IntegrityError as exc:
+        raise TournamentError(f"{bot} is already entered" if seed is None else
+                              f"{bot} is already entered, or seed {seed} is taken") from exc
+
+
+def remove_entrant(user, entrant: Entrant) -> None:
+    _require_teacher(user, entrant.tournament)
+    if entrant.tournament.status != Tournament.Status.DRAFT:
+        raise TournamentError("entrants are frozen once the tournament has started")
+    entrant.delete()
+
+
+def _require_teacher(user, tournament: Tournament) -> None:
+    if not teaches(user, tournament.course):
+        raise TournamentError("only the course's instructors can change its tournaments")
+
+
+# --- starting and steering ------------------------------------------------------------------------------
+
+def start(user, tournament: Tournament) -> Tournament:
+    """Freeze the entrants (each bot's active version now; none passed validation: withdrawn), seed them,
+    and create the first round."""
+    _require_teacher(user, tournament)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status != Tournament.Status.DRAFT:
+            raise TournamentError(f"the tournament is {tournament.status}, not a draft")
+        entrants = list(tournament.entrants.select_related("bot__owner", "bot__rating"))
+        if len(entrants) < 2:
+            raise TournamentError("a tournament needs at least two entrants")
+        for entrant in entrants:
+            entrant.version = None if entrant.bot.is_builtin else entrant.bot.active_version
+            if not entrant.bot.is_builtin and entrant.version is None:
+                entrant.withdrawn = "withdrawn: no version of the bot passed validation before the start"
+        _seed(tournament, entrants)
+        playing = [e for e in entrants if not e.withdrawn]
+        if len(playing) < 2:
+            raise TournamentError("fewer than two entrants have a validated version: nothing to play")
+        try:
+            _format(tournament, entrants)
+        except ValueError as exc:
+            raise TournamentError(str(exc)) from exc
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = timezone.now()
+        tournament.save(update_fields=["status", "started_at"])
+    advance(tournament.pk)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def _seed(tournament: Tournament, entrants: list[Entrant]) -> None:
+    """Number the entrants 0 (top seed) upwards as the tournament's seeding says; ties by entry order."""
+    if tournament.seeding == Tournament.Seeding.MANUAL:
+        if sorted(e.seed for e in entrants if e.seed is not None) != list(range(len(entrants))):
+            raise TournamentError(f"seeding by hand needs every entrant seeded 0 to {len(entrants) - 1}, once each")
+        ordered = sorted(entrants, key=lambda e: e.seed)
+    elif tournament.seeding == Tournament.Seeding.RATING:
+        ordered = sorted(entrants, key=lambda e: (-_rating(e.bot), e.added_at, e.pk))
+    else:
+        ordered = sorted(entrants, key=lambda e: (e.added_at, e.pk))
+    # Two passes: the unique (tournament, seed) constraint must never see two entrants on one seed.
+    Entrant.objects.filter(pk__in=[e.pk for e in entrants]).update(seed=None)
+    for number, entrant in enumerate(ordered):
+        entrant.seed = number
+        entrant.save(update_fields=["seed", "version", "withdrawn"])
+
+
+def _rating(bot: Bot) -> float:
+    rating = Rating.objects.filter(bot=bot).first()
+    return rating.value if rating else float("-inf")
+
+
+def pause(user, tournament: Tournament) -> None:
+    """Stop creating games and cancel the queued ones; games already running finish and count."""
+    _require_teacher(user, tournament)
+    with transaction.atomic():
+        updated = Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
+            status=Tournament.Status.PAUSED, note="paused by an instructor")
+        if not updated:
+            raise TournamentError("only a running tournament can be paused")
+        for match in _matches(tournament).filter(status=Match.Status.QUEUED):
+            match_services.cancel(match)
+
+
+def resume(user, tournament: Tournament) -> None:
+    """Carry on: games cancelled by the pause are queued again by the next advance."""
+    _require_teacher(user, tournament)
+    updated = Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PAUSED).update(
+        status=Tournament.Status.RUNNING, note="")
+    if not updated:
+        raise TournamentError("only a paused tournament can be resumed")
+    advance(tournament.pk)
+
+
+def cancel(user, tournament: Tournament) -> None:
+    """End the tournament without a champion; its queued and running games are cancelled."""
+    _require_teacher(user, tournament)
+    with transaction.atomic():
+        updated = Tournament.objects.filter(
+            pk=tournament.pk, status__in=[Tournament.Status.DRAFT, Tournament.Status.RUNNING, Tournament.Status.PAUSED]
+        ).update(status=Tournament.Status.CANCELLED, finished_at=timezone.now())
+        if not updated:
+            raise TournamentError("the tournament is already over")
+        for match in _matches(tournament).filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]):
+            match_services.cancel(match)
+
+
+def _matches(tournament: Tournament):
+    return Match.objects.filter(series_game__series__tournament=tournament)
+
+
+# --- the state machine ----------------------------------------------------------------------------------
+
+def _format(tournament: Tournament, entrants: Iterable[Entrant]) -> Format:
+    entrants = list(entrants)
+    return Format(
+        tournament.format, len(entrants), rounds=tournament.rounds,
+        pod_size=tournament.players_per_game if tournament.format == Tournament.Format.HEATS else None,
+        advance=tournament.advance, withdrawn=frozenset(e.seed for e in entrants if e.withdrawn),
+    )
+
+
+def format_of(tournament: Tournament) -> Format:
+    """The pure format rules of a started tournament (its entrants are seeded)."""
+    return _format(tournament, tournament.entrants.all())
+
+
+def played_outcomes(tournament: Tournament) -> dict:
+    """The outcome of every series decided by play (byes and walkovers the format decides itself)."""
+    return {row.key: row.outcome() for row in tournament.series.filter(status=Series.Status.DECIDED, bye=False)
+            if row.points is not None and not row.walkover}
+
+
+def advance(tournament_id: int) -> None:
+    """Write everything that follows from the recorded results; safe to run any number of times, anywhere."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None or tournament.status != Tournament.Status.RUNNING:
+            return
+        entrants = {e.seed: e for e in tournament.entrants.select_related("bot", "version")}
+        rules = _format(tournament, entrants.values())
+        for row in tournament.series.filter(status=Series.Status.PLAYING).prefetch_related("games__match__seats"):
+            _progress(tournament, row, entrants)
+        if tournament.status != Tournament.Status.RUNNING:  # paused by _progress
+            return
+        outcomes = played_outcomes(tournament)
+        known = set(tournament.series.values_list("key", flat=True))
+        for spec in rules.series(outcomes):
+            if spec.key not in known and None not in spec.entrants:
+                row = _create_series(tournament, rules, spec)
+                if row.status == Series.Status.PLAYING:
+                    _progress(tournament, row, entrants)
+        if rules.finished(outcomes):
+            champion = rules.champion(outcomes)
+            tournament.status = Tournament.Status.FINISHED
+            tournament.finished_at = timezone.now()
+            tournament.champion = entrants[champion] if champion is not None else None
+            tournament.save(update_fields=["status", "finished_at", "champion"])
+
+
+def _create_series(tournament: Tournament, rules: Format, spec: SeriesSpec) -> Series:
+    """A row for a series whose entrants are all known; byes and walkovers are decided at once."""
+    walkover = rules.walkover(spec)
+    row = Series.objects.create(
+        tournament=tournament, key=spec.key, round=spec.round, bracket=spec.bracket or "",
+        entrants=list(spec.entrants), bye=spec.bye, advance=spec.advance,
+    )
+    if walkover is not None:
+        _decide(row, walkover, walkover=True)
+    return row
+
+
+def _decide(row: Series, outcome, *, walkover: bool = False) -> None:
+    """Record a series' outcome, once (a concurrent advance finding it decided changes nothing)."""
+    Series.objects.filter(pk=row.pk, status=Series.Status.PLAYING).update(
+        status=Series.Status.DECIDED, placings={str(k): v for k, v in outcome.placings.items()},
+        points={str(k): v for k, v in outcome.points.items()}, walkover=walkover, decided_at=timezone.now(),
+    )
+    row.refresh_from_db()
+
+
+def _plan(tournament: Tournament, row: Series) -> SeriesPlan:
+    spec = SeriesSpec(key=row.key, round=row.round, bracket=row.bracket or None, entrants=tuple(row.entrants),
+                      bye=row.bye, advance=row.advance)
+    return SeriesPlan(spec, tournament.games_per_series, len(row.entrants), tournament.seed,
+                      cooperative=getattr(get_game(tournament.game), "cooperative", False))
+
+
+def _progress(tournament: Tournament, row: Series, entrants: dict[int, Entrant]) -> None:
+    """Decide `row` if its finished games decide it; else queue its next games once the current ones end."""
+    games = list(row.games.all())
+    waiting = False
+    for game in games:
+        if game.match.status in (Match.Status.ERROR, Match.Status.CANCELLED):
+            if not _replay_failed(tournament, game):
+                return
+            waiting = True
+        elif game.match.status != Match.Status.FINISHED:
+            waiting = True
+    if waiting:
+        return
+    plan = _plan(tournament, row)
+    played = [_record(game) for game in games]
+    outcome = plan.outcome(played)
+    if outcome is not None:
+        _decide(row, outcome)
+        return
+    for spec in plan.next_games(played):
+        _create_game(tournament, row, spec, entrants)
+
+
+def _replay_failed(tournament: Tournament, game: SeriesGame) -> bool:
+    """Queue again a game the platform failed to run (or a pause cancelled); after too many platform
+    failures pause the tournament for an operator instead. False when the tournament was paused."""
+    if game.match.status == Match.Status.ERROR:
+        game.platform_errors += 1
+        game.save(update_fields=["platform_errors"])
+        if game.platform_errors >= MAX_PLATFORM_ERRORS:
+            tournament.status = Tournament.Status.PAUSED
+            tournament.note = (f"paused: match {game.match_id} failed on the platform {game.platform_errors} times "
+                               f"({game.match.error[:300]}); resume once it is fixed")
+            tournament.save(update_fields=["status", "note"])
+            log.error("tournament %s %s", tournament.pk, tournament.note)
+            return False
+    match_services.requeue(game.match)
+    return True
+
+
+def _record(game: SeriesGame) -> GameRecord:
+    seats = sorted(game.match.seats.all(), key=lambda seat: seat.seat)
+    return GameRecord(seats=tuple(game.seats), scores=tuple(seat.score for seat in seats),
+                      placings=tuple(seat.placing for seat in seats), statuses=tuple(seat.status for seat in seats))
+
+
+def _create_game(tournament: Tournament, row: Series, spec, entrants: dict[int, Entrant]) -> None:
+    if row.games.filter(index=spec.index).exists():
+        return
+    seated = [entrants[seed] for seed in spec.seats]
+    match = match_services.create_match(
+        tournament.game, [entrant.bot for entrant in seated], purpose=Match.Purpose.TOURNAMENT,
+        rated=tournament.rated, versions={e.bot.pk: e.version for e in seated if e.version},
+        config=tournament.config, variant=tournament.variant, seed=spec.seed, rotate=False,
+    )
+    SeriesGame.objects.create(series=row, index=spec.index, seats=list(spec.seats), match=match)
+
+
+# --- the hook ---------------------------------------------------------------------------------------------
+
+def on_match_finished(sender, match: Match, **kwargs) -> None:
+    """A tournament game ended: advance its tournament once the result has committed."""
+    if match.purpose != Match.Purpose.TOURNAMENT:
+        return
+    tournament_id = (Series.objects.filter(games__match=match).values_list("tournament_id", flat=True).first())
+    if tournament_id is not None:
+        publish_on_commit("tournaments.tasks.advance_tournament", tournament_id)

@@ -1,0 +1,20 @@
+from django.urls import include, path
+from rest_framework.routers import SimpleRouter
+
+from . import api, pages
+
+router = SimpleRouter()
+router.register("tournaments", api.TournamentViewSet, basename="tournament")
+
+# Included by arena/urls.py: the API under /api/, the pages at the site's root.
+api_urlpatterns = [path("", include(router.urls))]
+
+app_name = "tournaments"
+urlpatterns = [
+    path("courses/<int:pk>/tournaments/", pages.course_tournaments, name="course"),
+    path("tournaments/<int:pk>/", pages.detail, name="detail"),
+    path("tournaments/<int:pk>/live/", pages.live, name="live"),
+    path("tournaments/<int:pk>/entrants/", pages.add_entrant, name="add_entrant"),
+    path("tournaments/<int:pk>/entrants/<int:entrant_pk>/remove/", pages.remove_entrant, name="remove_entrant"),
+    path("tournaments/<int:pk>/<str:verb>/", pages.steer, name="steer"),
+]

@@ -1,0 +1,145 @@
+"""Tournaments on the platform, played in this process: the state machine, seats, freezing, steering."""
+
+import pytest
+from games import get_game
+
+from bots.models import Bot
+from matches.models import Match, MatchSeat
+from tournament_helpers import accepted_bot, course_with_bots, entered, play_out
+from tournaments import services
+from tournaments.models import Series, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def trusted_bots(in_process_sandbox):
+    """The tests' own bots run as plain processes here; the sandboxed runs are in test_tournaments_live."""
+
+
+def test_a_single_elimination_plays_n_minus_one_series_to_a_champion(make_user):
+    course, instructor, bots = course_with_bots(make_user, "endgame", 5)
+    tournament = entered(instructor, course, bots, game="endgame", format="single-elimination",
+                         games_per_series=2)
+    services.start(instructor, tournament)
+    tournament = play_out(tournament)
+
+    assert tournament.status == Tournament.Status.FINISHED
+    played = tournament.series.filter(bye=False)
+    assert played.count() == 4  # n - 1
+    assert tournament.series.filter(bye=True).count() == 3  # 8 places, 5 entrants: byes to the top 3 seeds
+    final = played.order_by("-round").first()
+    assert tournament.champion.seed == final.winner
+    for row in played:
+        games = list(row.games.select_related("match"))
+        assert len(games) >= 2 and len(games) % 2 == 0
+        # Each pair of games shares one board with the seats swapped: every bot moves first once.
+        for first, second in zip(games[::2], games[1::2]):
+            assert first.match.seed == second.match.seed
+            assert first.seats == second.seats[::-1]
+        assert all(g.match.purpose == Match.Purpose.TOURNAMENT and not g.match.rated for g in games)
+
+
+def test_entrants_are_frozen_at_the_start_and_a_bot_without_a_valid_version_is_withdrawn(make_user):
+    course, instructor, bots = course_with_bots(make_user, "endgame", 3)
+    late = Bot.objects.create(owner=bots[0].owner, game="endgame", name="unvalidated")
+    tournament = entered(instructor, course, [*bots, late], game="endgame", format="round-robin",
+                         games_per_series=2)
+    services.start(instructor, tournament)
+
+    frozen = {e.bot_id: e.version for e in tournament.entrants.all()}
+    assert frozen[late.pk] is None and tournament.entrants.get(bot=late).withdrawn
+    # A newer version uploaded after the start changes nothing: the tournament plays the frozen one.
+    newer = accepted_bot(bots[0].owner, "endgame", "other", "def act(o):\n    return 'left'\n").versions.get()
+    newer.bot = bots[0]
+    newer.number = 2
+    newer.save()
+    tournament = play_out(tournament)
+    played_versions = set(MatchSeat.objects.filter(match__series_game__series__tournament=tournament, bot=bots[0])
+                          .values_list("version", flat=True))
+    assert played_versions == {frozen[bots[0].pk].pk}
+    # The withdrawn bot lost every series without a game.
+    withdrawn_seed = tournament.entrants.get(bot=late).seed
+    walkovers = [row for row in tournament.series.all() if withdrawn_seed in row.entrants]
+    assert walkovers and all(row.walkover and not row.games.exists() for row in walkovers)
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_a_rated_tournament_changes_elo_and_an_unrated_one_does_not(make_user):
+    course, instructor, bots = course_with_bots(make_user, "endgame", 2)
+    unrated = entered(instructor, course, bots, game="endgame", format="round-robin", games_per_series=2)
+    services.start(instructor, unrated)
+    play_out(unrated)
+    assert not Match.objects.filter(seats__rating_after__isnull=False).exists()
+
+    rated = entered(instructor, course, bots, game="endgame", format="round-robin", games_per_series=2,
+                    rated=True, name="Rated cup")
+    services.start(instructor, rated)
+    play_out(rated)
+    assert Match.objects.filter(series_game__series__tournament=rated, seats__rating_after__isnull=False).exists()
+
+
+def test_advance_is_idempotent_and_a_platform_error_is_played_again(make_user):
+    course, instructor, bots = course_with_bots(make_user, "endgame", 4)
+    tournament = entered(instructor, course, bots, game="endgame", format="single-elimination")
+    services.start(instructor, tournament)
+    games_before = Match.objects.filter(series_game__series__tournament=tournament).count()
+    for _ in range(3):
+        services.advance(tournament.pk)
+    assert Match.objects.filter(series_game__series__tournament=tournament).count() == games_before == 4
+
+    failed = Match.objects.filter(series_game__series__tournament=tournament).first()
+    Match.objects.filter(pk=failed.pk).update(status=Match.Status.ERROR, error="sandbox vanished")
+    services.advance(tournament.pk)
+    failed.refresh_from_db()
+    assert failed.status == Match.Status.QUEUED and failed.series_game.platform_errors == 1
+    assert play_out(tournament).status == Tournament.Status.FINISHED
+
+
+def test_pause_cancels_queued_games_and_resume_plays_them(make_user):
+    course, instructor, bots = course_with_bots(make_user, "endgame", 4)
+    tournament = entered(instructor, course, bots, game="endgame", format="round-robin")
+    services.start(instructor, tournament)
+    services.pause(instructor, tournament)
+    games = Match.objects.filter(series_game__series__tournament=tournament)
+    assert set(games.values_list("status", flat=True)) == {Match.Status.CANCELLED}
+    services.advance(tournament.pk)  # a paused tournament creates nothing
+    assert set(games.values_list("status", flat=True)) == {Match.Status.CANCELLED}
+
+    services.resume(instructor, tournament)
+    assert set(games.values_list("status", flat=True)) == {Match.Status.QUEUED}
+    tournament = play_out(tournament)
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournament.series.filter(bye=False).count() == 6  # 4 entrants meet pairwise once
+
+
+def test_only_the_course_instructors_steer_and_bad_setups_are_refused(make_user):
+    course, instructor, bots = course_with_bots(make_user, "endgame", 2)
+    student = bots[0].owner
+    with pytest.raises(services.TournamentError, match="instructors"):
+        services.create_tournament(student, course, name="Mine", game="endgame", format="round-robin")
+    with pytest.raises(services.TournamentError, match="3 to 6"):
+        services.create_tournament(instructor, course, name="Heats", game="crazyking", format="heats",
+                                   players_per_game=2)
+    with pytest.raises(services.TournamentError, match="played by"):
+        services.create_tournament(instructor, course, name="Heats", game="endgame", format="heats")
+    tournament = entered(instructor, course, bots[:1], game="endgame", format="round-robin")
+    with pytest.raises(services.TournamentError, match="at least two"):
+        services.start(instructor, tournament)
+    with pytest.raises(services.TournamentError, match="instructors"):
+        services.start(student, tournament)
+    outsider = accepted_bot(make_user("outsider"), "endgame", "x", "def act(o):\n    return 'left'\n")
+    with pytest.raises(services.TournamentError, match="nobody of"):
+        services.add_entrant(instructor, tournament, outsider)
+
+
+def test_heats_seat_pods_and_send_the_best_to_a_final_table(make_user):
+    course, instructor, _ = course_with_bots(make_user, "crazyking", 0)
+    bots = [Bot.objects.builtin("crazyking", name) for name in sorted(get_game("crazyking").builtin_bots())]
+    tournament = entered(instructor, course, bots, game="crazyking", format="heats", players_per_game=3,
+                         advance=1, games_per_series=3)
+    services.start(instructor, tournament)
+    tournament = play_out(tournament)
+    assert tournament.status == Tournament.Status.FINISHED
+    final = tournament.series.order_by("-round").first()
+    assert final.status == Series.Status.DECIDED and tournament.champion.seed == final.winner
