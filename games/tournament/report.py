@@ -37,7 +37,7 @@ def _series_line(series: dict, name) -> str:
     if len(ranked) == 2:
         games = series["games"]
         wins = [sum(1 for g in games if g["winners"] == [e]) for _, e in ranked]
-        score = f"{wins[0]}-{wins[1]}" + (f" ({len(games)} games)" if games else " (walkover)")
+        score = f"{wins[0]}-{wins[1]} ({len(games)} games)" if games else "(walkover)"
         verb = "drew with" if ranked[0][0] == ranked[1][0] else "beat"
         return f"{name(ranked[0][1])} {verb} {name(ranked[1][1])} {score}"
     return ", ".join(f"{place}. {name(e)}" for place, e in ranked) + f" ({len(series['games'])} games)"
