@@ -37,8 +37,10 @@ def _series_line(series: dict, name) -> str:
     if len(ranked) == 2:
         games = series["games"]
         wins = [sum(1 for g in games if g["winners"] == [e]) for _, e in ranked]
-        score = f"{wins[0]}-{wins[1]}" + (f" ({len(games)} games)" if games else " (walkover)")
-        verb = "drew with" if ranked[0][0] == ranked[1][0] else "beat"
+        drawn = ranked[0][0] == ranked[1][0]
+        tie_break = ", on the series tie-break" if wins[0] == wins[1] and not drawn else ""
+        score = f"{wins[0]}-{wins[1]} ({len(games)} games{tie_break})" if games else "(walkover)"
+        verb = "drew with" if drawn else "beat"
         return f"{name(ranked[0][1])} {verb} {name(ranked[1][1])} {score}"
     return ", ".join(f"{place}. {name(e)}" for place, e in ranked) + f" ({len(series['games'])} games)"
 

@@ -1,0 +1,318 @@
+"""Tournament formats against hand-worked brackets and tables, and their properties under any results."""
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from games.tournament import FORMATS, Outcome, Tournament
+from games.tournament.elimination import seeding_order
+from games.tournament.model import pair_outcome
+from games.tournament.swiss import max_rounds
+
+
+def higher_seed_wins(series):
+    ordered = sorted(series.entrants)
+    return Outcome({e: place for place, e in enumerate(ordered, 1)},
+                   {e: len(ordered) - place for place, e in enumerate(ordered, 1)})
+
+
+def play(tournament, decide=higher_seed_wins, outcomes=None):
+    """Play the tournament to its end with `decide(series) -> Outcome`; the outcomes by key."""
+    outcomes = dict(outcomes or {})
+    while not tournament.finished(outcomes):
+        ready = tournament.ready(outcomes)
+        assert ready, "an unfinished tournament must have something to play"
+        for series in ready:
+            outcomes[series.key] = decide(series)
+    return outcomes
+
+
+def played(tournament, outcomes):
+    return [s for s in tournament.series(outcomes) if not s.bye and tournament.walkover(s) is None]
+
+
+def places(tournament, outcomes):
+    return {row.entrant: row.place for row in tournament.standings(outcomes)}
+
+
+# --- single elimination -------------------------------------------------------------------------
+def test_standard_seeding_puts_the_top_two_in_opposite_halves():
+    assert seeding_order(8) == [0, 7, 3, 4, 1, 6, 2, 5]
+    order = seeding_order(64)
+    assert order.index(0) < 32 <= order.index(1)
+    assert {order.index(s) // 16 for s in range(4)} == {0, 1, 2, 3}  # the top four in four quarters
+
+
+@pytest.mark.parametrize("n, byes", [(2, []), (3, [0]), (5, [0, 1, 2]), (8, []), (13, [0, 1, 2]), (64, [])])
+def test_single_elimination_gives_byes_to_the_top_seeds_and_plays_n_minus_1_series(n, byes):
+    tournament = Tournament("single-elimination", n)
+    first_round = [s for s in tournament.series({}) if s.round == 1]
+    assert sorted(s.entrants[0] for s in first_round if s.bye) == byes
+    outcomes = play(tournament)
+    assert len(played(tournament, outcomes)) == n - 1
+    final = tournament.series(outcomes)[-1]
+    assert final.entrants == (0, 1) and tournament.champion(outcomes) == 0
+
+
+def test_single_elimination_of_five_by_hand():
+    tournament = Tournament("single-elimination", 5)
+    listed = tournament.series({})
+    assert [(s.key, s.entrants, s.bye, s.winner_to) for s in listed] == [
+        ("W1-1", (0,), True, "W2-1"), ("W1-2", (3, 4), False, "W2-1"),
+        ("W1-3", (1,), True, "W2-2"), ("W1-4", (2,), True, "W2-2"),
+        ("W2-1", (0, None), False, "W3-1"), ("W2-2", (1, 2), False, "W3-1"),
+        ("W3-1", (None, None), False, None),
+    ]
+    assert [s.key for s in tournament.ready({})] == ["W1-2", "W2-2"]
+    outcomes = {"W1-2": pair_outcome(4, 3), "W2-2": pair_outcome(2, 1)}
+    assert tournament.series(outcomes)[4].entrants == (0, 4)
+    outcomes |= {"W2-1": pair_outcome(4, 0), "W3-1": pair_outcome(2, 4)}
+    assert tournament.champion(outcomes) == 2
+    # Out in the same round, same place: 0 and 1 lost semi-finals, 3 lost in round 1.
+    assert places(tournament, outcomes) == {2: 1, 4: 2, 0: 3, 1: 3, 3: 5}
+
+
+def test_an_elimination_series_cannot_be_recorded_as_a_draw():
+    tournament = Tournament("single-elimination", 2)
+    with pytest.raises(ValueError, match="cannot end with a shared place"):
+        tournament.ready({"W1-1": pair_outcome(0, 1, draw=True)})
+
+
+# --- double elimination -------------------------------------------------------------------------
+def test_double_elimination_of_four_without_the_reset():
+    tournament = Tournament("double-elimination", 4)
+    outcomes = play(tournament)
+    assert [(s.key, s.entrants) for s in tournament.series(outcomes)] == [
+        ("W1-1", (0, 3)), ("W1-2", (1, 2)), ("W2-1", (0, 1)), ("L1-1", (3, 2)), ("L2-1", (2, 1)), ("GF1", (0, 1)),
+    ]
+    assert tournament.champion(outcomes) == 0
+    assert places(tournament, outcomes) == {0: 1, 1: 2, 2: 3, 3: 4}
+
+
+def test_double_elimination_plays_the_reset_final_only_when_the_losers_bracket_winner_wins():
+    tournament = Tournament("double-elimination", 4)
+    outcomes = play(tournament, lambda s: pair_outcome(1, 0) if s.key == "GF1" else higher_seed_wins(s))
+    keys = [s.key for s in tournament.series(outcomes)]
+    assert keys[-2:] == ["GF1", "GF2"] and len(played(tournament, outcomes)) == 7
+    assert tournament.series(outcomes)[-1].entrants == (0, 1)
+    # Entrant 0 lost GF1 but it was its first loss: the reset decides.
+    assert tournament.champion(outcomes) == 0
+    upset = play(tournament, lambda s: pair_outcome(1, 0) if s.key.startswith("GF") else higher_seed_wins(s))
+    assert tournament.champion(upset) == 1 and places(tournament, upset)[0] == 2
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 13, 64])
+def test_double_elimination_plays_2n_minus_2_series_or_one_more_with_the_reset(n):
+    tournament = Tournament("double-elimination", n)
+    assert len(played(tournament, play(tournament))) == 2 * n - 2
+    reset = play(tournament, lambda s: pair_outcome(1, 0) if s.key == "GF1" else higher_seed_wins(s))
+    assert len(played(tournament, reset)) == 2 * n - 1
+
+
+def test_double_elimination_of_three_gives_the_top_seed_a_bye_and_the_first_loser_one_too():
+    tournament = Tournament("double-elimination", 3)
+    assert [(s.key, s.bye) for s in tournament.series({})] == [
+        ("W1-1", True), ("W1-2", False), ("W2-1", False), ("L1-1", True), ("L2-1", False), ("GF1", False)]
+    outcomes = play(tournament)
+    # Nobody lost W1-1, so the loser of W1-2 waits in L1-1 for the loser of the winners' final.
+    assert [s.entrants for s in tournament.series(outcomes)][2:] == [(0, 1), (2,), (2, 1), (0, 1)]
+    assert places(tournament, outcomes) == {0: 1, 1: 2, 2: 3}
+
+
+# --- round robin --------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 13, 64])
+def test_round_robin_meets_every_pair_once_with_one_bye_a_round_when_odd(n):
+    listed = Tournament("round-robin", n).series({})
+    pairs = Counter(frozenset(s.entrants) for s in listed if not s.bye)
+    assert set(pairs) == {frozenset(p) for p in itertools.combinations(range(n), 2)}
+    assert set(pairs.values()) == {1}
+    rounds = {s.round for s in listed}
+    assert len(rounds) == (n if n % 2 else n - 1)
+    byes = [s for s in listed if s.bye]
+    assert len(byes) == (n if n % 2 else 0) and sorted(s.entrants[0] for s in byes) == (list(range(n)) if n % 2 else [])
+
+
+def test_round_robin_ranks_equal_points_by_sonneborn_berger():
+    # 0 beat 1 and 3, lost to 2; 1 beat 2 and 3; 3 beat 2. Points 2, 2, 1, 1.
+    # Sonneborn-Berger: 0 beat 1 (2) and 3 (1) = 3; 1 beat 2 (1) and 3 (1) = 2; 2 beat 0 (2) = 2; 3 beat 2 (1) = 1.
+    winners = {frozenset((0, 1)): 0, frozenset((0, 2)): 2, frozenset((0, 3)): 0,
+               frozenset((1, 2)): 1, frozenset((1, 3)): 1, frozenset((2, 3)): 3}
+    tournament = Tournament("round-robin", 4)
+
+    def decide(series):
+        winner = winners[frozenset(series.entrants)]
+        return pair_outcome(winner, next(e for e in series.entrants if e != winner))
+
+    outcomes = play(tournament, decide)
+    rows = tournament.standings(outcomes)
+    assert [(r.entrant, r.place, r.points, r.tiebreaks["sonneborn_berger"]) for r in rows] == [
+        (0, 1, 2, 3), (1, 2, 2, 2), (2, 3, 1, 2), (3, 4, 1, 1)]
+    assert tournament.champion(outcomes) == 0
+
+
+def test_round_robin_all_drawn_shares_first_place_and_has_no_champion():
+    tournament = Tournament("round-robin", 3)
+    outcomes = play(tournament, lambda s: pair_outcome(*s.entrants, draw=True))
+    assert {r.place for r in tournament.standings(outcomes)} == {1}
+    assert tournament.champion(outcomes) is None
+
+
+def test_a_withdrawn_entrant_loses_every_series_without_playing():
+    tournament = Tournament("round-robin", 4, withdrawn=frozenset({1}))
+    assert all(1 not in s.entrants for s in tournament.ready({}))
+    outcomes = play(tournament)
+    rows = {r.entrant: r for r in tournament.standings(outcomes)}
+    assert rows[1].points == 0 and rows[1].place == 4
+    assert rows[3].points == 1  # beat the withdrawn 1, lost to 0 and 2 (higher seeds win here)
+    elimination = Tournament("single-elimination", 4, withdrawn=frozenset({0}))
+    outcomes = play(elimination)
+    assert elimination.champion(outcomes) == 1
+    assert elimination.series(outcomes)[0].entrants == (0, 3) and "W1-1" not in outcomes
+
+
+# --- Swiss --------------------------------------------------------------------------------------
+def test_swiss_first_round_pairs_top_half_against_bottom_half():
+    listed = Tournament("swiss", 8, rounds=3).series({})
+    assert sorted(tuple(sorted(s.entrants)) for s in listed) == [(0, 4), (1, 5), (2, 6), (3, 7)]
+
+
+def test_swiss_late_round_avoids_a_rematch_by_pairing_the_leader_with_the_last():
+    tournament = Tournament("swiss", 4, rounds=3)
+    results = {frozenset((0, 2)): 0, frozenset((1, 3)): 1, frozenset((0, 1)): 1, frozenset((2, 3)): 3}
+
+    def decide(series):
+        winner = results.get(frozenset(series.entrants), min(series.entrants))
+        return pair_outcome(winner, next(e for e in series.entrants if e != winner))
+
+    outcomes = play(tournament, decide)
+    last_round = [frozenset(s.entrants) for s in tournament.series(outcomes) if s.round == 3]
+    # Leader 1 (2 points) has met 0 and 3, both on 1 point: it must meet 2, on 0.
+    assert set(last_round) == {frozenset((1, 2)), frozenset((0, 3))}
+
+
+def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
+    tournament = Tournament("swiss", 5, rounds=3)
+    first = tournament.series({})
+    assert [s.entrants for s in first if s.bye] == [(4,)]
+    outcomes = {s.key: higher_seed_wins(s) for s in first if not s.bye}
+    second = [s for s in tournament.series(outcomes) if s.round == 2]
+    # After round 1: 0, 1 and 4 (bye) have a point, 2 and 3 none: 3 is the lowest ranked.
+    assert [s.entrants for s in second if s.bye] == [(3,)]
+    outcomes = play(tournament, outcomes=outcomes)
+    byes = [s.entrants[0] for s in tournament.series(outcomes) if s.bye]
+    assert len(byes) == 3 and len(set(byes)) == 3
+    assert {r.entrant: r.points for r in tournament.standings(outcomes)}[4] >= 1  # a bye is a point
+
+
+def test_swiss_ranks_equal_points_by_buchholz():
+    tournament = Tournament("swiss", 4, rounds=2)
+    results = {frozenset((0, 2)): pair_outcome(0, 2), frozenset((1, 3)): pair_outcome(3, 1),  # round 1
+               frozenset((0, 3)): pair_outcome(3, 0), frozenset((1, 2)): pair_outcome(1, 2, draw=True)}
+    outcomes = play(tournament, lambda s: results[frozenset(s.entrants)])
+    rows = tournament.standings(outcomes)
+    # Points: 3 has 2, 0 has 1, 1 and 2 half a point each. 1 met 3 (2) and 2 (0.5): Buchholz 2.5;
+    # 2 met 0 (1) and 1 (0.5): Buchholz 1.5. Sonneborn-Berger: both drew with each other, 0.5 x 0.5.
+    assert [(r.entrant, r.place, r.points) for r in rows] == [(3, 1, 2), (0, 2, 1), (1, 3, 0.5), (2, 4, 0.5)]
+    assert [rows[2].tiebreaks, rows[3].tiebreaks] == [{"buchholz": 2.5, "sonneborn_berger": 0.25},
+                                                       {"buchholz": 1.5, "sonneborn_berger": 0.25}]
+
+
+@pytest.mark.parametrize("format, options, message", [
+    ("swiss", {"rounds": 4}, "1 to 3 rounds"),
+    ("swiss", {"rounds": 4}, "use round-robin"),
+    ("heats", {"pod_size": 2}, "pod size of at least 3"),
+    ("heats", {"pod_size": 4, "advance": 4}, "advance must be 1 to pod size - 1"),
+    ("single-elimination", {"rounds": 2}, "option of swiss"),
+    ("round-robin", {"pod_size": 4}, "options of heats"),
+    ("knockout", {}, "unknown tournament format"),
+])
+def test_bad_combinations_are_refused_with_a_clear_message(format, options, message):
+    with pytest.raises(ValueError, match=message):
+        Tournament(format, 6, **options)
+
+
+def test_too_few_entrants_or_a_stuck_heat_are_refused():
+    with pytest.raises(ValueError, match="at least 2 entrants"):
+        Tournament("round-robin", 1)
+    with pytest.raises(ValueError, match="cannot narrow 4 entrants"):
+        Tournament("heats", 4, pod_size=3, advance=2)
+
+
+# --- heats --------------------------------------------------------------------------------------
+def test_heats_of_thirteen_snake_the_seeds_into_pods():
+    tournament = Tournament("heats", 13, pod_size=4, advance=2)
+    first = [s for s in tournament.series({}) if s.round == 1]
+    assert [s.entrants for s in first] == [(0, 7, 8), (1, 6, 9), (2, 5, 10), (3, 4, 11, 12)]
+    assert [len(s.entrants) for s in tournament.series({}) if s.round > 1] == [4, 4, 4]
+    outcomes = play(tournament)
+    second = [s.entrants for s in tournament.series(outcomes) if s.round == 2]
+    # Pod winners 0-3 then runners-up 4-7 (ranked by place, then seed), snaked into two pods.
+    assert second == [(0, 3, 4, 7), (1, 2, 5, 6)]
+    final = tournament.series(outcomes)[-1]
+    assert final.bracket == "final" and final.entrants == (0, 1, 2, 3)  # winners 0, 1, then runners-up 2, 3
+    assert tournament.champion(outcomes) == 0
+    assert [r.place for r in tournament.standings(outcomes)][:4] == [1, 2, 3, 4]
+
+
+def test_heats_with_a_pod_no_bigger_than_advance_pass_it_on_without_play():
+    tournament = Tournament("heats", 5, pod_size=4, advance=2)
+    first = [s for s in tournament.series({}) if s.round == 1]
+    assert [(s.entrants, s.bye) for s in first] == [((0, 3, 4), False), ((1, 2), True)]
+    assert [s.key for s in tournament.ready({})] == ["H1-P1"]
+
+
+# --- properties under any results ---------------------------------------------------------------
+def random_results(rng, draws):
+    def decide(series):
+        shuffled = list(series.entrants)
+        rng.shuffle(shuffled)
+        if series.drawable and draws and rng.random() < 0.2:
+            return pair_outcome(*shuffled, draw=True)
+        return Outcome({e: place for place, e in enumerate(shuffled, 1)},
+                       {e: len(shuffled) - place for place, e in enumerate(shuffled, 1)})
+    return decide
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(format=st.sampled_from(FORMATS), n=st.integers(2, 24), seed=st.integers(0, 2**32), draws=st.booleans(),
+       withdrawn=st.sets(st.integers(0, 23), max_size=2))
+def test_any_results_finish_with_each_entrant_once_a_round(format, n, seed, draws, withdrawn):
+    withdrawn = frozenset(e for e in withdrawn if e < n)
+    if format in ("swiss", "heats") and n - len(withdrawn) < 2:
+        withdrawn = frozenset()
+    tournament = Tournament(format, n, withdrawn=withdrawn, **({"pod_size": 4} if format == "heats" else {}))
+    outcomes = play(tournament, random_results(random.Random(seed), draws))
+    listed = tournament.series(outcomes)
+    for _, group in itertools.groupby(listed, key=lambda s: (s.bracket, s.round, s.key[:2] == "GF")):
+        seated = [e for s in group for e in s.entrants]
+        assert len(seated) == len(set(seated)) and None not in seated
+    games = [s for s in listed if not s.bye]
+    if format == "round-robin":
+        assert Counter(frozenset(s.entrants) for s in games) == Counter(
+            frozenset(p) for p in itertools.combinations(range(n), 2))
+    elif format == "single-elimination":
+        assert len(games) == n - 1 and tournament.champion(outcomes) is not None
+    elif format == "double-elimination":
+        assert len(games) in (2 * n - 2, 2 * n - 1) and tournament.champion(outcomes) is not None
+    elif format == "swiss":
+        met = [frozenset(s.entrants) for s in listed]
+        assert len(met) == len(set(met)), "a rematch, or a second bye"
+    else:
+        assert tournament.champion(outcomes) is not None
+    assert sorted(r.entrant for r in tournament.standings(outcomes)) == list(range(n))
+    assert all(not set(s.entrants) & withdrawn for s in tournament.ready(outcomes))
+
+
+@settings(max_examples=80, deadline=None, database=None)
+@given(n=st.integers(2, 16), seed=st.integers(0, 2**32), draws=st.booleans())
+def test_swiss_at_its_round_limit_still_pairs_everybody_without_a_rematch(n, seed, draws):
+    tournament = Tournament("swiss", n, rounds=max_rounds(n))
+    outcomes = play(tournament, random_results(random.Random(seed), draws))
+    listed = tournament.series(outcomes)
+    met = [frozenset(s.entrants) for s in listed if not s.bye]
+    assert len(met) == len(set(met))
+    byes = [s.entrants[0] for s in listed if s.bye]
+    assert len(byes) == len(set(byes)) == (max_rounds(n) if n % 2 else 0)

@@ -1,0 +1,123 @@
+"""One series: seat-balanced seeded blocks, best-of-N, and the tie-break when a series is level."""
+
+from collections import Counter
+
+import pytest
+
+from games.tournament import Series
+from games.tournament.series import TIEBREAK_BLOCKS, GameRecord, SeriesPlan, game_seed
+
+PAIR = Series("W1-1", 1, "winners", (3, 5))
+DRAWABLE = Series("R1-1", 1, None, (3, 5), drawable=True)
+POD = Series("H1-P1", 1, None, (0, 4, 7), advance=1)
+
+
+def record(spec, scores, statuses=None):
+    """The game of `spec` with per-seat `scores`; placings as the referee gives them (failed seats last)."""
+    statuses = statuses or ["ok"] * len(scores)
+    alive = [s for s in range(len(scores)) if statuses[s] == "ok"]
+    placings = [1 + sum(scores[o] > scores[s] for o in alive) if s in alive else len(scores) for s in range(len(scores))]
+    return GameRecord(spec.seats, tuple(scores), tuple(placings), tuple(statuses))
+
+
+def play(plan, scores_for):
+    """Play the plan out; `scores_for(spec)` gives each game's per-seat scores. The games played."""
+    played = []
+    while specs := plan.next_games(played):
+        played += [record(spec, scores_for(spec)) for spec in specs]
+    return played
+
+
+def by_entrant(points: dict):
+    """Per-seat scores from entrant -> score, whatever the seat order."""
+    return lambda spec: [points[e] for e in spec.seats]
+
+
+def test_games_come_in_seat_swapped_pairs_that_share_a_seed():
+    plan = SeriesPlan(PAIR, 3, 2, seed=9)
+    assert plan.games_per_series == 4  # rounded up to whole seat-swapped pairs
+    first = plan.next_games([])
+    assert [s.seats for s in first] == [(3, 5), (5, 3)]
+    assert first[0].seed == first[1].seed == game_seed(9, "W1-1", 0)
+    second = plan.next_games([record(s, [1, 0] if s.seats[0] == 3 else [0, 1]) for s in first])
+    assert [s.index for s in second] == [2, 3] and second[0].seed == game_seed(9, "W1-1", 1) != first[0].seed
+
+
+def test_game_seeds_repeat_on_every_run_and_differ_by_tournament_and_series():
+    assert game_seed(9, "W1-1", 0) == game_seed(9, "W1-1", 0)
+    assert len({game_seed(9, "W1-1", 0), game_seed(10, "W1-1", 0), game_seed(9, "W1-2", 0)}) == 3
+    assert 0 <= game_seed(9, "W1-1", 0) < 2**63
+
+
+def test_a_pod_rotates_every_entrant_through_every_seat():
+    specs = SeriesPlan(POD, 3, 3, seed=1).next_games([])
+    assert [s.seats for s in specs] == [(0, 4, 7), (4, 7, 0), (7, 0, 4)]
+    for entrant in POD.entrants:
+        assert sorted(s.seats.index(entrant) for s in specs) == [0, 1, 2]
+
+
+def test_best_of_n_stops_once_the_lead_cannot_be_caught():
+    plan = SeriesPlan(PAIR, 6, 2, seed=0)
+    played = play(plan, by_entrant({3: 10, 5: 1}))
+    assert len(played) == 4  # 4-0 with 2 games left
+    outcome = plan.outcome(played)
+    assert outcome.placings == {3: 1, 5: 2} and outcome.points == {3: 1.0, 5: 0.0}
+
+
+def test_a_bot_that_fails_loses_that_game_whatever_its_score():
+    plan = SeriesPlan(PAIR, 2, 2, seed=0)
+    first, second = plan.next_games([])
+    played = [record(first, [10, 0], ["crash", "ok"]), record(second, [5, 0])]  # 3 crashed, then lost
+    assert plan.outcome(played).placings == {3: 2, 5: 1}
+
+
+def test_a_level_round_robin_series_is_a_draw():
+    plan = SeriesPlan(DRAWABLE, 2, 2, seed=0)
+    played = play(plan, lambda spec: [7, 2])  # whoever sits first wins: one game each
+    assert len(played) == 2
+    outcome = plan.outcome(played)
+    assert outcome.placings == {3: 1, 5: 1} and outcome.points == {3: 0.5, 5: 0.5}
+
+
+def test_a_level_elimination_series_goes_to_total_points():
+    plan = SeriesPlan(PAIR, 2, 2, seed=0)
+    # One game each, but entrant 5 won by more: 9 + 4 = 13 against 3's 5 + 6 = 11.
+    played = play(plan, lambda spec: [5, 4] if spec.seats[0] == 3 else [9, 6])
+    assert len(played) == 2 and plan.outcome(played).placings == {5: 1, 3: 2}
+
+
+def test_level_on_points_too_plays_more_games_then_gives_it_to_the_higher_seed():
+    plan = SeriesPlan(Series("W1-1", 1, "winners", (5, 3)), 2, 2, seed=0)
+    played = play(plan, lambda spec: [7, 2])  # the first seat always wins by the same margin
+    assert len(played) == 2 * (1 + TIEBREAK_BLOCKS)
+    assert Counter(r.seats[0] for r in played) == {3: 1 + TIEBREAK_BLOCKS, 5: 1 + TIEBREAK_BLOCKS}
+    assert plan.outcome(played).placings == {3: 1, 5: 2}  # 3 is the higher seed
+
+
+def test_more_games_decide_when_the_extra_block_separates_them():
+    plan = SeriesPlan(PAIR, 2, 2, seed=0)
+    played = play(plan, lambda spec: [7, 2] if spec.index < 2 else by_entrant({3: 0, 5: 1})(spec))
+    assert len(played) == 4 and plan.outcome(played).placings == {5: 1, 3: 2}
+
+
+def test_a_cooperative_series_level_goes_straight_to_the_higher_seed():
+    plan = SeriesPlan(Series("W1-1", 1, "winners", (5, 3)), 2, 2, seed=0, cooperative=True)
+    played = play(plan, lambda spec: [4, 4])  # one shared score
+    assert len(played) == 2 and plan.outcome(played).placings == {3: 1, 5: 2}
+
+
+def test_a_pod_places_everybody_and_scores_members_beaten():
+    plan = SeriesPlan(POD, 3, 3, seed=0)
+    played = play(plan, by_entrant({0: 1, 4: 5, 7: 3}))
+    outcome = plan.outcome(played)
+    assert outcome.placings == {4: 1, 7: 2, 0: 3} and outcome.points == {4: 2, 7: 1, 0: 0}
+
+
+def test_games_played_in_the_wrong_seats_or_an_unplayable_series_are_refused():
+    plan = SeriesPlan(PAIR, 2, 2, seed=0)
+    with pytest.raises(ValueError, match="seated"):
+        plan.outcome([GameRecord((5, 3), (1, 0), (1, 2), ("ok", "ok"))])
+    with pytest.raises(ValueError, match="not playable"):
+        SeriesPlan(Series("W1-1", 1, "winners", (3,), bye=True), 2, 1, seed=0)
+    with pytest.raises(ValueError, match="not playable"):
+        SeriesPlan(Series("W2-1", 2, "winners", (3, None)), 2, 2, seed=0)
