@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
+from games import get_game
 
 from accounts.access import attends, teaches
 from accounts.models import Course
@@ -50,7 +51,7 @@ def course_tournaments(request, pk):
 
 def _context(request, tournament: Tournament) -> dict:
     return {"tournament": tournament, "view": overview(tournament, request.user),
-            "steer": may_steer(request.user, tournament)}
+            "steer": may_steer(request.user, tournament), "game_title": get_game(tournament.game).title}
 
 
 @login_required
