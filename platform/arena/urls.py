@@ -1,11 +1,17 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles.views import serve
 from django.urls import include, path, re_path
+
+from api.throttles import SignInThrottle
+from web.ratelimit import rate_limited
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
+    # Sign-in attempts are rate limited per username, as the API's token endpoint is.
+    path("accounts/login/", rate_limited(SignInThrottle)(auth_views.LoginView.as_view()), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("web.urls")),
 ]

@@ -3,21 +3,21 @@
 import hashlib
 
 from django.db import transaction
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
 from django.db.models import Max
 from games import available_games
 
 from matches.services import start_validation
 
 from .models import Bot, BotVersion
-from .validation import BotError, check_source
+from .validation import BotError, check_bot_name, check_source
 
 
 def create_bot(owner, game: str, name: str) -> Bot:
     if game not in available_games():
         raise BotError(f"unknown game {game!r}")
-    name = name.strip()
-    if not name:
-        raise BotError("give the bot a name")
+    name = check_bot_name(name)
     if Bot.objects.filter(owner=owner, game=game, name=name).exists():
         raise BotError(f"you already have a {game} bot named {name!r}")
     return Bot.objects.create(owner=owner, game=game, name=name)
@@ -36,3 +36,11 @@ def upload_version(bot: Bot, data: bytes, filename: str) -> BotVersion:
         )
         start_validation(version)
     return version
+
+
+def code_download(version: BotVersion) -> HttpResponse:
+    """The uploaded file as a download named BOT-vN.py (the header quoted safely whatever the name holds)."""
+    response = HttpResponse(version.code, content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{version.bot.name}-v{version.number}.py")
+    return response

@@ -7,6 +7,7 @@ Run with `--ds=arena.settings` and `platform` on the Python path (pyproject.toml
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,13 @@ def live_worker(django_db_setup, django_db_blocker, sandbox_backend, tmp_path_fa
             worker.kill()
             worker.wait()
         print(f"Celery worker log: {log_path}")
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(settings):
+    """Each test counts requests against the (real) rate limits from zero: a cache key prefix of its own, in
+    the same cache the platform uses (Redis under CI), so parallel tests never share a count."""
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
 
 
 @pytest.fixture
