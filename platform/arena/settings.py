@@ -216,7 +216,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     # A refused request (403 and the like) is the user's doing: one line, never a traceback.
     "filters": {"no_traceback_for_refusals": {"()": "arena.logfilters.NoTracebackForRefusals"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["no_traceback_for_refusals"]}},
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"filters": ["no_traceback_for_refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 # Serve /static/ from Django itself (the embedded demo and compose have no separate web server).
