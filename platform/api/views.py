@@ -1,8 +1,8 @@
 """The REST API: everything the pages do. Thin views over the apps' services and querysets."""
 
-import re
-
 from django.contrib.auth import get_user_model
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from games import available_games, get_game
 from rest_framework import generics, mixins, parsers, permissions, status, viewsets
@@ -20,26 +20,27 @@ from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.admission import TooManyInFlight, admit_challenge
 from matches.models import Match
-from matches.services import ChallengeError
 from matches.replays import replay_view
+from matches.services import ChallengeError
 from ratings.services import history, ladder
 from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
 
 from . import serializers
+from .pagination import ASCII_NUMBER
 from .parsers import BoundedJSONParser
 from .permissions import CanSeePrivate
 from .throttles import ChallengeThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
 
 # Ids are 64-bit: a larger number, or anything but ASCII digits, is a 400 rather than a database error.
 MAX_ID = 2**63 - 1
-ASCII_NUMBER = re.compile(r"[0-9]{1,19}")
+ID_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
 
 
 def query_number(request, name: str, below: int = MAX_ID + 1) -> int | None:
-    """The query parameter `name` as a number from 0 to below - 1; None if absent or empty; else a 400."""
+    """The query parameter `name` as a number from 0 to below - 1; None if absent; else a 400."""
     text = request.query_params.get(name)
-    if not text:
+    if text is None:
         return None
     if not ASCII_NUMBER.fullmatch(text) or int(text) >= below:
         raise ValidationError({name: [f"{name} must be a whole number from 0 to {below - 1} (digits 0-9 only)"]})
@@ -224,7 +225,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             matches = matches.filter(seats__bot__owner=self.request.user).distinct()
         return matches
 
-    @extend_schema(parameters=[OpenApiParameter("bot", int, description="only matches this bot played"),
+    @extend_schema(parameters=[OpenApiParameter("bot", ID_SCHEMA, description="only matches this bot played"),
                                OpenApiParameter("mine", str, description="1: only matches of your bots")])
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)
@@ -245,7 +246,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise ValidationError({"detail": str(exc)}) from exc
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[OpenApiParameter("seat", int, description="one seat's view (default: full view)")],
+    @extend_schema(parameters=[OpenApiParameter("seat", {"type": "integer", "minimum": 0},
+                                                description="one seat's view (default: full view)")],
                    responses=dict)
     @action(detail=True)
     def replay(self, request, pk=None):
@@ -269,3 +271,9 @@ class Ladder(APIView):
         return Response(serializers.LadderRowSerializer(rows, many=True, context={"request": request}).data)
 
 
+
+
+@csrf_exempt  # it changes nothing, and must answer JSON whatever the method
+def not_found(request, *args, **kwargs):
+    """Any other path under /api/ (e.g. /api/bots/abc/): a JSON 404 like every API answer, not an HTML page."""
+    return JsonResponse({"detail": "Not found."}, status=404)

@@ -108,7 +108,7 @@ def test_a_deck_file_nested_100000_deep_is_a_400(api_client, make_user):
     assert response.json() == {"file": ["deck.json is not valid JSON: JSON nested more than 64 levels deep"]}
 
 
-@pytest.mark.parametrize("value", ["abc", "1.5", "99999999999999999999", "-1", "١"])
+@pytest.mark.parametrize("value", ["abc", "1.5", "99999999999999999999", "-1", "١", ""])
 def test_a_bad_bot_filter_on_the_match_list_is_a_400(api_client, ada, value):
     response = api_client.get("/api/matches/", {"bot": value})
     assert response.status_code == 400
