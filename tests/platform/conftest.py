@@ -100,6 +100,14 @@ def make_user(django_user_model):
 
 
 @pytest.fixture
+def ada(make_user, api_client):
+    """The student ada, signed in on `api_client`."""
+    user = make_user("ada")
+    api_client.force_authenticate(user)
+    return user
+
+
+@pytest.fixture
 def in_process_sandbox(settings):
     """Run file bots as plain child processes: for tests of our own trusted example bots without a worker."""
     settings.ARENA_SANDBOX = "none"

@@ -15,13 +15,6 @@ from platform_helpers import active_bot
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def ada(make_user, api_client):
-    user = make_user("ada")
-    api_client.force_authenticate(user)
-    return user
-
-
 def challenge(api_client, bot, *opponents, rated=True):
     return api_client.post("/api/matches/", {"bot": bot.pk, "opponents": [o.pk for o in opponents], "rated": rated},
                            format="json")

@@ -16,13 +16,6 @@ pytestmark = pytest.mark.django_db
 DEEP_JSON = "[" * 100_000 + "]" * 100_000
 
 
-@pytest.fixture
-def ada(make_user, api_client):
-    user = make_user("ada")
-    api_client.force_authenticate(user)
-    return user
-
-
 # --- 2. a small request must not exhaust the server ----------------------------------------------------
 
 def test_a_huge_variant_is_refused_before_anything_is_built(api_client, make_user):

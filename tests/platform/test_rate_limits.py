@@ -26,21 +26,14 @@ def assert_throttled(response, message: str):
     assert 1 <= int(response["Retry-After"]) <= 3600
 
 
-@pytest.fixture
-def student(make_user, api_client):
-    user = make_user("ada")
-    api_client.force_authenticate(user)
-    return user
-
-
 def challenge(api_client, bot):
     opponent = Bot.objects.builtin("endgame", "random")
     return api_client.post("/api/matches/", {"bot": bot.pk, "opponents": [opponent.pk]}, format="json")
 
 
-def test_challenges_past_the_rate_are_refused(api_client, student, settings):
+def test_challenges_past_the_rate_are_refused(api_client, ada, settings):
     settings.ARENA_MAX_MATCHES_IN_FLIGHT = 1000  # this test is about the rate alone
-    bot = active_bot(student)
+    bot = active_bot(ada)
     for _ in range(allowed("challenge")):
         assert challenge(api_client, bot).status_code == 201
     assert_throttled(challenge(api_client, bot), f"Too many challenges: at most {allowed('challenge')} per minute")
@@ -49,15 +42,15 @@ def test_challenges_past_the_rate_are_refused(api_client, student, settings):
     assert api_client.get("/api/matches/").status_code == 200
 
 
-def test_a_lowered_rate_applies_at_once(api_client, student, settings):
+def test_a_lowered_rate_applies_at_once(api_client, ada, settings):
     settings.ARENA_RATES = {**settings.ARENA_RATES, "challenge": "2/hour"}
-    bot = active_bot(student)
+    bot = active_bot(ada)
     assert [challenge(api_client, bot).status_code for _ in range(3)] == [201, 201, 429]
     assert int(challenge(api_client, bot)["Retry-After"]) > 60
 
 
-def test_challenges_in_flight_are_capped(api_client, student, settings):
-    bot = active_bot(student)
+def test_challenges_in_flight_are_capped(api_client, ada, settings):
+    bot = active_bot(ada)
     for _ in range(settings.ARENA_MAX_MATCHES_IN_FLIGHT):
         assert challenge(api_client, bot).status_code == 201
     response = challenge(api_client, bot)
@@ -66,8 +59,8 @@ def test_challenges_in_flight_are_capped(api_client, student, settings):
     assert challenge(api_client, bot).status_code == 201
 
 
-def test_uploads_past_the_rate_are_refused(api_client, student):
-    bot = Bot.objects.create(owner=student, game="endgame", name="mine")
+def test_uploads_past_the_rate_are_refused(api_client, ada):
+    bot = Bot.objects.create(owner=ada, game="endgame", name="mine")
     url = f"/api/bots/{bot.pk}/versions/"
     for _ in range(allowed("upload")):
         response = api_client.post(url, {"file": SimpleUploadedFile("b.py", EXAMPLE_BOT)}, format="multipart")
@@ -113,10 +106,10 @@ def test_anonymous_registrations_are_limited_per_address(api_client, client, dja
     assert not django_user_model.objects.filter(username__in=["one-more", "page-user"]).exists()
 
 
-def test_challenges_from_the_page_are_limited_too(client, student, settings):
+def test_challenges_from_the_page_are_limited_too(client, ada, settings):
     settings.ARENA_RATES = {**settings.ARENA_RATES, "challenge": "1/min"}
-    client.force_login(student)
-    bot = active_bot(student)
+    client.force_login(ada)
+    bot = active_bot(ada)
     opponent = Bot.objects.builtin("endgame", "random")
     assert client.post(f"/bots/{bot.pk}/challenge/", {"opponents": [opponent.pk]}).status_code == 302
     response = client.post(f"/bots/{bot.pk}/challenge/", {"opponents": [opponent.pk]})
