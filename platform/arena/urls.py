@@ -7,10 +7,11 @@ from django.urls import include, path, re_path
 from api.throttles import SignInThrottle
 from web.ratelimit import rate_limited
 
+# Sign-in attempts (the admin's, the site's) are rate limited per username, as the API's token endpoint is.
 urlpatterns = [
+    path("admin/login/", rate_limited(SignInThrottle)(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
-    # Sign-in attempts are rate limited per username, as the API's token endpoint is.
     path("accounts/login/", rate_limited(SignInThrottle)(auth_views.LoginView.as_view()), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("web.urls")),

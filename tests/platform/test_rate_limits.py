@@ -83,14 +83,15 @@ def test_wrong_passwords_on_the_token_endpoint_are_limited_per_username(api_clie
     assert response.status_code == 200 and response.json()["token"]
 
 
-def test_sign_in_page_attempts_are_limited(client, make_user):
-    make_user("ada")
+@pytest.mark.parametrize("page", ["/accounts/login/", "/admin/login/"])
+def test_sign_in_page_attempts_are_limited(client, make_user, page):
+    make_user("ada", is_staff=True)
     for _ in range(allowed("sign_in")):
-        assert client.post("/accounts/login/", {"username": "ada", "password": "guess"}).status_code == 200
-    response = client.post("/accounts/login/", {"username": "ada", "password": "ada-pass-1234"})
+        assert client.post(page, {"username": "ada", "password": "guess"}).status_code == 200
+    response = client.post(page, {"username": "ada", "password": "ada-pass-1234"})
     assert response.status_code == 429 and int(response["Retry-After"]) >= 1
     assert "Too many sign-in attempts for this username" in response.content.decode()
-    assert client.get("/accounts/login/").status_code == 200
+    assert client.get(page).status_code == 200
 
 
 def test_anonymous_registrations_are_limited_per_address(api_client, client, django_user_model):
