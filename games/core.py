@@ -38,6 +38,21 @@ class ConfigError(ValueError):
     """A game configuration that the game does not accept."""
 
 
+def check_int_option(name: str, value, low: int, high: int) -> None:
+    """ConfigError unless `value` is an integer (not a bool) from `low` to `high`.
+
+    Every numeric option has such a bound, so that no configuration makes a match or its analysis outgrow
+    the time limits; Game.configure checks it before any state is built."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ConfigError(f"{name} must be an integer from {low} to {high}, not {short_repr(value)}")
+
+
+def short_repr(value, limit: int = 60) -> str:
+    """repr(value) cut to `limit` characters: error messages stay readable whatever the input held."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class BotFailure(Exception):
     """A bot failed: raised by players, turned into a verdict on its seat by the referee."""
 
@@ -50,6 +65,44 @@ class BotFailure(Exception):
 def canonical(value: JSON) -> str:
     """A JSON value's canonical text, so that equal actions compare equal whatever their key order."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# JSON nested deeper than this is refused before anything recursive (json.dumps, a deck check) touches it.
+MAX_JSON_DEPTH = 64
+
+
+class JSONTooDeep(ValueError):
+    """JSON nested deeper than MAX_JSON_DEPTH."""
+
+    def __init__(self, limit: int = MAX_JSON_DEPTH):
+        super().__init__(f"JSON nested more than {limit} levels deep")
+
+
+def json_depth(value: JSON) -> int:
+    """How deeply `value` nests lists and objects (0 for a scalar), without recursion."""
+    deepest, pending = 0, [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth + 1)
+            pending.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def check_json_depth(value: JSON, limit: int = MAX_JSON_DEPTH) -> JSON:
+    """`value` itself, or JSONTooDeep if it nests more than `limit` levels."""
+    if json_depth(value) > limit:
+        raise JSONTooDeep(limit)
+    return value
+
+
+def loads_json(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> JSON:
+    """json.loads, refusing (JSONTooDeep, a ValueError like every other refusal) JSON nested too deeply."""
+    try:
+        value = json.loads(text)
+    except RecursionError:  # the C parser stops near Python's recursion limit
+        raise JSONTooDeep(limit) from None
+    return check_json_depth(value, limit)
 
 
 def placings(scores: list[float], failed: list[int] | None = None) -> list[int]:

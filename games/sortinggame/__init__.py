@@ -5,11 +5,14 @@ The rules as implemented, every ruling and the deck table are in docs/bots/sorti
 
 from __future__ import annotations
 
-from ..core import ConfigError, Game
+from ..core import ConfigError, Game, check_int_option
 from . import bots
 from .analysis import analyse, describe_action, render
 from .deck import DeckError, load_deck
 from .state import HAND_MIX, SortingState
+
+
+MAX_ROUNDS = 500
 
 
 class SortingGame(Game):
@@ -27,9 +30,8 @@ class SortingGame(Game):
     def check_config(self, config):
         if not isinstance(config["robbery"], bool):
             raise ConfigError("robbery must be true or false")
-        rounds = config["max_rounds"]
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
-            raise ConfigError("max_rounds must be a positive integer")
+        # The deck's size ends a match before this in practice (the standard deck lasts about 20 rounds).
+        check_int_option("max_rounds", config["max_rounds"], 1, MAX_ROUNDS)
         if config["deck"] is not None and not isinstance(config["deck"], dict):
             raise ConfigError("deck must be null (the standard deck) or a deck as a JSON object")
         try:

@@ -11,6 +11,8 @@ import dataclasses
 import re
 from fractions import Fraction
 
+from ..core import short_repr
+
 SUPERSCRIPTS = str.maketrans({"²": "^2", "³": "^3", "⁴": "^4", "·": " ", "*": " ", "×": " "})
 UNBOUNDED_WORDS = {"∞", "inf", "infinity", "unbounded"}
 FACTOR = re.compile(
@@ -21,6 +23,8 @@ FACTOR = re.compile(
 )
 BOUND = re.compile(r"^\s*(?P<relation>Θ|Theta|O|Ω|Omega)\s*\((?P<inner>.*)\)\s*$")
 RELATION_NAMES = {"Theta": "Θ", "Omega": "Ω"}
+# Far longer than any class needs ("N^3/2 log^2 N"); it also keeps exponents to numbers Python reads at once.
+MAX_TEXT = 60
 
 
 class ComplexityError(ValueError):
@@ -58,8 +62,9 @@ def _exponent(value) -> str:
 
 def parse(text: str) -> Complexity:
     """The class named by `text`, e.g. "N log N", "N²", "N^1.5", "log² N", "N·N!", "1", "∞"."""
-    if not isinstance(text, str) or not text.strip():
-        raise ComplexityError(f"malformed complexity {text!r}: expected text such as 'N log N' or 'N^2'")
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
+        raise ComplexityError(f"malformed complexity {short_repr(text)}: expected text such as 'N log N' or 'N^2' "
+                              f"(at most {MAX_TEXT} characters)")
     normal = text.translate(SUPERSCRIPTS).strip()
     if normal.lower() in UNBOUNDED_WORDS:
         return Complexity(unbounded=True)
@@ -67,7 +72,7 @@ def parse(text: str) -> Complexity:
     while position < len(normal):
         match = FACTOR.match(normal, position)
         if not match or match.end() == position:
-            raise ComplexityError(f"malformed complexity {text!r}: cannot read {normal[position:]!r}")
+            raise ComplexityError(f"malformed complexity {short_repr(text)}: cannot read {short_repr(normal[position:])}")
         position = match.end()
         if match["factorial"]:
             factorial += int(match["factorial_power"] or 1)
@@ -80,9 +85,10 @@ def parse(text: str) -> Complexity:
 
 def parse_bound(text: str) -> tuple[str, Complexity]:
     """A bound card's text, e.g. "Θ(N log N)" or "O(N²)", as (relation, class); relation is Θ, O or Ω."""
-    match = BOUND.match(text) if isinstance(text, str) else None
+    match = BOUND.match(text) if isinstance(text, str) and len(text) <= MAX_TEXT else None
     if not match:
-        raise ComplexityError(f"malformed bound {text!r}: expected Θ(...), O(...) or Ω(...)")
+        raise ComplexityError(f"malformed bound {short_repr(text)}: expected Θ(...), O(...) or Ω(...) "
+                              f"(at most {MAX_TEXT} characters)")
     relation = RELATION_NAMES.get(match["relation"], match["relation"])
     return relation, parse(match["inner"])
 

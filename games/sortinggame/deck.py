@@ -12,7 +12,7 @@ import functools
 import json
 from pathlib import Path
 
-from ..core import canonical
+from ..core import canonical, check_json_depth, loads_json, short_repr
 from .complexity import Complexity, ComplexityError, parse, parse_bound, satisfies
 
 STANDARD_DECK = Path(__file__).with_name("deck.json")
@@ -30,6 +30,13 @@ REQUIREMENT_PROPERTIES = (*PROPERTIES, "time")
 DEFAULT_CASE = "worst"
 # Ruling: "in-place" admits O(log N) extra space (the recursion stack of quicksort and introsort).
 IN_PLACE_LIMIT = parse("log N")
+# Bounds on a deck, so that no deck makes a match, its observations (which carry the whole catalogue) or its
+# analysis outgrow the time limits. The standard deck has 18 algorithms, 21 special cards, at most 4 copies.
+MAX_CARDS_PER_SECTION = 100
+MAX_COPIES = 20
+MAX_SOURCES = 100
+MAX_TEXT = 200  # ids, names, variants
+MAX_LONG_TEXT = 2_000  # the description and each source's reference
 SPECIAL_KINDS = ("criterion", "case", "robbery")
 ROBBERY_TAKES = ("algorithm", "criterion", "case")
 ALGORITHM_KEYS = {"id", "name", "copies", "variant", "sources", *PROPERTIES}
@@ -204,12 +211,12 @@ def load_deck(source: str | Path | dict | None = None) -> Deck:
         return _standard_deck()
     if isinstance(source, (str, Path)):
         try:
-            data = json.loads(Path(source).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            data = loads_json(Path(source).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:  # UnicodeDecodeError, JSONDecodeError and JSONTooDeep are ValueErrors
             raise DeckError([f"{source}: not a readable JSON file ({exc})"]) from exc
         return _validated(canonical(data))
     try:
-        text = canonical(source)
+        text = canonical(check_json_depth(source))
     except (TypeError, ValueError) as exc:
         raise DeckError([f"a deck must be JSON data ({exc})"]) from exc
     return _validated(text)
@@ -244,6 +251,9 @@ class _DeckReader:
         if not isinstance(sources, dict) or not sources:
             self.problems.append("'sources' must map source keys to references")
             sources = {}
+        self._texts(sources, "'sources'", MAX_SOURCES)
+        self._text(data.get("name", "custom"), "the deck's 'name'", MAX_TEXT)
+        self._text(data.get("description", ""), "the deck's 'description'", MAX_LONG_TEXT)
         self.sources = sources
         self.seen: dict[str, str] = {}
         algorithms = self._cards(data.get("algorithms"), "algorithms", self._algorithm)
@@ -256,6 +266,9 @@ class _DeckReader:
     def _cards(self, entries, section: str, read) -> list:
         if not isinstance(entries, list) or not entries:
             self.problems.append(f"'{section}' must be a non-empty list of cards")
+            return []
+        if len(entries) > MAX_CARDS_PER_SECTION:
+            self.problems.append(f"'{section}' lists {len(entries)} cards; at most {MAX_CARDS_PER_SECTION} are allowed")
             return []
         cards = []
         for index, entry in enumerate(entries):
@@ -277,22 +290,24 @@ class _DeckReader:
             if not isinstance(value, str) or not value.strip():
                 self.problems.append(f"{where}: '{field}' must be a non-empty string")
                 continue
+            if not self._text(value, f"{where}: '{field}'", MAX_TEXT):
+                continue
             key = f"{field}:{value.strip().lower()}"
             if key in self.seen:
-                self.problems.append(f"{where}: duplicate card {field} {value!r} (also {self.seen[key]})")
+                self.problems.append(f"{where}: duplicate card {field} {short_repr(value)} (also {self.seen[key]})")
             self.seen.setdefault(key, where)
         copies = entry.get("copies", 1)
-        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-            self.problems.append(f"{where}: 'copies' must be a positive integer, not {copies!r}")
+        if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= MAX_COPIES:
+            self.problems.append(f"{where}: 'copies' must be an integer from 1 to {MAX_COPIES}, not {short_repr(copies)}")
 
     def _algorithm(self, entry: dict, where: str) -> AlgorithmCard | None:
         for key in sorted(set(entry) - ALGORITHM_KEYS):
-            self.problems.append(f"{where}: unknown property {key!r}; known: {', '.join(PROPERTIES)}")
+            self.problems.append(f"{where}: unknown property {short_repr(key)}; known: {', '.join(PROPERTIES)}")
         values = {}
         for prop in FLAGS:
             value = entry.get(prop)
             if not isinstance(value, bool):
-                self.problems.append(f"{where}: '{prop}' must be true or false, not {value!r}")
+                self.problems.append(f"{where}: '{prop}' must be true or false, not {short_repr(value)}")
             values[prop] = value
         for prop in CLASSES:
             values[prop] = self._complexity(entry.get(prop), f"{where}: '{prop}'")
@@ -300,10 +315,11 @@ class _DeckReader:
         if not isinstance(sources, dict):
             self.problems.append(f"{where}: 'sources' must give a source for every property")
             sources = {}
+        self._text(entry.get("variant", ""), f"{where}: 'variant'", MAX_TEXT)
         for prop in PROPERTIES:
             self._source(sources.get(prop), f"{where}: source of '{prop}'")
         for key in sorted(set(sources) - set(PROPERTIES)):
-            self.problems.append(f"{where}: source given for unknown property {key!r}")
+            self.problems.append(f"{where}: source given for unknown property {short_repr(key)}")
         if isinstance(values["in_place"], bool) and isinstance(values["space"], Complexity):
             if values["in_place"] != (values["space"] <= IN_PLACE_LIMIT):
                 self.problems.append(
@@ -315,19 +331,19 @@ class _DeckReader:
     def _special(self, entry: dict, where: str) -> SpecialCard | None:
         kind = entry.get("kind")
         if kind not in SPECIAL_KINDS:
-            self.problems.append(f"{where}: 'kind' must be one of {', '.join(SPECIAL_KINDS)}, not {kind!r}")
+            self.problems.append(f"{where}: 'kind' must be one of {', '.join(SPECIAL_KINDS)}, not {short_repr(kind)}")
             return None
         for key in sorted(set(entry) - COMMON_SPECIAL_KEYS - SPECIAL_KEYS[kind]):
-            self.problems.append(f"{where}: unknown property {key!r} for a {kind} card")
+            self.problems.append(f"{where}: unknown property {short_repr(key)} for a {kind} card")
         card = {"id": entry.get("id"), "name": entry.get("name"), "kind": kind, "copies": entry.get("copies", 1)}
         if kind == "case":
             if entry.get("case") not in CASES:
-                self.problems.append(f"{where}: 'case' must be one of {', '.join(CASES)}, not {entry.get('case')!r}")
+                self.problems.append(f"{where}: 'case' must be one of {', '.join(CASES)}, not {short_repr(entry.get('case'))}")
             card["case"] = entry.get("case")
         elif kind == "robbery":
             takes = entry.get("takes")
             if takes not in ROBBERY_TAKES:
-                self.problems.append(f"{where}: 'takes' must be one of {', '.join(ROBBERY_TAKES)}, not {takes!r}")
+                self.problems.append(f"{where}: 'takes' must be one of {', '.join(ROBBERY_TAKES)}, not {short_repr(takes)}")
             card["takes"] = takes
             if takes == "algorithm" and "requires" in entry:
                 card["requires"] = self._requirement(entry["requires"], where)
@@ -343,7 +359,7 @@ class _DeckReader:
             return None
         prop = data.get("property")
         if prop not in REQUIREMENT_PROPERTIES:
-            self.problems.append(f"{where}: unknown property {prop!r}; known: {', '.join(REQUIREMENT_PROPERTIES)}")
+            self.problems.append(f"{where}: unknown property {short_repr(prop)}; known: {', '.join(REQUIREMENT_PROPERTIES)}")
             return None
         extra = set(data) - {"property", "is", "bound"}
         if extra:
@@ -370,8 +386,23 @@ class _DeckReader:
             self.problems.append(f"{where}: {exc}")
             return None
 
+    def _text(self, value, where: str, limit: int) -> bool:
+        """True if `value` is text of at most `limit` characters; else the problem is noted."""
+        if isinstance(value, str) and len(value) <= limit:
+            return True
+        self.problems.append(f"{where} must be text of at most {limit} characters")
+        return False
+
+    def _texts(self, mapping: dict, where: str, limit: int) -> None:
+        if len(mapping) > limit:
+            self.problems.append(f"{where} has {len(mapping)} entries; at most {limit} are allowed")
+        for key, value in list(mapping.items())[:limit]:
+            self._text(value, f"{where}[{short_repr(key)}]", MAX_LONG_TEXT)
+
     def _source(self, reference, where: str) -> None:
         # A reference is a source key, optionally followed by ":" and a location (section, page).
         if not isinstance(reference, str) or reference.split(":", 1)[0] not in self.sources:
-            self.problems.append(f"{where} must name one of the deck's sources ({', '.join(self.sources)}), not {reference!r}")
+            self.problems.append(f"{where} must name one of the deck's sources ({', '.join(self.sources)}), "
+                                 f"not {short_repr(reference)}")
+
 

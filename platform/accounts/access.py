@@ -4,6 +4,8 @@ Operators are superusers. Private material (bot code, stderr logs) follows `can_
 own material (its game variants) follows `teaches` (change it) and `attends` (see and use it).
 """
 
+from django.db.models import Q
+
 from .models import Course
 
 
@@ -18,6 +20,16 @@ def can_see_private(user, owner) -> bool:
     if user.pk == owner.pk or user.is_superuser:
         return True
     return Course.objects.filter(instructors=user, students=owner).exists()
+
+
+def with_private_access(queryset, user, owner_field: str):
+    """The rows of `queryset` whose owner (at `owner_field`) has private material `user` may see, by the
+    rule of can_see_private."""
+    if not user.is_authenticated:
+        return queryset.none()
+    if user.is_superuser:
+        return queryset
+    return queryset.filter(Q(**{owner_field: user}) | Q(**{f"{owner_field}__courses__instructors": user})).distinct()
 
 
 def courses_seen_by(user):

@@ -1,9 +1,11 @@
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
 from games import available_games
 from rest_framework import serializers
 
 from accounts.access import can_see_private
+from accounts.usernames import clean_username
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from matches.models import Match, MatchSeat
@@ -30,9 +32,10 @@ class RegisterSerializer(serializers.Serializer):
     password = serializers.CharField(write_only=True)
 
     def validate_username(self, value):
-        if get_user_model().objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("that username is taken")
-        return value
+        try:
+            return clean_username(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
 
     def validate(self, data):
         validate_password(data["password"], get_user_model()(username=data["username"]))
@@ -58,9 +61,11 @@ class VersionSummarySerializer(serializers.ModelSerializer):
 
 
 class BotSerializer(serializers.ModelSerializer):
-    owner = serializers.CharField(source="owner.username", read_only=True, default=None)
+    owner = serializers.CharField(source="owner.username", read_only=True, default=None, allow_null=True,
+                                  help_text="null for a built-in bot")
     active_version = VersionSummarySerializer(read_only=True, allow_null=True)
-    rating = serializers.FloatField(source="rating.value", read_only=True, default=None)
+    rating = serializers.FloatField(source="rating.value", read_only=True, default=None, allow_null=True,
+                                    help_text="null until the bot played a rated match")
     game = GameField()
 
     class Meta:
@@ -87,7 +92,11 @@ class UploadSerializer(serializers.Serializer):
 
 class SeatSerializer(serializers.ModelSerializer):
     bot_label = serializers.CharField(source="bot.label", read_only=True)
-    version = serializers.IntegerField(source="version.number", read_only=True, default=None)
+    version = serializers.IntegerField(source="version.number", read_only=True, default=None, allow_null=True,
+                                       help_text="null for a built-in bot")
+    detail = serializers.SerializerMethodField(
+        help_text="The referee's note on the bot's failure (it may quote the bot's own error message): only for "
+                  "those who may see its code.")
     log = serializers.SerializerMethodField(help_text="The bot's stderr: only for those who may see its code.")
 
     class Meta:
@@ -95,13 +104,21 @@ class SeatSerializer(serializers.ModelSerializer):
         fields = ["seat", "bot", "bot_label", "version", "score", "placing", "status", "detail", "log",
                   "think_time", "decisions", "rating_before", "rating_after"]
 
+    def _private(self, seat) -> bool:
+        return can_see_private(self.context["request"].user, seat.bot.owner)
+
+    def get_detail(self, seat) -> str | None:
+        return seat.detail if self._private(seat) else None
+
     def get_log(self, seat) -> str | None:
-        return seat.log if can_see_private(self.context["request"].user, seat.bot.owner) else None
+        return seat.log if self._private(seat) else None
 
 
 class MatchSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
     queue_position = serializers.SerializerMethodField(help_text="1 = next to run; null unless queued.")
+    seed = serializers.SerializerMethodField(
+        help_text="All chance in the match (a card game's every hand) comes from it: null until it finished.")
 
     class Meta:
         model = Match
@@ -111,6 +128,9 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_queue_position(self, match) -> int | None:
         return match.queue_position()
 
+    def get_seed(self, match) -> int | None:
+        return match.public_seed
+
 
 class ChallengeSerializer(serializers.Serializer):
     bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all(), help_text="Your own active bot.")
@@ -119,13 +139,22 @@ class ChallengeSerializer(serializers.Serializer):
     )
     rated = serializers.BooleanField(default=False)
     variant = serializers.PrimaryKeyRelatedField(
-        queryset=Variant.objects.all(), required=False, allow_null=True,
+        queryset=Variant.objects.none(), required=False, allow_null=True,
+        error_messages={"does_not_exist": "no variant {pk_value} among your courses' variants"},
         help_text="A variant of a course you take: its rules instead of the standard ones (never rated).",
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Another course's variant is answered like one that does not exist: its existence is private.
+        request = self.context.get("request")
+        if request is not None:
+            self.fields["variant"].queryset = Variant.objects.visible_to(request.user)
+
 
 class VariantSerializer(serializers.ModelSerializer):
-    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None,
+                                       allow_null=True)
 
     class Meta:
         model = Variant

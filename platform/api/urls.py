@@ -1,6 +1,5 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from . import views
@@ -17,7 +16,8 @@ urlpatterns = [
     path("games/", views.GameList.as_view(), name="games"),
     path("ladder/<str:game>/", views.Ladder.as_view(), name="ladder"),
     path("auth/register/", views.Register.as_view(), name="register"),
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", views.ObtainToken.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    re_path(r"", views.not_found),  # last: whatever the routes above did not match
 ]

@@ -1,30 +1,50 @@
 """The REST API: everything the pages do. Thin views over the apps' services and querysets."""
 
 from django.contrib.auth import get_user_model
-from django.http import HttpResponse
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from games import available_games, get_game
 from rest_framework import generics, mixins, parsers, permissions, status, viewsets
 from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.access import courses_seen_by
+from accounts.access import courses_seen_by, with_private_access
 from accounts.models import Course
 from bots.models import Bot, BotVersion
-from bots.services import create_bot, upload_version
+from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
-from matches import services as match_services
+from matches.admission import TooManyInFlight, admit_challenge
 from matches.models import Match
 from matches.replays import replay_view
+from matches.services import ChallengeError
 from ratings.services import history, ladder
 from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
 
 from . import serializers
+from .pagination import ASCII_NUMBER
+from .parsers import BoundedJSONParser
 from .permissions import CanSeePrivate
+from .throttles import ChallengeThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
+
+# Ids are 64-bit: a larger number, or anything but ASCII digits, is a 400 rather than a database error.
+MAX_ID = 2**63 - 1
+ID_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
+
+
+def query_number(request, name: str, below: int = MAX_ID + 1) -> int | None:
+    """The query parameter `name` as a number from 0 to below - 1; None if absent; else a 400."""
+    text = request.query_params.get(name)
+    if text is None:
+        return None
+    if not ASCII_NUMBER.fullmatch(text) or int(text) >= below:
+        raise ValidationError({name: [f"{name} must be a whole number from 0 to {below - 1} (digits 0-9 only)"]})
+    return int(text)
 
 
 def game_info(game) -> dict:
@@ -43,6 +63,7 @@ class Register(generics.CreateAPIView):
 
     permission_classes = [permissions.AllowAny]
     serializer_class = serializers.RegisterSerializer
+    throttle_classes = [RegisterThrottle]
 
     def create(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
@@ -50,6 +71,13 @@ class Register(generics.CreateAPIView):
         user = get_user_model().objects.create_user(**serializer.validated_data)
         token = Token.objects.create(user=user)
         return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
+
+
+class ObtainToken(ObtainAuthToken):
+    """Exchange a username and password for your API token (sign-in attempts per username are limited)."""
+
+    parser_classes = [BoundedJSONParser, parsers.FormParser, parsers.MultiPartParser]
+    throttle_classes = [SignInThrottle]
 
 
 class CourseViewSet(viewsets.ReadOnlyModelViewSet):
@@ -67,7 +95,7 @@ class CourseViewSet(viewsets.ReadOnlyModelViewSet):
                             "multipart/form-data": serializers.NewVariantSerializer},
                    responses=serializers.VariantSerializer(many=True))
     @action(detail=True, methods=["get", "post"],
-            parser_classes=[parsers.JSONParser, parsers.MultiPartParser, parsers.FormParser])
+            parser_classes=[BoundedJSONParser, parsers.MultiPartParser, parsers.FormParser])
     def variants(self, request, pk=None):
         """GET: the course's game variants. POST (instructors): a new one from `config` (JSON) or a `file`."""
         course = self.get_object()
@@ -135,7 +163,7 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request={"multipart/form-data": serializers.UploadSerializer},
                    responses=serializers.VersionSerializer(many=True))
     @action(detail=True, methods=["get", "post"], parser_classes=[parsers.MultiPartParser, parsers.FormParser],
-            permission_classes=[permissions.IsAuthenticated, CanSeePrivate])
+            permission_classes=[permissions.IsAuthenticated, CanSeePrivate], throttle_classes=[UploadThrottle])
     def versions(self, request, pk=None):
         """GET: all versions, newest first. POST (multipart, field `file`): upload a new version."""
         bot = self.get_object()
@@ -168,34 +196,36 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         versions = BotVersion.objects.select_related("bot__owner")
-        # The list is your own versions; a single one is shown to whoever CanSeePrivate admits.
-        return versions.filter(bot__owner=self.request.user) if self.action == "list" else versions
+        # The list is your own versions; a single one is shown to whoever may see its bot's code, and is
+        # "not found" for anyone else, exactly like a version that does not exist.
+        if self.action == "list":
+            return versions.filter(bot__owner=self.request.user)
+        return with_private_access(versions, self.request.user, "bot__owner")
 
     @extend_schema(responses={(200, "text/x-python"): str})
     @action(detail=True)
     def code(self, request, pk=None):
         """Download the uploaded file."""
-        version = self.get_object()
-        response = HttpResponse(version.code, content_type="text/x-python; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{version.bot.name}-v{version.number}.py"'
-        return response
+        return code_download(self.get_object())
 
 
 class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Matches and their results are public; each seat's log only to those who may see that bot's code."""
 
     serializer_class = serializers.MatchSerializer
+    throttle_classes = [ChallengeThrottle]
 
     def get_queryset(self):
         matches = Match.objects.prefetch_related("seats__bot__owner", "seats__version")
         params = self.request.query_params
-        if params.get("bot"):
-            matches = matches.filter(seats__bot_id=params["bot"]).distinct()
+        bot = query_number(self.request, "bot") if self.action == "list" else None
+        if bot is not None:
+            matches = matches.filter(seats__bot_id=bot).distinct()
         if params.get("mine") == "1":
             matches = matches.filter(seats__bot__owner=self.request.user).distinct()
         return matches
 
-    @extend_schema(parameters=[OpenApiParameter("bot", int, description="only matches this bot played"),
+    @extend_schema(parameters=[OpenApiParameter("bot", ID_SCHEMA, description="only matches this bot played"),
                                OpenApiParameter("mine", str, description="1: only matches of your bots")])
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)
@@ -204,17 +234,20 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request, *args, **kwargs):
         """Challenge: your active bot against other active bots (or built-ins), rated or not, or unrated
         with a `variant` of a course you take."""
-        challenge = serializers.ChallengeSerializer(data=request.data)
+        challenge = serializers.ChallengeSerializer(data=request.data, context={"request": request})
         challenge.is_valid(raise_exception=True)
         data = challenge.validated_data
         try:
-            match = match_services.challenge(request.user, data["bot"], data["opponents"], rated=data["rated"],
-                                             variant=data.get("variant"))
-        except match_services.ChallengeError as exc:
+            match = admit_challenge(request.user, data["bot"], data["opponents"], rated=data["rated"],
+                                    variant=data.get("variant"))
+        except TooManyInFlight as exc:
+            raise Throttled(wait=exc.retry_after, detail=str(exc)) from exc
+        except ChallengeError as exc:
             raise ValidationError({"detail": str(exc)}) from exc
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[OpenApiParameter("seat", int, description="one seat's view (default: full view)")],
+    @extend_schema(parameters=[OpenApiParameter("seat", {"type": "integer", "minimum": 0},
+                                                description="one seat's view (default: full view)")],
                    responses=dict)
     @action(detail=True)
     def replay(self, request, pk=None):
@@ -222,10 +255,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         match = self.get_object()
         if match.status != Match.Status.FINISHED:
             raise NotFound("the match has not finished")
-        seat = request.query_params.get("seat")
-        if seat is not None and (not seat.isdigit() or int(seat) >= match.seats.count()):
-            raise ValidationError({"seat": "not a seat of this match"})
-        view = replay_view(match.replay, None if seat is None else int(seat))
+        seat = query_number(request, "seat", below=match.seats.count())
+        view = replay_view(match.replay, seat)
         return Response({"replay": match.replay, **view})
 
 
@@ -240,3 +271,9 @@ class Ladder(APIView):
         return Response(serializers.LadderRowSerializer(rows, many=True, context={"request": request}).data)
 
 
+
+
+@csrf_exempt  # it changes nothing, and must answer JSON whatever the method
+def not_found(request, *args, **kwargs):
+    """Any other path under /api/ (e.g. /api/bots/abc/): a JSON 404 like every API answer, not an HTML page."""
+    return JsonResponse({"detail": "Not found."}, status=404)

@@ -152,14 +152,22 @@ SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 REST_FRAMEWORK = {
+    # Token first: an anonymous API request is answered 401 with `WWW-Authenticate: Token`, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 25,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.ArenaAutoSchema",
+    # Client addresses for rate limits: REMOTE_ADDR unless this many proxies in front add X-Forwarded-For.
+    "NUM_PROXIES": int(os.environ.get("ARENA_NUM_PROXIES", "0")),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Arena API",
@@ -218,8 +226,36 @@ ARENA_ELO_K = float(os.environ.get("ARENA_ELO_K", "32"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A refused request (403 and the like) is the user's doing: one line, never a traceback.
+    "filters": {"no_traceback_for_refusals": {"()": "arena.logfilters.NoTracebackForRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"filters": ["no_traceback_for_refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 # Serve /static/ from Django itself (the embedded demo and compose have no separate web server).
 ARENA_SERVE_STATIC = env_bool("ARENA_SERVE_STATIC", True)
+
+# --- Rate limits (counted in the cache) ------------------------------------------------------------------
+# Redis when the platform has one (the broker's, or ARENA_CACHE_URL), so every web process shares the
+# counts; otherwise (the embedded demo) each process counts on its own in memory.
+ARENA_CACHE_URL = os.environ.get("ARENA_CACHE_URL") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ARENA_CACHE_URL}
+          if ARENA_CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Requests per period (s, min, hour, day), per user or (anonymous) per client address; a request over the
+# rate is answered 429 with Retry-After. Each is set by ARENA_RATE_<NAME>, e.g. ARENA_RATE_CHALLENGE=10/min.
+ARENA_RATES = {
+    name: os.environ.get(f"ARENA_RATE_{name.upper()}", default)
+    for name, default in {
+        "challenge": "10/min",  # challenges a user sends
+        "upload": "10/min",  # bot versions a user uploads
+        "sign_in": "10/min",  # sign-in and token attempts for one username
+        "register": "10/hour",  # new accounts from one client address
+    }.items()
+}
+# Matches one user may have queued or running at once (challenges beyond it wait: 429).
+ARENA_MAX_MATCHES_IN_FLIGHT = int(os.environ.get("ARENA_MAX_MATCHES_IN_FLIGHT", "5"))
+# Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of bots, and per bot
+# against the built-in bots, at most this many rated matches in any 24 hours.
+ARENA_RATED_PER_PAIR_PER_DAY = int(os.environ.get("ARENA_RATED_PER_PAIR_PER_DAY", "3"))
+ARENA_RATED_BUILTIN_PER_DAY = int(os.environ.get("ARENA_RATED_BUILTIN_PER_DAY", "3"))

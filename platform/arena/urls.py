@@ -1,14 +1,21 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles.views import serve
 from django.urls import include, path, re_path
 from tournaments import urls as tournament_urls
 
+from api.throttles import SignInThrottle
+from web.ratelimit import rate_limited
+
+# Sign-in attempts (the admin's, the site's) are rate limited per username, as the API's token endpoint is.
 urlpatterns = [
+    path("admin/login/", rate_limited(SignInThrottle)(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/", include(tournament_urls.api_urlpatterns)),
     path("api/", include("api.urls")),
     path("", include(tournament_urls)),
+    path("accounts/login/", rate_limited(SignInThrottle)(auth_views.LoginView.as_view()), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("web.urls")),
 ]

@@ -3,20 +3,20 @@
 import hashlib
 
 from django.db import transaction
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
 from django.db.models import Max
 from games import available_games
 
 from .models import Bot, BotVersion
 from .signals import version_uploaded
-from .validation import BotError, check_source
+from .validation import BotError, check_bot_name, check_source
 
 
 def create_bot(owner, game: str, name: str) -> Bot:
     if game not in available_games():
         raise BotError(f"unknown game {game!r}")
-    name = name.strip()
-    if not name:
-        raise BotError("give the bot a name")
+    name = check_bot_name(name)
     if Bot.objects.filter(owner=owner, game=game, name=name).exists():
         raise BotError(f"you already have a {game} bot named {name!r}")
     return Bot.objects.create(owner=owner, game=game, name=name)
@@ -35,3 +35,11 @@ def upload_version(bot: Bot, data: bytes, filename: str) -> BotVersion:
         )
         version_uploaded.send(sender=BotVersion, version=version)
     return version
+
+
+def code_download(version: BotVersion) -> HttpResponse:
+    """The uploaded file as a download named BOT-vN.py (the header quoted safely whatever the name holds)."""
+    response = HttpResponse(version.code, content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{version.bot.name}-v{version.number}.py")
+    return response

@@ -4,6 +4,8 @@ import ast
 
 from django.conf import settings
 
+from .models import Bot, BotVersion
+
 
 class BotError(ValueError):
     """A request about a bot that cannot be met; the message says why, for the student."""
@@ -11,6 +13,20 @@ class BotError(ValueError):
 
 class UploadRejected(BotError):
     """An upload that is not a usable bot file."""
+
+
+def check_bot_name(name: str) -> str:
+    """A bot's name without surrounding spaces, or BotError: printable text (no newline or other control
+    character: the name is shown everywhere and names the downloaded file) of at most Bot.name's length."""
+    limit = Bot._meta.get_field("name").max_length
+    name = name.strip()
+    if not name:
+        raise BotError("give the bot a name")
+    if len(name) > limit:
+        raise BotError(f"a bot's name has at most {limit} characters")
+    if not name.isprintable():
+        raise BotError("a bot's name must be printable text: no line breaks, tabs or other control characters")
+    return name
 
 
 def read_upload(file) -> bytes:
@@ -21,6 +37,9 @@ def read_upload(file) -> bytes:
 def check_source(data: bytes, filename: str) -> str:
     """The source text of an acceptable bot file, or UploadRejected with a clear reason."""
     limit = settings.ARENA_MAX_UPLOAD_BYTES
+    longest_name = BotVersion._meta.get_field("filename").max_length
+    if len(filename) > longest_name:
+        raise UploadRejected(f"the file name is longer than {longest_name} characters: rename the file")
     if not filename.endswith(".py"):
         raise UploadRejected(f"{filename}: upload a Python file (.py)")
     if len(data) > limit:
@@ -37,6 +56,8 @@ def check_source(data: bytes, filename: str) -> str:
         raise UploadRejected(f"syntax error in {filename}, line {exc.lineno}: {exc.msg}") from exc
     except ValueError as exc:  # e.g. a NUL byte
         raise UploadRejected(f"{filename} cannot be parsed: {exc}") from exc
+    except (RecursionError, MemoryError) as exc:  # e.g. thousands of nested brackets or operators
+        raise UploadRejected(f"{filename} nests its code too deeply for Python to compile it") from exc
     if not _defines_act(tree):
         raise UploadRejected(f"{filename} defines neither act(observation) nor a class Bot with an act method")
     return source

@@ -98,6 +98,11 @@ class Match(models.Model):
     def is_draw(self) -> bool:
         return len(self.winners) > 1
 
+    @property
+    def public_seed(self) -> int | None:
+        """The seed, once the match finished; None before: it regenerates every hidden hand of a card game."""
+        return self.seed if self.status == self.Status.FINISHED else None
+
     def queue_position(self) -> int | None:
         """1 for the next match to run; None unless queued."""
         if self.status != self.Status.QUEUED:

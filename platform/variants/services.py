@@ -1,9 +1,9 @@
 """Creating and deleting course variants; the game checks a variant's options before it is saved."""
 
-import json
-
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+
+from games.core import loads_json
 
 from accounts.access import teaches
 
@@ -62,6 +62,6 @@ def read_json_file(file):
     except UnicodeDecodeError as exc:
         raise VariantRefused({"file": [f"{file.name} is not UTF-8 text (byte {exc.start} cannot be decoded)"]}) from exc
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return loads_json(text)
+    except ValueError as exc:  # not JSON, or nested too deeply (JSONTooDeep)
         raise VariantRefused({"file": [f"{file.name} is not valid JSON: {exc}"]}) from exc

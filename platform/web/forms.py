@@ -1,9 +1,17 @@
 from django import forms
+from django.contrib.auth.forms import UserCreationForm
 from games import available_games, get_game
 
+from accounts.usernames import clean_username
 from bots.models import Bot
 from variants.models import Variant
 from variants.services import FILE_OPTION
+
+
+class RegisterForm(UserCreationForm):
+    def clean_username(self):
+        username = super().clean_username()  # None when taken (the form already holds that error)
+        return clean_username(username) if username else username
 
 
 class BotForm(forms.Form):

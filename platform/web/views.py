@@ -3,10 +3,9 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from games import available_games, get_game
@@ -14,16 +13,20 @@ from games import available_games, get_game
 from accounts.access import attends, can_see_private, teaches
 from accounts.models import Course
 from bots.models import Bot, BotVersion
-from bots.services import create_bot, upload_version
+from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
+from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
-from matches import services as match_services
+from matches.admission import TooManyInFlight, admit_challenge
 from matches.models import Match
 from matches.replays import replay_view
+from matches.services import ChallengeError
 from ratings.chart import rating_chart
+from ratings.fair_play import rules_text
 from ratings.services import histories, ladder
 from variants import services as variant_services
 
-from .forms import BotForm, ChallengeForm, UploadForm, VariantForm
+from .forms import BotForm, ChallengeForm, RegisterForm, UploadForm, VariantForm
+from .ratelimit import rate_limited, too_many_requests
 
 
 def home(request):
@@ -36,8 +39,9 @@ def home(request):
     return render(request, "web/home.html", context)
 
 
+@rate_limited(RegisterThrottle)
 def register(request):
-    form = UserCreationForm(request.POST or None)
+    form = RegisterForm(request.POST or None)
     if form.is_valid():
         login(request, form.save())
         return redirect("web:home")
@@ -59,7 +63,10 @@ def new_bot(request):
 
 @login_required
 def bot_page(request, pk):
-    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    return _render_bot_page(request, get_object_or_404(Bot.objects.select_related("owner"), pk=pk))
+
+
+def _render_bot_page(request, bot: Bot, status: int = 200):
     private = can_see_private(request.user, bot.owner)
     context = {
         "bot": bot,
@@ -72,7 +79,7 @@ def bot_page(request, pk):
         "challenge_form": ChallengeForm(bot=bot, user=request.user),
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
     }
-    return render(request, "web/bot.html", context)
+    return render(request, "web/bot.html", context, status=status)
 
 
 def _own_bot(request, pk) -> Bot:
@@ -84,6 +91,7 @@ def _own_bot(request, pk) -> Bot:
 
 @login_required
 @require_POST
+@rate_limited(UploadThrottle)
 def upload(request, pk):
     bot = _own_bot(request, pk)
     form = UploadForm(request.POST, request.FILES)
@@ -99,6 +107,7 @@ def upload(request, pk):
 
 @login_required
 @require_POST
+@rate_limited(ChallengeThrottle)
 def challenge(request, pk):
     bot = _own_bot(request, pk)
     form = ChallengeForm(request.POST, bot=bot, user=request.user)
@@ -106,11 +115,14 @@ def challenge(request, pk):
         messages.error(request, "Choose the opponent(s).")
         return redirect("web:bot", bot.pk)
     try:
-        match = match_services.challenge(request.user, bot, list(form.cleaned_data["opponents"]),
-                                         rated=form.cleaned_data["rated"], variant=form.cleaned_data["variant"])
-    except match_services.ChallengeError as exc:
-        messages.error(request, str(exc))
-        return redirect("web:bot", bot.pk)
+        match = admit_challenge(request.user, bot, list(form.cleaned_data["opponents"]),
+                                rated=form.cleaned_data["rated"], variant=form.cleaned_data["variant"])
+    except TooManyInFlight as exc:
+        return too_many_requests(request, str(exc), exc.retry_after)
+    except ChallengeError as exc:
+        # Refused as the API refuses it (400), on the bot's page with the reason.
+        messages.error(request, f"Challenge refused: {exc}")
+        return _render_bot_page(request, bot, status=400)
     return redirect("web:match", match.pk)
 
 
@@ -168,18 +180,17 @@ def version_code(request, pk, number):
     version = get_object_or_404(BotVersion.objects.select_related("bot__owner"), bot_id=pk, number=number)
     if not can_see_private(request.user, version.bot.owner):
         raise Http404("no such version")
-    response = HttpResponse(version.code, content_type="text/x-python; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{version.bot.name}-v{version.number}.py"'
-    return response
+    return code_download(version)
 
 
 @login_required
 def match_page(request, pk):
     match = get_object_or_404(Match, pk=pk)
-    seats = [
-        {"seat": seat, "log": seat.log if can_see_private(request.user, seat.bot.owner) else None}
-        for seat in match.seats.select_related("bot__owner", "version")
-    ]
+    seats = []
+    for seat in match.seats.select_related("bot__owner", "version"):
+        # A failure's note may quote the bot's own error message: private, like its stderr.
+        private = can_see_private(request.user, seat.bot.owner)
+        seats.append({"seat": seat, "log": seat.log if private else None, "detail": seat.detail if private else ""})
     # Outside the variant's course the match shows that it had its own rules, not which.
     variant = match.variant if match.variant and attends(request.user, match.variant.course) else None
     return render(request, "web/match.html", {"match": match, "seats": seats, "variant": variant})
@@ -203,5 +214,5 @@ def ladder_page(request, game):
     series = histories(game)
     chart = rating_chart({row["bot"].label: series.get(row["bot"].pk, []) for row in rows},
                          settings.ARENA_ELO_INITIAL)
-    return render(request, "web/ladder.html", {"game": game_obj, "rows": rows, "chart": chart,
+    return render(request, "web/ladder.html", {"game": game_obj, "rows": rows, "chart": chart, "rules": rules_text(),
                                                "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K})

@@ -7,6 +7,7 @@ Run with `--ds=arena.settings` and `platform` on the Python path (pyproject.toml
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -83,12 +84,27 @@ def live_worker(django_db_setup, django_db_blocker, sandbox_backend, tmp_path_fa
         print(f"Celery worker log: {log_path}")
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(settings):
+    """Each test counts requests against the (real) rate limits from zero: a cache key prefix of its own, in
+    the same cache the platform uses (Redis under CI), so parallel tests never share a count."""
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
+
+
 @pytest.fixture
 def make_user(django_user_model):
     def make(username: str, **extra):
         return django_user_model.objects.create_user(username=username, password=f"{username}-pass-1234", **extra)
 
     return make
+
+
+@pytest.fixture
+def ada(make_user, api_client):
+    """The student ada, signed in on `api_client`."""
+    user = make_user("ada")
+    api_client.force_authenticate(user)
+    return user
 
 
 @pytest.fixture

@@ -27,3 +27,15 @@ def play_now(match):
     services.run(claimed)
     match.refresh_from_db()
     return match
+
+
+def active_bot(owner, game="endgame", name="mine"):
+    """A bot of `owner` with one accepted version (as if validation had passed), ready to challenge."""
+    import hashlib
+
+    from bots.models import Bot, BotVersion
+
+    bot = Bot.objects.create(owner=owner, game=game, name=name)
+    BotVersion.objects.create(bot=bot, number=1, filename="bot.py", code=EXAMPLE_BOT.decode(), size=len(EXAMPLE_BOT),
+                              sha256=hashlib.sha256(EXAMPLE_BOT).hexdigest(), status=BotVersion.Status.ACCEPTED)
+    return bot

@@ -150,7 +150,12 @@ def test_a_student_of_another_course_cannot_see_or_use_it(api_client, client, wo
     builtin = Bot.objects.builtin("sortinggame", "honest")
     response = api_client.post("/api/matches/", {"bot": bot.pk, "opponents": [builtin.pk], "variant": variant.pk},
                                format="json")
-    assert response.status_code == 400 and "a course you do not take" in response.json()["detail"]
+    # Answered exactly as a variant that does not exist: another course's variants are not even named.
+    missing = api_client.post("/api/matches/", {"bot": bot.pk, "opponents": [builtin.pk], "variant": 10**9},
+                              format="json")
+    assert response.status_code == missing.status_code == 400
+    assert response.json()["variant"] == [f"no variant {variant.pk} among your courses' variants"]
+    assert missing.json()["variant"] == [f"no variant {10**9} among your courses' variants"]
     assert not Match.objects.filter(variant=variant).exists()
 
     client.force_login(world["eve"])

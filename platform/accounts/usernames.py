@@ -1,0 +1,35 @@
+"""The rule for new usernames, so that no name can pass for another one.
+
+A username is normalised to NFKC (full-width "ＡＬＩＣＥ" becomes "ALICE"), then refused when it
+- mixes scripts (Latin "alice" with a Cyrillic "а"): digits and punctuation belong to every script;
+- is written in a script other than Latin with letters that all look like Latin ones (Cyrillic "аа");
+- equals an existing username ignoring case.
+Confusable and script data come from the maintained `confusable_homoglyphs` package (Unicode's tables).
+"""
+
+import unicodedata
+
+from confusable_homoglyphs import confusables
+from confusable_homoglyphs.categories import unique_aliases
+from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+
+MAX_LENGTH = 150  # Django's User.username
+
+
+def clean_username(name: str) -> str:
+    """The normalised username, or ValidationError saying why it is refused."""
+    name = unicodedata.normalize("NFKC", name)
+    # Normalising can lengthen a name or change its characters: check the form of the result.
+    UnicodeUsernameValidator()(name)
+    if len(name) > MAX_LENGTH:
+        raise ValidationError(f"a username has at most {MAX_LENGTH} characters")
+    if confusables.is_mixed_script(name):
+        raise ValidationError("a username must not mix alphabets (e.g. Latin with Cyrillic letters)")
+    scripts = unique_aliases(name) - {"COMMON"}
+    if scripts and scripts != {"LATIN"} and confusables.is_confusable(name, preferred_aliases=["latin"]):
+        raise ValidationError("this username looks like a different one written in Latin letters")
+    if get_user_model().objects.filter(username__iexact=name).exists():
+        raise ValidationError("that username is taken")
+    return name

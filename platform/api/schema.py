@@ -1,0 +1,52 @@
+"""The OpenAPI schema states every answer an endpoint gives, refusals included (400, 401, 403, 404, 429)."""
+
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import permissions, serializers
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="Why the request was refused.")
+
+
+# A refused request body or query: each problem under the field it concerns (or "detail", or
+# "non_field_errors"), as one message or a list of messages.
+FIELD_ERRORS = {
+    "type": "object",
+    "additionalProperties": {"oneOf": [{"type": "string"}, {"type": "array", "items": {}}, {"type": "object"}]},
+}
+HEADERS = {
+    "401": {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "`Token`: how to authenticate."}},
+    "429": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again."}},
+}
+DESCRIPTIONS = {
+    "400": "The request is invalid: every problem, by field.",
+    "401": "Not signed in: send `Authorization: Token ...` (or a session cookie).",
+    "403": "Signed in, but not allowed (e.g. not the bot's owner), or a session request without its CSRF token.",
+    "404": "No such object, or one you may not see (both answer alike), or a page past the last.",
+    "429": "Over a rate limit: the message says which, Retry-After says when to come back.",
+}
+
+
+class ArenaAutoSchema(AutoSchema):
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        for code in self._refusal_codes():
+            body = FIELD_ERRORS if code == "400" else ErrorSerializer
+            response = self._get_response_for_code(body, code, direction=direction)
+            response["description"] = DESCRIPTIONS[code]
+            if code in HEADERS:
+                response["headers"] = HEADERS[code]
+            responses.setdefault(code, response)
+        return responses
+
+    def _refusal_codes(self) -> list[str]:
+        codes = []
+        if self.method not in ("GET", "DELETE") or self.get_override_parameters():
+            codes.append("400")
+        if not all(isinstance(permission, permissions.AllowAny) for permission in self.view.get_permissions()):
+            codes += ["401", "403"]
+        if "{" in self.path or self._is_list_view():
+            codes.append("404")
+        if any(self.method in getattr(throttle, "methods", ()) for throttle in self.view.get_throttles()):
+            codes.append("429")
+        return codes

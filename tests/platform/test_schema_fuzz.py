@@ -1,0 +1,62 @@
+"""Schemathesis against the OpenAPI schema, in process (the Django WSGI app): for every operation, bounded
+and seeded examples, valid and invalid, must get neither a server error nor an answer the schema does not
+describe (status, headers, body)."""
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings as hypothesis_settings
+from rest_framework.authtoken.models import Token
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+from accounts.models import Course
+from arena.wsgi import application
+from bots.models import Bot
+from matches import services
+from platform_helpers import active_bot, play_now
+from variants.models import Variant
+
+SCHEMA_URL = "/api/schema/?format=json"
+
+
+@pytest.fixture
+def api_schema(db, settings, make_user, in_process_sandbox):
+    """The served schema, with a world for its operations to find: a student who teaches a course with a
+    variant, owns an active bot, and whose bot played a finished match."""
+    settings.ALLOWED_HOSTS = ["*"]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # registrations stay fast
+    # Generous limits, so that the examples reach the views behind them (test_rate_limits tests the limits).
+    settings.ARENA_RATES = {scope: "10000/min" for scope in settings.ARENA_RATES}
+    settings.ARENA_MAX_MATCHES_IN_FLIGHT = 10000
+    user = make_user("fuzzer")
+    course = Course.objects.create(code="algo", name="Algorithms")
+    course.instructors.add(user)
+    Variant.objects.create(course=course, game="endgame", name="short", config={"length": 6}, created_by=user)
+    bot = active_bot(user)
+    play_now(services.create_match("endgame", [bot, Bot.objects.builtin("endgame", "greedy")], purpose="challenge",
+                                   rated=False))
+    pytest.fuzz_token = Token.objects.create(user=user).key
+    # As Django's test client does: a request through the WSGI app must not close the test's connection
+    # (the world above lives in its transaction).
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield schemathesis.openapi.from_wsgi(SCHEMA_URL, application)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@schema.parametrize()
+@hypothesis_settings(max_examples=12, derandomize=True, deadline=None, database=None,
+                     suppress_health_check=list(HealthCheck))
+@pytest.mark.django_db
+def test_every_operation_answers_as_its_schema_says(case):
+    # Every check but "schema-valid data is accepted": a request can fit the schema and still break a rule
+    # no schema states (a weak password, a name already taken, a deck too small), and gets a documented 400.
+    case.call_and_validate(headers={"Authorization": f"Token {pytest.fuzz_token}"},
+                           excluded_checks=[positive_data_acceptance])
