@@ -18,10 +18,10 @@ from accounts.models import Course
 from bots.models import Bot, BotVersion
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
-from matches.admission import TooManyInFlight, admit_challenge
 from matches.models import Match
 from matches.replays import replay_view
-from matches.services import ChallengeError
+from matches import services as match_services
+from matches.services import ChallengeError, TooManyInFlight
 from ratings.services import history, ladder
 from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
@@ -238,8 +238,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         challenge.is_valid(raise_exception=True)
         data = challenge.validated_data
         try:
-            match = admit_challenge(request.user, data["bot"], data["opponents"], rated=data["rated"],
-                                    variant=data.get("variant"))
+            match = match_services.challenge(request.user, data["bot"], data["opponents"], rated=data["rated"],
+                                             variant=data.get("variant"))
         except TooManyInFlight as exc:
             raise Throttled(wait=exc.retry_after, detail=str(exc)) from exc
         except ChallengeError as exc:

@@ -32,7 +32,7 @@ from bots.models import Bot, BotVersion
 
 from . import runner
 from .models import Match, MatchSeat
-from .signals import match_finished
+from .signals import challenge_requested, match_finished
 from .transient import retrying
 
 log = logging.getLogger(__name__)
@@ -40,6 +40,13 @@ log = logging.getLogger(__name__)
 
 class ChallengeError(ValueError):
     """A challenge that cannot be played; the message says why."""
+
+
+class TooManyInFlight(ChallengeError):
+    """The user already has the most challenges queued or running at once (answered 429, not 400)."""
+
+    # What a student over the limit is told to wait: a typical match takes well under a minute.
+    retry_after = 30
 
 
 # --- creating matches ---------------------------------------------------------------------------------
@@ -96,8 +103,19 @@ def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None
             raise ChallengeError(f"{each} has no version that passed validation yet")
     if variant is not None:
         _check_variant(user, variant, game, len(everyone), rated)
+    _check_in_flight(user)
+    challenge_requested.send(sender=Match, user=user, bots=everyone, rated=rated, variant=variant)
     return create_match(bot.game, everyone, purpose=Match.Purpose.CHALLENGE, rated=rated, created_by=user,
                         variant=variant)
+
+
+def _check_in_flight(user) -> None:
+    limit = settings.ARENA_MAX_MATCHES_IN_FLIGHT
+    in_flight = Match.objects.filter(created_by=user, purpose=Match.Purpose.CHALLENGE,
+                                     status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).count()
+    if in_flight >= limit:
+        raise TooManyInFlight(f"you already have {in_flight} challenges queued or running, the most at once "
+                              f"({limit}): wait until one finishes")
 
 
 def _check_variant(user, variant, game, players: int, rated: bool) -> None:

@@ -15,3 +15,8 @@ that bots never import matches either.
 from django.dispatch import Signal
 
 match_finished = Signal()
+
+# Sent by services.challenge with user=, bots= (the table), rated= and variant= before the match is
+# queued; a receiver refuses the challenge by raising services.ChallengeError with the reason (the
+# ratings app's rules for rated matches do). Nothing is written before every receiver agreed.
+challenge_requested = Signal()

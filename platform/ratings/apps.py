@@ -5,8 +5,10 @@ class RatingsConfig(AppConfig):
     name = "ratings"
 
     def ready(self):
-        from matches.signals import match_finished
+        from matches.signals import challenge_requested, match_finished
 
+        from .fair_play import on_challenge_requested
         from .services import on_match_finished
 
         match_finished.connect(on_match_finished, dispatch_uid="ratings.apply")
+        challenge_requested.connect(on_challenge_requested, dispatch_uid="ratings.fair_play")

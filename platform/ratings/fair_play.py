@@ -37,6 +37,12 @@ def rules_text() -> list[str]:
     ]
 
 
+def on_challenge_requested(sender, bots: list[Bot], rated: bool, **kwargs) -> None:
+    """The challenge_requested receiver: a rated challenge must keep the rules above."""
+    if rated:
+        check_rated_challenge(bots)
+
+
 def check_rated_challenge(bots: list[Bot], now=None) -> None:
     """ChallengeError with the reason unless a rated match between `bots` is allowed by the rules above."""
     owners = [bot.owner_id for bot in bots if not bot.is_builtin]

@@ -16,10 +16,10 @@ from bots.models import Bot, BotVersion
 from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
-from matches.admission import TooManyInFlight, admit_challenge
 from matches.models import Match
 from matches.replays import replay_view
-from matches.services import ChallengeError
+from matches import services as match_services
+from matches.services import ChallengeError, TooManyInFlight
 from ratings.chart import rating_chart
 from ratings.fair_play import rules_text
 from ratings.services import histories, ladder
@@ -115,8 +115,8 @@ def challenge(request, pk):
         messages.error(request, "Choose the opponent(s).")
         return redirect("web:bot", bot.pk)
     try:
-        match = admit_challenge(request.user, bot, list(form.cleaned_data["opponents"]),
-                                rated=form.cleaned_data["rated"], variant=form.cleaned_data["variant"])
+        match = match_services.challenge(request.user, bot, list(form.cleaned_data["opponents"]),
+                                         rated=form.cleaned_data["rated"], variant=form.cleaned_data["variant"])
     except TooManyInFlight as exc:
         return too_many_requests(request, str(exc), exc.retry_after)
     except ChallengeError as exc:

@@ -5,6 +5,7 @@ Run with `--ds=arena.settings` and `platform` on the Python path (pyproject.toml
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import uuid
@@ -118,3 +119,23 @@ def api_client():
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 90_000
+
+
+@pytest.fixture
+def browser_page():
+    """A page of Debian's chromium driven by Playwright (never a downloaded browser)."""
+    require(shutil.which(CHROMIUM) is not None, "chromium at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        yield page
+        browser.close()

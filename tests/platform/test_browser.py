@@ -1,31 +1,10 @@
 """In a real browser (Debian's chromium): sign in, upload a bot, challenge, and open the replay."""
 
-import shutil
-
 import pytest
 
 from platform_helpers import EXAMPLE_BOT
-from required import require
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-TIMEOUT_MS = 90_000
-
-
-@pytest.fixture
-def browser_page():
-    require(shutil.which(CHROMIUM) is not None, "chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        yield page
-        browser.close()
 
 
 @pytest.fixture

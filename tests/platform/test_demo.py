@@ -7,6 +7,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from matches.models import Match
+from tournaments.models import Tournament
 from variants.models import Variant
 from web.management.commands.seed_demo import ACCOUNTS
 
@@ -21,6 +22,9 @@ def test_demo_data_signs_in_with_the_readme_passwords_and_has_finished_matches(i
     assert {"endgame", "crazyking", "sortinggame"} <= set(finished.values_list("game", flat=True))
     assert not Match.objects.exclude(status=Match.Status.FINISHED).exists()
     assert Variant.objects.filter(course__code="algo-demo", game="sortinggame").count() == 1
+    cup = Tournament.objects.get(course__code="algo-demo")
+    assert cup.status == Tournament.Status.FINISHED and cup.champion is not None
+    assert cup.series.filter(bracket="losers").exists(), "the demo shows a double-elimination bracket"
 
     call_command("seed_demo")  # a second start adds nothing
     assert Match.objects.count() == finished.count()

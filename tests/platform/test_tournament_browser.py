@@ -2,7 +2,6 @@
 
 import pytest
 
-from test_browser import browser_page  # noqa: F401 - the shared chromium fixture
 from tournament_helpers import course_with_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)

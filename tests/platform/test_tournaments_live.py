@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
 from arena.celery import app as celery_app
 from celery_lab import CeleryProcess
@@ -105,7 +104,6 @@ def test_a_9_bot_swiss_of_4_rounds_pairs_without_rematches(live_worker, make_use
 BEAT = """
 import sys
 from arena.celery import app
-from django.conf import settings
 
 every = float(sys.argv[1])
 app.conf.beat_schedule = {name: dict(entry, schedule=every) for name, entry in settings.CELERY_BEAT_SCHEDULE.items()}

@@ -1,4 +1,5 @@
-"""Demo data: an instructor, two students in a course, their example bots, and a few finished matches."""
+"""Demo data: an instructor, two students in a course, their example bots, a few finished matches, and a
+finished tournament."""
 
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from bots.models import Bot
 from bots.services import create_bot, upload_version
 from matches import services
 from matches.models import Match
+from tournaments import services as tournament_services
 from variants.services import create_variant
 
 DEMO_BOTS = Path(__file__).resolve().parents[2] / "demo_bots"
@@ -60,9 +62,25 @@ class Command(BaseCommand):
         for game in ("crazyking", "sortinggame"):
             table = [Bot.objects.builtin(game, name) for name in sorted(get_game(game).builtin_bots())][:3]
             self._play(services.create_match(game, table, purpose=Match.Purpose.CHALLENGE, rated=True))
+        self._tournament(accounts["instructor"], course, [bots["alice"], bots["bob"], greedy, optimal])
         self.stdout.write(self.style.SUCCESS(
             "demo data created: " + ", ".join(f"{user} / {password}" for user, (password, _) in ACCOUNTS.items())
         ))
+
+    def _tournament(self, instructor, course, entrants: list[Bot]) -> None:
+        """A finished double elimination of the course, its games played here like the matches above."""
+        tournament = tournament_services.create_tournament(
+            instructor, course, name="Demo cup", game="endgame", format="double-elimination", games_per_series=2,
+            seeding="given")
+        for bot in entrants:
+            tournament_services.add_entrant(instructor, tournament, bot)
+        tournament_services.start(instructor, tournament)
+        games = Match.objects.filter(series_game__series__tournament=tournament)
+        while (match := games.filter(status=Match.Status.QUEUED).order_by("id").first()) is not None:
+            self._play(match)
+            tournament_services.advance(tournament.pk)
+        tournament.refresh_from_db()
+        self.stdout.write(f"  {tournament}: {tournament.status}, champion {tournament.champion}")
 
     def _play(self, match: Match) -> None:
         claimed = services.claim(match.pk)
