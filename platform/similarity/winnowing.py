@@ -8,8 +8,9 @@ consecutive k-gram hashes as the source's fingerprints. Any shared run of at lea
 tokens therefore shares a fingerprint, wherever it sits in the file, so reordering functions or adding
 dead code between them leaves the copied runs detectable.
 
-Similarity of two sources is |shared fingerprints| / min(|fingerprints of a|, |fingerprints of b|):
-the share of the smaller source found in the larger one (docs/similarity.md says why).
+Similarity of two sources is the larger of the two shares of a source's own tokens (those under its
+fingerprints and not in the starter code) that lie under a fingerprint the other also has: how much of
+the smaller submission is found in the other (docs/similarity.md says why).
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable
 
-# A k-gram of 13 normalised tokens is a little more than one line of code: long enough that the lines
-# every End Game bot writes (`board = observation["board"]`, a DP recurrence) rarely match by
-# themselves, short enough that a copied 2-line block is found. Window 8 guarantees that any shared run
-# of k + window - 1 = 20 tokens is detected. Measured on tests/platform/similarity_cases: docs/similarity.md.
-DEFAULT_K = 13
-DEFAULT_WINDOW = 8
+# A k-gram of 15 normalised tokens is about a line and a half of code: long enough that the lines every
+# End Game bot writes (`board = observation["board"]`, a loop header) rarely match by themselves, short
+# enough that a copied 2-line block is found. Window 5 guarantees that any shared run of
+# k + window - 1 = 19 tokens is detected. Measured on tests/platform/similarity_cases: docs/similarity.md.
+DEFAULT_K = 15
+DEFAULT_WINDOW = 5
 # A fingerprint that occurs more often than this in one file (a repeated idiom) is paired only this
 # often with the other file's occurrences when locating regions, so that regions stay linear in size.
 MAX_OCCURRENCES_PAIRED = 8
@@ -86,10 +87,20 @@ class Fingerprint:
     tokens: tuple[Token, ...]
     kgram_hashes: frozenset[int]  # every k-gram's hash, not only the kept ones: what `ignore` removes
     selected: dict[int, tuple[int, ...]]
+    own_tokens: frozenset[int]  # tokens under a kept fingerprint and in no ignored k-gram: what is scored
+
+    @property
+    def span(self) -> int:
+        """Tokens per k-gram (fewer than k only in a source shorter than k)."""
+        return min(self.k, len(self.tokens))
+
+    def tokens_under(self, hashes: Iterable[int]) -> set[int]:
+        """The positions of the tokens covered by the kept k-grams with these hashes."""
+        return {token for h in hashes for start in self.selected.get(h, ()) for token in range(start, start + self.span)}
 
     def lines_of(self, first_kgram: int, last_kgram: int) -> tuple[int, int]:
         """The line range covered by the k-grams starting at positions first_kgram..last_kgram."""
-        last_token = min(last_kgram + self.k - 1, len(self.tokens) - 1)
+        last_token = last_kgram + self.span - 1
         return self.tokens[first_kgram].first_line, self.tokens[last_token].last_line
 
 
@@ -186,8 +197,10 @@ def fingerprint(source: str, *, k: int = DEFAULT_K, window: int = DEFAULT_WINDOW
     selected: dict[int, list[int]] = defaultdict(list)
     for h, position in _winnow(kept, window):
         selected[h].append(position)
+    public = {token for position, h in enumerate(hashes) if h in ignored for token in range(position, position + span)}
+    fingerprinted = {token for positions in selected.values() for p in positions for token in range(p, p + span)}
     return Fingerprint(k, window, tuple(tokens), frozenset(hashes),
-                       {h: tuple(positions) for h, positions in selected.items()})
+                       {h: tuple(positions) for h, positions in selected.items()}, frozenset(fingerprinted - public))
 
 
 def _winnow(hashes: list[tuple[int, int]], window: int) -> list[tuple[int, int]]:
@@ -212,19 +225,29 @@ def combine(fingerprints: Iterable[Fingerprint]) -> Fingerprint | None:
     first = fingerprints[0]
     if any((f.k, f.window) != (first.k, first.window) for f in fingerprints):
         raise ValueError("fingerprints to combine must share k and window")
-    return Fingerprint(first.k, first.window, (), frozenset().union(*(f.kgram_hashes for f in fingerprints)), {})
+    return Fingerprint(first.k, first.window, (), frozenset().union(*(f.kgram_hashes for f in fingerprints)), {},
+                       frozenset())
 
 
 def compare(a: Fingerprint, b: Fingerprint) -> tuple[float, tuple[Region, ...]]:
-    """Similarity in [0, 1] (shared fingerprints over the smaller fingerprint set; 0 when either source
-    has nothing of its own) and the matching regions, ordered by their lines in a."""
+    """Similarity in [0, 1] and the matching regions, ordered by their lines in a.
+
+    Similarity is the larger of the two shares of own tokens (see Fingerprint.own_tokens) lying under a
+    fingerprint the other source also has: how much of the smaller submission is found in the other.
+    """
     if (a.k, a.window) != (b.k, b.window):
         raise ValueError(f"cannot compare fingerprints of different k/window: {a.k}/{a.window} and {b.k}/{b.window}")
-    smaller = min(len(a.selected), len(b.selected))
-    if smaller == 0:
-        return 0.0, ()
     shared = a.selected.keys() & b.selected.keys()
-    return len(shared) / smaller, _regions(a, b, shared)
+    if not shared:
+        return 0.0, ()
+    share = max(_share_found(a, shared), _share_found(b, shared))
+    return share, _regions(a, b, shared)
+
+
+def _share_found(source: Fingerprint, shared: set[int]) -> float:
+    if not source.own_tokens:
+        return 0.0
+    return len(source.tokens_under(shared) & source.own_tokens) / len(source.own_tokens)
 
 
 def _regions(a: Fingerprint, b: Fingerprint, shared: Iterable[int]) -> tuple[Region, ...]:
