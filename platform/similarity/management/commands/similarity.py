@@ -80,5 +80,5 @@ def _as_table(reports: list[PairReport]) -> str:
     lines = [f"{'similarity':>10}  {'a':<{width_a}}  {'b':<{width_b}}  matching lines (a ~ b)"]
     for r in reports:
         matches = ", ".join(f"{g.a_start}-{g.a_end} ~ {g.b_start}-{g.b_end}" for g in r.regions) or "-"
-        lines.append(f"{r.similarity:>10.0%}  {r.a:<{width_a}}  {r.b:<{width_b}}  {matches}")
+        lines.append(f"{r.similarity:>10.2f}  {r.a:<{width_a}}  {r.b:<{width_b}}  {matches}")
     return "\n".join(lines)
