@@ -39,7 +39,8 @@ MAX_OCCURRENCES_PAIRED = 8
 IDENTIFIER = "N"
 STRING = "S"
 NUMBER = "#"
-_KEPT_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
+# Soft keywords (`match`, `case`, `_`) are mostly used as ordinary names, so they are normalised too.
+_KEPT_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
 _LAYOUT = {tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT,
            tokenize.ENCODING, tokenize.ENDMARKER}
 _STATEMENT_START = {None, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
@@ -131,7 +132,7 @@ def normalised_tokens(source: str) -> list[Token]:
                 tokens.append(Token(STRING, token.start[0], raw[end].end[0]))
             previous_type, index = tokenize.STRING, end + 1
             continue
-        if token.type not in _LAYOUT and not _is_trailing_comma(raw, index):
+        if token.type not in _LAYOUT and token.string != ";" and not _is_trailing_comma(raw, index):
             tokens.append(Token(_normalise(token), token.start[0], token.end[0]))
         previous_type = token.type
         index += 1
@@ -162,7 +163,7 @@ def _is_trailing_comma(raw: list[tokenize.TokenInfo], index: int) -> bool:
     """A comma right before a closing bracket: formatters add or remove it freely."""
     if raw[index].string != ",":
         return False
-    following = next((t for t in raw[index + 1:] if t.type != tokenize.NL), None)
+    following = next((raw[i] for i in range(index + 1, len(raw)) if raw[i].type != tokenize.NL), None)
     return following is not None and following.string in _CLOSERS
 
 
