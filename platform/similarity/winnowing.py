@@ -97,7 +97,8 @@ class Fingerprint:
 
     def tokens_under(self, hashes: Iterable[int]) -> set[int]:
         """The positions of the tokens covered by the kept k-grams with these hashes."""
-        return {token for h in hashes for start in self.selected.get(h, ()) for token in range(start, start + self.span)}
+        span = self.span
+        return {token for h in hashes for start in self.selected.get(h, ()) for token in range(start, start + span)}
 
     def lines_of(self, first_kgram: int, last_kgram: int) -> tuple[int, int]:
         """The line range covered by the k-grams starting at positions first_kgram..last_kgram."""
@@ -188,7 +189,8 @@ def fingerprint(source: str, *, k: int = DEFAULT_K, window: int = DEFAULT_WINDOW
     if k < 1 or window < 1:
         raise ValueError(f"k and window must be at least 1 (got k={k}, window={window})")
     if ignore is not None and (ignore.k, ignore.window) != (k, window):
-        raise ValueError(f"ignore was fingerprinted with k={ignore.k}, window={ignore.window}, not k={k}, window={window}")
+        raise ValueError(f"ignore was fingerprinted with k={ignore.k}, window={ignore.window}, "
+                         f"not k={k}, window={window}")
     tokens = normalised_tokens(source)
     texts = [t.text for t in tokens]
     span = min(k, len(texts))

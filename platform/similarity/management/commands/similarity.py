@@ -19,7 +19,8 @@ class Command(BaseCommand):
         parser.add_argument("--starter", action="append", default=[], metavar="FILE",
                             help="code everyone was given, ignored in the comparison (may be repeated)")
         parser.add_argument("--game", help="also ignore this game's built-in bots' code (e.g. endgame)")
-        parser.add_argument("--json", action="store_true", help='print {"pairs": [{"a", "b", "similarity", "regions"}, ...], "errors": {FILE: reason}}')
+        parser.add_argument("--json", action="store_true",
+                            help='print {"pairs": [{"a", "b", "similarity", "regions"}, ...], "errors": {FILE: reason}}')
 
     def handle(self, *args, files, starter, game, **options):
         sources, errors = _read(files)
