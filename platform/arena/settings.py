@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "matches",
     "ratings",
     "variants",
+    "similarity",
     "tournaments",
     "api",
     "web",
