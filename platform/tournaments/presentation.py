@@ -25,7 +25,7 @@ def overview(tournament: Tournament, user) -> dict:
                      for e in entrants],
         "series": [], "rounds": [], "standings": [], "bracket": None,
         "progress": progress(tournament),
-        "champion": tournament.champion.bot.label if results and tournament.champion else None,
+        "champion": None,
     }
     if tournament.status == Tournament.Status.DRAFT or not results:
         return view
@@ -41,6 +41,9 @@ def overview(tournament: Tournament, user) -> dict:
                           "points": row.points, "tiebreaks": row.tiebreaks} for row in rules.standings(outcomes)]
     if tournament.format in ELIMINATION:
         view["bracket"] = bracket_layout(view["series"])
+    if tournament.status == Tournament.Status.FINISHED:
+        # Round robin and Swiss can end with first place shared after every tie-break: say so.
+        view["champion"] = " and ".join(row["label"] for row in view["standings"] if row["place"] == 1)
     return view
 
 

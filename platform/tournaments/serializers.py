@@ -29,7 +29,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     entrants = EntrantSerializer(many=True, read_only=True, source="view.entrants")
     progress = ProgressSerializer(read_only=True, source="view.progress")
     champion = serializers.CharField(read_only=True, allow_null=True, source="view.champion",
-                                     help_text="The champion's bot, once finished (hidden until then for at-end results).")
+                                     help_text="The champion's bot once finished, or the joint winners' (\"A and B\") when round robin or Swiss "
+                                               "ends level after every tie-break; hidden until the end for at-end results.")
 
     class Meta:
         model = Tournament
