@@ -1,0 +1,221 @@
+"""Sorted!'s exact solver: the fewest turns in which a deal can be sorted under the fixed turn order.
+
+A position is the 16 cards (seat * 4 + position, values 1..4) and the seat on move. A turn is one swap
+between a card of the mover's hand and a card of any other hand; swapping two equal cards changes nothing
+and so is a pass. The solver is IDA* on the number of turns with two admissible lower bounds:
+
+- `swaps_needed`: the fewest swaps that sort the cards with no turn order at all. Draw an edge from
+  position type p to value v for each card v lying at a position p != v; the misplaced cards split into
+  cycles of this graph, and a swap can add at most one cycle, so the fewest swaps is the number of
+  misplaced cards minus the most cycles the edges can be split into (computed exactly, memoised).
+- A turn only lowers that count if both swapped cards are misplaced (a correct card moved away adds
+  an edge or, moved to a position of its own type, changes no edge), so a mover with no misplaced card
+  wastes its turn; if the next mover has none either, it cannot have been given one by a turn that did
+  not raise the count (proof in docs/bots/sorted.md), so the bound adds up to two such turns.
+
+Failed searches are remembered per (cards, mover) as a proven lower bound, which prunes the repeated
+sub-trees that commuting swaps create and carries over between iterations and between calls.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+SEATS = 4
+HAND = 4
+CARDS = SEATS * HAND
+SORTED = tuple(position % HAND + 1 for position in range(CARDS))
+
+# (mine, other): the pairs of card indices a mover may swap, by mover.
+_PAIRS = {
+    mover: [(mine, other) for mine in range(mover * HAND, mover * HAND + HAND)
+            for other in range(CARDS) if other // HAND != mover]
+    for mover in range(SEATS)
+}
+_CYCLES = [
+    cycle
+    for length in (2, 3, 4)
+    for cycle in itertools.permutations(range(HAND), length)
+    if cycle[0] == min(cycle)  # each cycle once, from its smallest node
+]
+
+
+class DealError(ValueError):
+    """A deal that is not four hands of four cards holding each value 1..4 four times."""
+
+
+def parse_deal(text: str) -> tuple[int, ...]:
+    """A deal as text: four hands of four digits, positions 1 to 4 left to right, separated by '/'."""
+    hands = text.strip().split("/")
+    if len(hands) != SEATS or any(len(hand) != HAND or not hand.isdigit() for hand in hands):
+        raise DealError(f"a deal is four hands of four digits separated by '/', e.g. 2143/1234/3412/4321, not {text!r}")
+    return check_deal([int(card) for hand in hands for card in hand])
+
+
+def check_deal(cards) -> tuple[int, ...]:
+    cards = tuple(cards)
+    if len(cards) != CARDS or any(not isinstance(c, int) or isinstance(c, bool) for c in cards):
+        raise DealError(f"a deal is {CARDS} integer cards, not {cards!r}")
+    if sorted(cards) != sorted(SORTED):
+        raise DealError(f"a deal holds each of 1, 2, 3, 4 exactly four times, not {format_deal(cards)}")
+    return cards
+
+
+def format_deal(cards) -> str:
+    return "/".join("".join(str(card) for card in cards[seat * HAND : seat * HAND + HAND]) for seat in range(SEATS))
+
+
+def misplaced(cards, seat: int) -> list[int]:
+    """The positions (0-based) of `seat`'s hand that hold the wrong card."""
+    return [pos for pos in range(HAND) if cards[seat * HAND + pos] != pos + 1]
+
+
+def _edges(cards) -> tuple[int, ...]:
+    """How many cards of value v lie at a position of type p != v, as a flat 4x4 table (index p*4+v)."""
+    counts = [0] * (HAND * HAND)
+    for index, card in enumerate(cards):
+        position_type, value = index % HAND, card - 1
+        if position_type != value:
+            counts[position_type * HAND + value] += 1
+    return tuple(counts)
+
+
+@functools.lru_cache(maxsize=None)
+def _most_cycles(edges: tuple[int, ...]) -> int:
+    """The most cycles the misplaced-card graph splits into (every edge in exactly one cycle)."""
+    if not any(edges):
+        return 0
+    best = 0
+    for cycle in _CYCLES:
+        arcs = [cycle[k] * HAND + cycle[(k + 1) % len(cycle)] for k in range(len(cycle))]
+        if all(edges[arc] for arc in arcs):
+            rest = list(edges)
+            for arc in arcs:
+                rest[arc] -= 1
+            best = max(best, 1 + _most_cycles(tuple(rest)))
+            if len(cycle) == 2:
+                break  # a 2-cycle present is always in some best split (exchange argument)
+    return best
+
+
+def swaps_needed(cards) -> int:
+    """The fewest swaps that sort `cards` if anyone could swap any two cards."""
+    edges = _edges(cards)
+    return sum(edges) - _most_cycles(edges)
+
+
+def lower_bound(cards, mover: int) -> int:
+    """An admissible bound on the turns still needed with `mover` to move (see the module docstring)."""
+    needed = swaps_needed(cards)
+    if needed == 0:
+        return 0
+    wasted = 0
+    while wasted < 2 and not misplaced(cards, (mover + wasted) % SEATS):
+        wasted += 1
+    return needed + wasted
+
+
+def swap(cards, mine: int, other: int) -> tuple[int, ...]:
+    swapped = list(cards)
+    swapped[mine], swapped[other] = swapped[other], swapped[mine]
+    return tuple(swapped)
+
+
+class Solver:
+    """Minimum turns and optimal moves; keep one instance to reuse what earlier searches proved."""
+
+    def __init__(self):
+        # (cards, mover) -> a proven lower bound on the turns still needed (exact once solved).
+        self._bound: dict[tuple, int] = {}
+        self._exact: set[tuple] = set()
+        self.nodes = 0
+
+    def min_turns(self, cards, mover: int = 0) -> int:
+        """The fewest turns (passes included) that sort `cards` when `mover` moves first."""
+        cards = tuple(cards)
+        key = (cards, mover)
+        if key in self._exact:
+            return self._bound[key]
+        budget = max(self._bound.get(key, 0), lower_bound(cards, mover))
+        while not self._within(cards, mover, budget):
+            budget += 1
+        self._bound[key] = budget
+        self._exact.add(key)
+        return budget
+
+    def _within(self, cards, mover: int, budget: int) -> bool:
+        """True if `cards` can be sorted in at most `budget` turns with `mover` first."""
+        if cards == SORTED:
+            return True
+        key = (cards, mover)
+        known = self._bound.get(key)
+        if known is None:
+            known = lower_bound(cards, mover)
+        if known > budget:
+            return False
+        self.nodes += 1
+        following = (mover + 1) % SEATS
+        for child in _children(cards, mover, budget - 1):
+            if self._within(child, following, budget - 1):
+                return True
+        self._bound[key] = budget + 1
+        return False
+
+    def best_moves(self, cards, mover: int) -> list[tuple[int, int]]:
+        """Every optimal swap (mine, other) as card indices; a pass shows as every swap of equal cards.
+
+        Empty when the cards are sorted (then declaring is the one best move).
+        """
+        cards = tuple(cards)
+        if cards == SORTED:
+            return []
+        target = self.min_turns(cards, mover) - 1
+        following = (mover + 1) % SEATS
+        best = []
+        for mine, other in _PAIRS[mover]:
+            child = swap(cards, mine, other)
+            if lower_bound(child, following) <= target and self.min_turns(child, following) == target:
+                best.append((mine, other))
+        return best
+
+
+def _children(cards, mover: int, budget: int):
+    """The positions one turn of `mover` can reach whose swap count still fits `budget` turns.
+
+    The pass (if the mover has one) comes first, then every real swap, the ones that lower the count first.
+    The child's edge table is the parent's with the two swapped cards' edges moved, not recounted.
+    """
+    edges = _edges(cards)
+    needed = sum(edges) - _most_cycles(edges)
+    # A swap changes the count by at most one, and lowers it only if both cards are misplaced.
+    must_lower, may_raise = budget < needed, budget > needed
+    has_pass = False
+    lowering, others = [], []
+    for mine, other in _PAIRS[mover]:
+        a, b = cards[mine] - 1, cards[other] - 1
+        if a == b:
+            has_pass = True
+            continue
+        i, j = mine & 3, other & 3
+        both_misplaced = i != a and j != b
+        if (must_lower and not both_misplaced) or (not may_raise and i == a and j == b):
+            continue
+        child_edges = list(edges)
+        if i != a:
+            child_edges[i * HAND + a] -= 1
+        if j != b:
+            child_edges[j * HAND + b] -= 1
+        if i != b:
+            child_edges[i * HAND + b] += 1
+        if j != a:
+            child_edges[j * HAND + a] += 1
+        child_edges = tuple(child_edges)
+        child_needed = sum(child_edges) - _most_cycles(child_edges)
+        if child_needed > budget:
+            continue
+        (lowering if child_needed < needed else others).append(swap(cards, mine, other))
+    if has_pass and needed <= budget:
+        yield cards
+    yield from lowering
+    yield from others
