@@ -125,6 +125,12 @@ class GameState(ABC):
         """
         return False
 
+    def hidden_variant(self, seat: int, rng: random.Random) -> "GameState | None":
+        """A copy of this state that differs at most in what `seat` may not see (its hidden cards redrawn
+        with `rng`), or None when nothing is hidden from `seat`. The shared conformance test checks that
+        `seat`'s observation is the same in both: games with hidden information override this."""
+        return None
+
     def full_view(self) -> dict:
         """Everything, hidden information included: for replays, referees and instructors."""
         return self._observe(-1)

@@ -41,6 +41,26 @@ _CYCLES = [
 ]
 
 
+DECLARE = {"action": "declare"}
+
+
+def swap_action(mine: int, seat: int, theirs: int) -> dict:
+    """The action that swaps the mover's card at position `mine` with `seat`'s card at `theirs` (1-based)."""
+    return {"action": "swap", "mine": mine, "seat": seat, "theirs": theirs}
+
+
+def describe(action: dict) -> str:
+    if action["action"] == "declare":
+        return "declare"
+    return f"swap own position {action['mine']} with seat {action['seat']}'s position {action['theirs']}"
+
+
+def is_pass(cards, mover: int, action: dict) -> bool:
+    """True for a swap of two equal cards, which changes nothing."""
+    return action["action"] == "swap" and (
+        cards[mover * HAND + action["mine"] - 1] == cards[action["seat"] * HAND + action["theirs"] - 1])
+
+
 class DealError(ValueError):
     """A deal that is not four hands of four cards holding each value 1..4 four times."""
 
@@ -178,6 +198,15 @@ class Solver:
             if lower_bound(child, following) <= target and self.min_turns(child, following) == target:
                 best.append((mine, other))
         return best
+
+
+    def best_actions(self, cards, mover: int) -> list[dict]:
+        """`best_moves` as game actions: declare when sorted, else each optimal swap (every equal-card swap
+        when passing is optimal)."""
+        if tuple(cards) == SORTED:
+            return [dict(DECLARE)]
+        return [swap_action(mine % HAND + 1, other // HAND, other % HAND + 1)
+                for mine, other in self.best_moves(cards, mover)]
 
 
 def _children(cards, mover: int, budget: int):

@@ -9,14 +9,7 @@ from __future__ import annotations
 
 from ..core import GameState
 from . import solver
-from .solver import CARDS, HAND, SEATS
-
-DECLARE = {"action": "declare"}
-
-
-def swap_action(mine: int, seat: int, theirs: int) -> dict:
-    """The action that swaps the mover's card at position `mine` with `seat`'s card at `theirs` (1-based)."""
-    return {"action": "swap", "mine": mine, "seat": seat, "theirs": theirs}
+from .solver import CARDS, DECLARE, HAND, SEATS, swap_action
 
 
 class SortedState(GameState):
@@ -104,6 +97,27 @@ class SortedState(GameState):
         while not self._rules_over() and self.turn % SEATS in self.failed_seats:
             self.history.append({"turn": self.turn, "seat": self.turn % SEATS, "action": "skipped"})
             self.turn += 1
+
+    def hidden_variant(self, seat, rng):
+        """The same game but for the order of `seat`'s cards that no swap has touched since the deal (and
+        so that it never saw): the deal had them in another order, and everything else is the same."""
+        if self.is_terminal():
+            return None
+        touched = set()
+        for entry in self.history:
+            if entry["action"] == "swap":
+                touched.add(entry["seat"] * HAND + entry["mine"] - 1)
+                touched.add(entry["other"] * HAND + entry["theirs"] - 1)
+        unseen = [index for index in range(seat * HAND, seat * HAND + HAND) if index not in touched]
+        values = [self.cards[index] for index in unseen]
+        rng.shuffle(values)
+        variant = self.clone()
+        initial = list(self.initial)
+        for index, value in zip(unseen, values):
+            variant.cards[index] = initial[index] = value
+        variant.initial = tuple(initial)
+        variant._min_turns = None
+        return variant
 
     # --- what a seat sees ----------------------------------------------------------------------------
     def _observe(self, seat):
