@@ -127,13 +127,27 @@ def swaps_needed(cards) -> int:
 
 def lower_bound(cards, mover: int) -> int:
     """An admissible bound on the turns still needed with `mover` to move (see the module docstring)."""
-    needed = swaps_needed(cards)
+    return _bound_from(swaps_needed(cards), _clean_seats(cards), mover)
+
+
+def _clean_seats(cards) -> list[int]:
+    return [seat for seat in range(SEATS) if not misplaced(cards, seat)]
+
+
+def _bound_from(needed: int, clean: list[int], mover: int) -> int:
+    """The fewest turns T >= `needed` that leave a wasted turn for every clean seat moving before turn T.
+
+    Each such seat must be charged a turn that does not lower the swap count: its own turn, or the
+    earlier one that gave it a misplaced card; such turns add one each beyond `needed` (two for a turn
+    that raises the count, which may serve two seats).
+    """
     if needed == 0:
         return 0
-    wasted = 0
-    while wasted < 2 and not misplaced(cards, (mover + wasted) % SEATS):
-        wasted += 1
-    return needed + wasted
+    first_turns = [(seat - mover) % SEATS for seat in clean]
+    turns = needed
+    while turns - needed < sum(1 for first in first_turns if first < turns):
+        turns += 1
+    return turns
 
 
 def swap(cards, mine: int, other: int) -> tuple[int, ...]:
@@ -146,37 +160,34 @@ class Solver:
     """Minimum turns and optimal moves; keep one instance to reuse what earlier searches proved."""
 
     def __init__(self):
-        # (cards, mover) -> a proven lower bound on the turns still needed (exact once solved).
-        self._bound: dict[tuple, int] = {}
-        self._exact: set[tuple] = set()
+        # position key (cards code * 4 + mover) -> a proven lower bound on the turns still needed.
+        self._bound: dict[int, int] = {}
+        self._exact: set[int] = set()
         self.nodes = 0
 
     def min_turns(self, cards, mover: int = 0) -> int:
         """The fewest turns (passes included) that sort `cards` when `mover` moves first."""
-        cards = tuple(cards)
-        key = (cards, mover)
+        search = _Search.of(cards)
+        key = search.code * SEATS + mover
         if key in self._exact:
             return self._bound[key]
-        budget = max(self._bound.get(key, 0), lower_bound(cards, mover))
-        while not self._within(cards, mover, budget):
+        budget = max(self._bound.get(key, 0), search.bound(mover))
+        while not self._within(search, mover, budget):
             budget += 1
         self._bound[key] = budget
         self._exact.add(key)
         return budget
 
-    def _within(self, cards, mover: int, budget: int) -> bool:
-        """True if `cards` can be sorted in at most `budget` turns with `mover` first."""
-        if cards == SORTED:
+    def _within(self, node: "_Search", mover: int, budget: int) -> bool:
+        """True if the node's cards can be sorted in at most `budget` turns with `mover` first."""
+        if node.code == _SORTED_CODE:
             return True
-        key = (cards, mover)
-        known = self._bound.get(key)
-        if known is None:
-            known = lower_bound(cards, mover)
-        if known > budget:
+        key = node.code * SEATS + mover
+        if self._bound.get(key, 0) > budget:
             return False
         self.nodes += 1
         following = (mover + 1) % SEATS
-        for child in _children(cards, mover, budget - 1):
+        for child in node.children(mover, budget - 1):
             if self._within(child, following, budget - 1):
                 return True
         self._bound[key] = budget + 1
@@ -209,42 +220,107 @@ class Solver:
                 for mine, other in self.best_moves(cards, mover)]
 
 
-def _children(cards, mover: int, budget: int):
-    """The positions one turn of `mover` can reach whose swap count still fits `budget` turns.
+# The search keeps a position as three integers, so that a swap is a few additions and every bound a
+# dictionary look-up: the cards (2 bits each, value - 1), the edge table (3 bits per (type, value) slot)
+# and each seat's count of misplaced cards (3 bits per seat).
+def _encode(cards) -> int:
+    return sum((card - 1) << (2 * index) for index, card in enumerate(cards))
 
-    The pass (if the mover has one) comes first, then every real swap, the ones that lower the count first.
-    The child's edge table is the parent's with the two swapped cards' edges moved, not recounted.
-    """
-    edges = _edges(cards)
-    needed = sum(edges) - _most_cycles(edges)
-    # A swap changes the count by at most one, and lowers it only if both cards are misplaced.
-    must_lower, may_raise = budget < needed, budget > needed
-    has_pass = False
-    lowering, others = [], []
-    for mine, other in _PAIRS[mover]:
-        a, b = cards[mine] - 1, cards[other] - 1
-        if a == b:
-            has_pass = True
-            continue
-        i, j = mine & 3, other & 3
-        both_misplaced = i != a and j != b
-        if (must_lower and not both_misplaced) or (not may_raise and i == a and j == b):
-            continue
-        child_edges = list(edges)
-        if i != a:
-            child_edges[i * HAND + a] -= 1
-        if j != b:
-            child_edges[j * HAND + b] -= 1
-        if i != b:
-            child_edges[i * HAND + b] += 1
-        if j != a:
-            child_edges[j * HAND + a] += 1
-        child_edges = tuple(child_edges)
-        child_needed = sum(child_edges) - _most_cycles(child_edges)
-        if child_needed > budget:
-            continue
-        (lowering if child_needed < needed else others).append(swap(cards, mine, other))
-    if has_pass and needed <= budget:
-        yield cards
-    yield from lowering
-    yield from others
+
+_SORTED_CODE = _encode(SORTED)
+
+
+def _edge(position_type: int, value: int) -> int:
+    return 0 if position_type == value else 1 << (3 * (position_type * HAND + value))
+
+
+def _decode_edges(code: int) -> tuple[int, ...]:
+    return tuple((code >> (3 * slot)) & 7 for slot in range(HAND * HAND))
+
+
+# Change of the edge code when value a at a position of type i and value b at one of type j change places.
+_EDGE_DELTA = [_edge(i, b) + _edge(j, a) - _edge(i, a) - _edge(j, b)
+               for i in range(HAND) for a in range(HAND) for j in range(HAND) for b in range(HAND)]
+_NEEDED: dict[int, int] = {}
+_BOUND: dict[tuple[int, int, int], int] = {}
+
+
+def _needed(edge_code: int) -> int:
+    needed = _NEEDED.get(edge_code)
+    if needed is None:
+        edges = _decode_edges(edge_code)
+        needed = _NEEDED[edge_code] = sum(edges) - _most_cycles(edges)
+    return needed
+
+
+def _bound(needed: int, dirty: int, mover: int) -> int:
+    key = (needed, dirty, mover)
+    bound = _BOUND.get(key)
+    if bound is None:
+        clean = [seat for seat in range(SEATS) if not (dirty >> (3 * seat)) & 7]
+        bound = _BOUND[key] = _bound_from(needed, clean, mover)
+    return bound
+
+
+class _Search:
+    """One position of the search: its cards, edge table and misplaced counts as integer codes."""
+
+    __slots__ = ("code", "edges", "dirty", "needed")
+
+    def __init__(self, code: int, edges: int, dirty: int):
+        self.code, self.edges, self.dirty = code, edges, dirty
+        self.needed = _needed(edges)
+
+    @classmethod
+    def of(cls, cards) -> "_Search":
+        cards = check_deal(cards)
+        edges = sum(_edge(index % HAND, card - 1) for index, card in enumerate(cards))
+        dirty = sum(len(misplaced(cards, seat)) << (3 * seat) for seat in range(SEATS))
+        return cls(_encode(cards), edges, dirty)
+
+    def bound(self, mover: int) -> int:
+        return _bound(self.needed, self.dirty, mover)
+
+    def children(self, mover: int, budget: int):
+        """The positions one turn of `mover` reaches whose bound still fits `budget` turns: the pass (if
+        the mover has one) first, then the swaps that lower the swap count, those fixing most cards first."""
+        code, edges, dirty, needed = self.code, self.edges, self.dirty, self.needed
+        following = (mover + 1) % SEATS
+        # A swap changes the count by at most one, and lowers it only if both cards are misplaced.
+        must_lower, may_raise = budget < needed, budget > needed
+        has_pass = False
+        lowering, others = [], []
+        for mine_shift, other_shift, i, j, mover_shift, other_seat_shift in _SHIFTS[mover]:
+            a, b = (code >> mine_shift) & 3, (code >> other_shift) & 3
+            if a == b:
+                has_pass = True
+                continue
+            if (must_lower and (i == a or j == b)) or (not may_raise and i == a and j == b):
+                continue
+            child_edges = edges + _EDGE_DELTA[((i * HAND + a) * HAND + j) * HAND + b]
+            child_needed = _needed(child_edges)
+            child_dirty = (dirty + (((i != b) - (i != a)) << mover_shift)
+                           + (((j != a) - (j != b)) << other_seat_shift))
+            if _bound(child_needed, child_dirty, following) > budget:
+                continue
+            flip = a ^ b
+            child = _Search(code ^ (flip << mine_shift) ^ (flip << other_shift), child_edges, child_dirty)
+            if child_needed < needed:
+                lowering.append((-(i == b) - (j == a), len(lowering), child))
+            else:
+                others.append(child)
+        if has_pass and self.bound(following) <= budget:
+            yield self
+        lowering.sort()
+        for _, _, child in lowering:
+            yield child
+        yield from others
+
+
+# Per mover, each swap it may make: bit shifts of its two cards, their position types, and the bit
+# shifts of the two seats' misplaced counts.
+_SHIFTS = {
+    mover: [(2 * mine, 2 * other, mine % HAND, other % HAND, 3 * mover, 3 * (other // HAND))
+            for mine, other in _PAIRS[mover]]
+    for mover in range(SEATS)
+}
