@@ -8,10 +8,11 @@ and so is a pass. The solver is IDA* on the number of turns with two admissible 
   position type p to value v for each card v lying at a position p != v; the misplaced cards split into
   cycles of this graph, and a swap can add at most one cycle, so the fewest swaps is the number of
   misplaced cards minus the most cycles the edges can be split into (computed exactly, memoised).
-- A turn only lowers that count if both swapped cards are misplaced (a correct card moved away adds
-  an edge or, moved to a position of its own type, changes no edge), so a mover with no misplaced card
-  wastes its turn; if the next mover has none either, it cannot have been given one by a turn that did
-  not raise the count (proof in docs/bots/sorted.md), so the bound adds up to two such turns.
+- A turn only lowers that count if both swapped cards are misplaced (moving a correct card never lowers
+  it), so a seat with no misplaced card that moves before the end wastes a turn, or an earlier turn
+  that did not lower the count gave it a misplaced card. Such a turn serves at most one clean seat (two
+  if it raises the count, which then costs two), so the bound is the fewest turns T >= the swap count
+  with T - swap count >= the clean seats moving before turn T (proof in docs/bots/sorted.md).
 
 Failed searches are remembered per (cards, mover) as a proven lower bound, which prunes the repeated
 sub-trees that commuting swaps create and carries over between iterations and between calls.
