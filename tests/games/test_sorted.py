@@ -271,6 +271,13 @@ def test_the_command_line_solves_a_deal_and_plays_one_bot_as_the_team():
     assert "the team won" in run_cli("match", "sorted", "builtin:planner", "--seed", "4")
 
 
+@pytest.mark.parametrize("args, message", [(["solve", "sorted", "--deal", "1234/1234/1234/1233"], "four times"),
+                                           (["solve", "sorted"], "needs --deal"), (["solve", "endgame"], "needs --board")])
+def test_the_command_line_refuses_a_bad_deal_or_a_missing_option_clearly(args, message):
+    proc = subprocess.run([sys.executable, "-m", "games", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_the_docs_show_the_example_bot_file_as_it_is():
     doc = (ROOT / "docs/bots/sorted.md").read_text(encoding="utf-8")
     assert (ROOT / "docs/bots/examples/sorted_example.py").read_text(encoding="utf-8").strip() in doc
