@@ -77,11 +77,15 @@ class PlannerBot:
     rule out (counting the four copies of each value, turned cards and the cards its partners' and its own
     swaps moved into its hand), and declares only when it knows every hand is sorted.
 
-    Every swap is first ranked by the solver's average lower bound (fast); those that share the best bound
-    are then ranked by the average exact number of turns still needed (measured: ranking more of them by
-    the exact count scores no better and is several times slower). Ties go to the first in the legal
-    order, so seeded games repeat.
+    Every swap is first ranked by the solver's average lower bound (fast); those within one turn of the
+    best bound are then ranked by the average exact number of turns still needed. (Measured over 100
+    seeded deals: the exact ranking of only the best-bound swaps averages 1.28, within one turn 1.10,
+    within two turns 1.11 at half the speed.) Ties go to the first in the legal order, so seeded games
+    repeat.
     """
+
+    # Swaps whose average bound is within this many turns of the best get the exact (slower) ranking.
+    EXACT_MARGIN = 1
 
     def __init__(self):
         self.solver = Solver()
@@ -99,7 +103,7 @@ class PlannerBot:
                 children[index] = [swap(cards, mine, theirs) for cards in tables]
         bounds = {index: mean(lower_bound(child, following) for child in kids) for index, kids in children.items()}
         lowest = min(bounds.values())
-        close = [index for index in children if bounds[index] == lowest]
+        close = [index for index in children if bounds[index] <= lowest + self.EXACT_MARGIN]
         best = min(close, key=lambda index: mean(self.solver.min_turns(child, following) for child in children[index]))
         return obs["legal_actions"][best]
 
