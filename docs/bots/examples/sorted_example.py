@@ -40,6 +40,11 @@ class Bot:
             mine = known[card - 1]
             if mine is not None and mine != card or mine is None and unseen[card] == 0:
                 return {"action": "swap", "mine": card, "seat": seat, "theirs": pos}
+        # Give a card of mine I know is out of place to a seat whose position for it holds a wrong card.
+        for pos, card in enumerate(known):
+            for seat, theirs, wrong in misplaced:
+                if card is not None and card != pos + 1 and theirs == card:
+                    return {"action": "swap", "mine": pos + 1, "seat": seat, "theirs": theirs}
         # Otherwise look at one of my unknown cards: swap it with a card that belongs where it lies.
         # If mine was right already the cards are equal and nothing changes; if not, mine is now right.
         for pos, card in enumerate(known):
@@ -47,6 +52,10 @@ class Bot:
                 for seat, hand in enumerate(obs["hands"]):
                     if seat != self.seat and hand[pos] == pos + 1:
                         return {"action": "swap", "mine": pos + 1, "seat": seat, "theirs": pos + 1}
+        # Take a misplaced card in exchange for my right one, so that a partner can see it and fix it.
+        for seat, theirs, wrong in misplaced:
+            if known[theirs - 1] == theirs:
+                return {"action": "swap", "mine": theirs, "seat": seat, "theirs": theirs}
         # Nothing better: fetch a misplaced card I see anyway, or make the first swap on offer.
         if misplaced:
             seat, pos, card = misplaced[0]
