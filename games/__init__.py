@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
 import importlib
 
 from .core import BotFailure, ConfigError, Game, GameState, IllegalAction, Verdict
 
 # Each game is one package below games/ exposing GAME; adding a game is adding its folder and its name here.
-GAME_PACKAGES = ["endgame", "sortinggame", "crazyking"]
+GAME_PACKAGES = ["endgame", "sortinggame", "crazyking", "sorted"]
 
 
 def available_games() -> dict[str, Game]:
@@ -21,7 +22,8 @@ def available_games() -> dict[str, Game]:
 def get_game(name: str) -> Game:
     games = available_games()
     if name not in games:
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(games))}")
+        # Importing games.sorted binds the name `sorted` in this package: the built-in is reached explicitly.
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(builtins.sorted(games))}")
     return games[name]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import available_games, get_game, replay as replays
 from .bots import BotSpecError, make_player
-from .core import ConfigError
+from .core import ConfigError, ScoreOrder
 from .referee import play_match
 from .tournament import FORMATS
 
@@ -36,6 +36,8 @@ def _config(game, args) -> dict:
 def cmd_match(args) -> int:
     game = get_game(args.game)
     config = _config(game, args)
+    if game.cooperative and len(args.bots) == 1:
+        args.bots = args.bots * game.default_players  # one bot may be the whole team, one instance per seat
     if not game.min_players <= len(args.bots) <= game.max_players:
         raise ConfigError(f"{game.name} is played by {game.min_players} to {game.max_players} bots, not {len(args.bots)}")
     players = [
@@ -53,23 +55,63 @@ def cmd_match(args) -> int:
         print(json.dumps(result.as_json()))
         return 0
     print()
+    if game.cooperative:
+        print(_team_line(game, result))
     for seat, player in enumerate(result.players):
         line = f"seat {seat} {player.name}: score {player.score}, place {player.placing}, {player.status}"
         print(line + (f" ({player.detail})" if player.detail else ""))
         if player.log and player.status != "ok":
             print(_indent(player.log.rstrip()[-2000:]))
-    names = ", ".join(f"seat {s} {result.players[s].name}" for s in result.winners)
-    print(("draw between " if result.draw else "winner: ") + names)
+    if not game.cooperative:
+        names = ", ".join(f"seat {s} {result.players[s].name}" for s in result.winners)
+        print(("draw between " if result.draw else "winner: ") + names)
     if args.replay:
         print(f"replay saved to {args.replay}")
     return 0
 
 
+def _team_line(game, result) -> str:
+    better = "lower" if game.score_order is ScoreOrder.LOWER_IS_BETTER else "higher"
+    outcome = "won" if result.winners else "lost"
+    return f"cooperative game: the team {outcome}, team score {result.players[0].score} ({better} is better)"
+
+
 def cmd_solve(args) -> int:
-    if args.game != "endgame":
-        raise ConfigError(f"no solver command for {args.game}; solvers: endgame")
+    solvers = {"endgame": solve_endgame, "sorted": solve_sorted}
+    if args.game not in solvers:
+        raise ConfigError(f"no solver command for {args.game}; solvers: {', '.join(solvers)}")
+    return solvers[args.game](args)
+
+
+def solve_sorted(args) -> int:
+    from .sorted import solver as sorted_solver
+
+    if not args.deal:
+        raise ConfigError('solve sorted needs --deal, e.g. --deal "2143/1234/3412/4321"')
+    try:
+        cards = sorted_solver.parse_deal(args.deal)
+    except sorted_solver.DealError as exc:
+        raise ConfigError(str(exc)) from exc
+    solution = sorted_solver.Solver()
+    turns = solution.min_turns(cards, args.mover)
+    best = solution.best_actions(cards, args.mover)
+    if args.json:
+        print(json.dumps({"min_turns": turns, "mover": args.mover, "best_moves": best}))
+    else:
+        print(f"{sorted_solver.format_deal(cards)} with seat {args.mover} to move: sorted in {turns} turns at best")
+        passes = [action for action in best if sorted_solver.is_pass(cards, args.mover, action)]
+        shown = [sorted_solver.describe(action) for action in best if action not in passes]
+        if passes:
+            shown.insert(0, f"pass (any of the {len(passes)} swaps of two equal cards)")
+        print("optimal move(s): " + "; ".join(shown))
+    return 0
+
+
+def solve_endgame(args) -> int:
     from .endgame import parse_board, solver
 
+    if not args.board:
+        raise ConfigError('solve endgame needs --board, e.g. --board "-1 3 9 4"')
     board = parse_board(args.board)
     table = solver.Table(board)
     solution = table.solution()
@@ -155,7 +197,9 @@ def parser() -> argparse.ArgumentParser:
 
     solve = commands.add_parser("solve", help="optimal play for a position")
     solve.add_argument("game")
-    solve.add_argument("--board", required=True)
+    solve.add_argument("--board", help="End Game: the board, e.g. \"-1 3 9 4\" (required for endgame)")
+    solve.add_argument("--deal", help="Sorted!: four hands, positions 1 to 4, e.g. 2143/1234/3412/4321")
+    solve.add_argument("--mover", type=int, choices=range(4), default=0, help="Sorted!: the seat to move")
     solve.add_argument("--json", action="store_true")
     solve.set_defaults(run=cmd_solve)
 

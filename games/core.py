@@ -105,17 +105,26 @@ def loads_json(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> JSON:
     return check_json_depth(value, limit)
 
 
-def placings(scores: list[float], failed: list[int] | None = None) -> list[int]:
-    """1-based placing of each seat: higher score places better, equal scores share a placing.
+class ScoreOrder(str, enum.Enum):
+    """Which way scores rank seats: most games count points won, some (Sorted!) count a cost."""
+
+    HIGHER_IS_BETTER = "higher_is_better"
+    LOWER_IS_BETTER = "lower_is_better"
+
+
+def placings(scores: list[float], failed: list[int] | None = None,
+             order: ScoreOrder = ScoreOrder.HIGHER_IS_BETTER) -> list[int]:
+    """1-based placing of each seat: the better score (by `order`) places better, equal scores share a placing.
 
     Seats in `failed` (in the order they failed) place below every seat still playing; the one that
     failed first places last.
     """
     failed = list(failed or [])
     alive = [s for s in range(len(scores)) if s not in failed]
+    sign = 1 if ScoreOrder(order) is ScoreOrder.HIGHER_IS_BETTER else -1
     result = [0] * len(scores)
     for seat in alive:
-        result[seat] = 1 + sum(1 for other in alive if scores[other] > scores[seat])
+        result[seat] = 1 + sum(1 for other in alive if sign * scores[other] > sign * scores[seat])
     for position, seat in enumerate(reversed(failed)):
         result[seat] = len(alive) + 1 + position
     return result
@@ -168,6 +177,12 @@ class GameState(ABC):
         skip the seat from now on, as their docs state.
         """
         return False
+
+    def hidden_variant(self, seat: int, rng: random.Random) -> "GameState | None":
+        """A copy of this state that differs at most in what `seat` may not see (its hidden cards redrawn
+        with `rng`), or None when nothing is hidden from `seat`. The shared conformance test checks that
+        `seat`'s observation is the same in both: games with hidden information override this."""
+        return None
 
     def full_view(self) -> dict:
         """Everything, hidden information included: for replays, referees and instructors."""
@@ -226,11 +241,18 @@ class GameState(ABC):
 
     def ranking(self) -> list[int]:
         """1-based placing of each seat (ties share a placing; failed seats last)."""
-        return placings(self.scores(), self.failed_seats)
+        return placings(self.scores(), self.failed_seats, self.game.score_order)
 
     def winners(self) -> list[int]:
+        """The seats placed first; in a cooperative game the team's seats if it won, else none."""
+        if self.game.cooperative and not self._team_won():
+            return []
         ranks = self.ranking()
         return [seat for seat, rank in enumerate(ranks) if rank == 1]
+
+    def _team_won(self) -> bool:
+        """Cooperative games only: True once the team has won by the rules."""
+        raise NotImplementedError(f"{self.game.name} is cooperative and must say when its team has won")
 
     def clone(self) -> "GameState":
         return copy.deepcopy(self)
@@ -267,6 +289,10 @@ class Game(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
+    # A cooperative game seats one team: every seat gets the team's score, and the seats still playing
+    # share the placing. Placings, the referee's result and the platform read these two facts from here.
+    cooperative: ClassVar[bool] = False
+    score_order: ClassVar[ScoreOrder] = ScoreOrder.HIGHER_IS_BETTER
     # Time limits in seconds, per game: load+setup, per decision, and the bank a bot may overdraw from.
     time_limits: ClassVar[dict] = {"setup": 5.0, "decision": 1.0, "bank": 10.0}
 

@@ -62,12 +62,20 @@ class MatchResult:
     final_state: GameState
 
     @property
+    def cooperative(self) -> bool:
+        return self.final_state.game.cooperative
+
+    @property
     def draw(self) -> bool:
-        return len(self.winners) > 1
+        """Several seats share first place; never in a cooperative game, where the team wins or loses as one."""
+        return not self.cooperative and len(self.winners) > 1
 
     def as_json(self, with_logs: bool = True) -> dict:
+        game = self.final_state.game
         return {
             "game": self.game,
+            "cooperative": game.cooperative,
+            "score_order": game.score_order.value,
             "winners": self.winners,
             "draw": self.draw,
             "players": [p.as_json(with_logs) for p in self.players],

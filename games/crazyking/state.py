@@ -116,6 +116,21 @@ class CrazyKingState(GameState):
             self._run_round(lambda: self._start_turn(self._next_seat(seat)))
         return True
 
+    def hidden_variant(self, seat, rng):
+        """The other seats' cards and the draw pile dealt again from the same cards (each hand keeps its
+        size; a card the seat on turn just drew stays, since it must be played)."""
+        others = [other for other in range(self.num_players) if other != seat]
+        pool = [card for other in others for card in self.hands[other] if card != self.drawn_card] + self.draw_pile
+        rng.shuffle(pool)
+        variant = self.clone()
+        for other in others:
+            kept = [card for card in self.hands[other] if card == self.drawn_card]
+            size = len(self.hands[other]) - len(kept)
+            variant.hands[other] = cards.sort_cards(kept + pool[:size])
+            del pool[:size]
+        variant.draw_pile = pool
+        return variant
+
     # --- one decision and what follows it --------------------------------------------------------
     def _run_round(self, play) -> None:
         """Run `play` (a decision and the automatic steps after it); end the round if the pile runs out."""

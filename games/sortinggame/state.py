@@ -316,6 +316,21 @@ class SortingState(GameState):
         self.log.append(Note(round=self.round, step=self.step, seat=seat, event=event, text=text,
                              **public, **({"hidden": hidden} if hidden else {})))
 
+    def hidden_variant(self, seat, rng):
+        """The other seats' hands and both stacks dealt again from the same cards, kind by kind (each hand
+        keeps how many algorithm and special cards it holds)."""
+        others = [other for other in range(self.num_players) if other != seat]
+        variant = self.clone()
+        for kind, stack in self.stacks.items():
+            pool = [card for other in others for card in self.hands[other] if self._kind(card) == kind] + stack
+            rng.shuffle(pool)
+            for other in others:
+                size = sum(self._kind(card) == kind for card in self.hands[other])
+                variant.hands[other] = [card for card in variant.hands[other] if self._kind(card) != kind] + pool[:size]
+                del pool[:size]
+            variant.stacks[kind] = pool
+        return variant
+
     # --- failures ----------------------------------------------------------------------------
     def _drop_seat(self, seat: int) -> bool:
         """Three or more seats play on: the failed seat's hand is discarded, its algorithm on the table

@@ -59,14 +59,6 @@ def test_bad_configs_are_refused(config, message):
         GAME.new_game(config=config)
 
 
-def test_observation_is_json_with_legal_actions_only_for_the_seat_on_move():
-    state = GAME.new_game(config={"board": [-1, 3, 9, 4]})
-    mover, other = state.observation(0), state.observation(1)
-    assert json.loads(json.dumps(mover)) == mover
-    assert mover["legal_actions"] == ["left", "right"] and other["legal_actions"] == []
-    assert mover["board"] == [-1, 3, 9, 4] and mover["seat"] == 0 and mover["game"] == "endgame"
-
-
 @settings(max_examples=150, deadline=None)
 @given(even_boards, st.sampled_from(["random", "greedy", "optimal", "parity"]), st.integers(0, 10**6))
 def test_parity_bot_never_loses_as_first_player_on_even_boards(board, opponent, seed):
@@ -85,16 +77,10 @@ def test_optimal_bot_never_scores_less_than_the_solver_value(board, opponent, op
     assert result.players[optimal_seat].score >= guaranteed
 
 
-def test_replay_reproduces_every_state_and_the_result():
+def test_a_replay_holds_actions_never_states():
+    # Rebuilding every state from a replay is checked for all games in test_conformance.py.
     result = play_match(GAME, players("random", "greedy", seed=5), seed=5)
-    saved = json.loads(json.dumps(result.replay))
-    replayed = list(replay.states(saved))
-    assert len(replayed) == len(saved["events"]) + 1
-    final = replayed[-1][0]
-    assert final.scores() == result.final_state.scores() and final.winners() == result.winners
-    assert final.observation(1) == result.final_state.observation(1)
-    # Small: actions, never states.
-    assert len(json.dumps(saved)) < 1500
+    assert len(json.dumps(result.replay)) < 1500
 
 
 def test_replay_of_another_version_is_refused(tmp_path):

@@ -123,13 +123,6 @@ def test_shrewd_beats_three_honest_bots_more_than_its_fair_share():
     assert win_share("shrewd", "honest", 20, num_players=4) >= 0.25 + 0.2
 
 
-@pytest.mark.parametrize("num_players", [2, 5])
-def test_the_documented_example_bot_plays_full_matches(num_players, example_bot):
-    seated = [InProcessPlayer("example", example_bot("sortinggame"))] + players(["random"] * (num_players - 1), 3)
-    result = play_match(GAME, seated, seed=num_players)
-    assert result.final_state.is_terminal() and result.players[0].status == "ok"
-
-
 def test_the_bot_docs_show_the_example_bot_as_it_is():
     docs = (ROOT / "docs/bots/sortinggame.md").read_text(encoding="utf-8")
     assert (ROOT / "docs/bots/examples/sortinggame_example.py").read_text(encoding="utf-8").strip() in docs

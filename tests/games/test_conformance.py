@@ -1,0 +1,141 @@
+"""The checks every registered game passes, whatever its rules (as OpenSpiel's games_sim_test does).
+
+Parameterised over `games.available_games()`, so a new game is checked as soon as it is registered. The
+only per-game knowledge comes from the games' own declarations: player counts, `cooperative`,
+`score_order`, and the `hidden_variant` hook that redraws what a seat may not see.
+"""
+
+import json
+import random
+
+import pytest
+
+from games import available_games, replay
+from games.core import ScoreOrder, Verdict
+from games.referee import InProcessPlayer, play_match
+
+GAMES = sorted(available_games().items())
+IDS = [name for name, _ in GAMES]
+# Enough random decisions to cross phases, rounds and the ends of short games, without long tests.
+MAX_STEPS = 400
+
+
+class RandomPolicy:
+    """Any legal action, from its own seeded generator: knows nothing of any game."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def act(self, obs):
+        return self.rng.choice(obs["legal_actions"])
+
+
+class CrashesAt(RandomPolicy):
+    """Plays at random, then raises at its `decision`-th decision."""
+
+    def __init__(self, seed, decision):
+        super().__init__(seed)
+        self.left = decision
+
+    def act(self, obs):
+        self.left -= 1
+        if self.left <= 0:
+            raise RuntimeError("deliberate crash")
+        return super().act(obs)
+
+
+def random_states(game, seed, num_players=None):
+    """The states of one game played at random from `seed`, up to MAX_STEPS decisions."""
+    state = game.new_game(num_players, seed=seed)
+    policy = RandomPolicy(seed)
+    states = [state]
+    while not state.is_terminal() and len(states) <= MAX_STEPS:
+        state = state.apply_action(policy.act(state.observation(state.current_player())))
+        states.append(state)
+    return states
+
+
+def seated(game, seed, count=None):
+    return [InProcessPlayer(f"random{seat}", RandomPolicy(seed * 10 + seat))
+            for seat in range(count or game.default_players)]
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_a_seed_replays_the_same_game(name, game):
+    first = [state.full_view() for state in random_states(game, 11)]
+    again = [state.full_view() for state in random_states(game, 11)]
+    assert first == again
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_observations_are_json_with_legal_actions_only_for_the_seat_on_move(name, game):
+    for state in random_states(game, 3)[::5]:
+        for seat in range(state.num_players):
+            obs = state.observation(seat)
+            assert json.loads(json.dumps(obs)) == obs
+            assert obs["game"] == name and obs["seat"] == seat and obs["step"] == state.step
+            assert obs["legal_actions"] == (state.legal_actions() if state.current_player() == seat else [])
+        json.dumps(state.full_view())
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_no_observation_depends_on_what_its_seat_may_not_see(name, game):
+    rng = random.Random(5)
+    variants = differing = 0
+    for seed in range(4):
+        for state in random_states(game, seed)[::3]:
+            for seat in range(state.num_players):
+                variant = state.hidden_variant(seat, rng)
+                if variant is None:
+                    continue
+                variants += 1
+                assert variant.observation(seat) == state.observation(seat), (seed, state.step, seat)
+                differing += variant.full_view() != state.full_view()
+    # A game that hides anything must really redraw it somewhere, or this test would prove nothing.
+    assert variants == 0 or differing > variants // 10
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_the_replay_rebuilds_every_state_and_the_result(name, game):
+    states = []
+    result = play_match(game, seated(game, 7), seed=7, on_step=lambda before, seat, action, after: states.append(after))
+    saved = json.loads(json.dumps(result.replay))
+    replayed = [state for state, _ in replay.states(saved)]
+    assert [state.full_view() for state in replayed[1:]] == [state.full_view() for state in states]
+    assert replayed[-1].scores() == saved["result"]["scores"] == result.final_state.scores()
+    assert replayed[-1].winners() == saved["result"]["winners"] == result.winners
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_a_seat_that_fails_gets_its_verdict_places_last_and_the_replay_records_it(name, game):
+    players = seated(game, 2, game.max_players)
+    players[0] = InProcessPlayer("crashes", CrashesAt(2, decision=2))
+    result = play_match(game, players, seed=2)
+    final = result.final_state
+    assert final.is_terminal() and 0 in final.failed_seats
+    assert result.players[0].status == Verdict.CRASH.value and result.players[0].detail
+    assert result.players[0].placing == game.max_players and 0 not in result.winners
+    assert {"seat": 0, "verdict": "crash"} in result.replay["events"]
+    assert replay.final_state(result.replay).full_view() == final.full_view()
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_the_result_says_how_scores_rank_and_whether_the_seats_are_one_team(name, game):
+    result = play_match(game, seated(game, 4), seed=4)
+    data = result.as_json()
+    assert data["cooperative"] is game.cooperative and data["score_order"] == game.score_order.value
+    scores = [player.score for player in result.players]
+    sign = 1 if game.score_order is ScoreOrder.HIGHER_IS_BETTER else -1
+    best = max(sign * score for score in scores)
+    assert all(player.placing == 1 for player in result.players if sign * player.score == best)
+    if game.cooperative:
+        assert len(set(scores)) == 1 and not data["draw"]
+        assert result.winners in ([], list(range(len(scores))))
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_the_documented_example_bot_plays_a_full_game(name, game, example_bot):
+    players = seated(game, 1)
+    players[0] = InProcessPlayer("example", example_bot(name))
+    result = play_match(game, players, seed=1)
+    assert result.final_state.is_terminal() and result.players[0].status == "ok"
