@@ -4,7 +4,8 @@ Standalone on purpose (standard library only), like harness.py: it is copied nex
 run as `python3 -I -S /sandbox/supervisor.py`, as the container's init. It speaks to the worker over the
 container's stdin and stdout:
 
-- stdin: lines from the worker. `!start` starts the harness on /sandbox/bot.py; `!end` ends the match
+- stdin: lines from the worker. `!start` starts a match: the harness on /sandbox/bot.py (started ahead,
+  while the container waited, and loading the bot only at its setup message); `!end` ends the match
   (the harness's stdin is closed, then every process is killed and the container reset); any other
   line is a protocol message for the harness and is passed to its stdin unchanged.
 - stdout: frames, `kind (1 byte) + length (4 bytes, big-endian) + payload`. Kind 1 and 2 carry the
@@ -148,12 +149,16 @@ class Match:
         stdin_read, self.stdin = os.pipe()
         stdout, stdout_write = os.pipe()
         stderr, stderr_write = os.pipe()
+        # Closed by the child's exec (close-on-exec): its end means the harness's program is running.
+        exec_read, exec_write = os.pipe()
         harness["status"] = None
         harness["pid"] = os.fork()
         if harness["pid"] == 0:
-            self._become_harness(stdin_read, stdout_write, stderr_write)
-        for fd in (stdin_read, stdout_write, stderr_write):
+            self._become_harness(stdin_read, stdout_write, stderr_write, exec_write)
+        for fd in (stdin_read, stdout_write, stderr_write, exec_write):
             os.close(fd)
+        os.read(exec_read, 1)
+        os.close(exec_read)
         os.set_blocking(self.stdin, False)
         self.outputs = {stdout: BOT_STDOUT, stderr: BOT_STDERR}
         self.pending = bytearray()
@@ -161,11 +166,12 @@ class Match:
         self.exited_sent = False
 
     @staticmethod
-    def _become_harness(stdin, stdout, stderr):
+    def _become_harness(stdin, stdout, stderr, exec_write):
         try:
             for target, fd in enumerate((stdin, stdout, stderr)):
                 os.dup2(fd, target)
-            os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+            os.closerange(3, exec_write)
+            os.closerange(exec_write + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
             os.setsid()
             for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD):
                 signal.signal(number, signal.SIG_DFL)
@@ -199,6 +205,12 @@ class Match:
             self.stdin = None
             self.pending.clear()
 
+    def discard(self):
+        self.close_input()
+        for fd in self.outputs:
+            os.close(fd)
+        self.outputs.clear()
+
     def relay(self, fd):
         chunk = os.read(fd, READ_CHUNK)
         if chunk:
@@ -230,6 +242,9 @@ class Supervisor:
     def __init__(self):
         self.buffer = bytearray()
         self.match = None
+        # The next match's harness, started while the container waits (it loads no bot before setup):
+        # python's start is then no part of a match.
+        self.spare = None
         self.wake_read, wake_write = os.pipe()
         os.set_blocking(wake_write, False)
         signal.set_wakeup_fd(wake_write)
@@ -237,6 +252,7 @@ class Supervisor:
 
     def run(self):
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        self.spare = Match()
         event("ready")
         while True:
             self.step()
@@ -284,7 +300,12 @@ class Supervisor:
     def start(self):
         if self.match is not None:
             self.end()
-        self.match = Match()
+        reap()
+        spare, self.spare = self.spare, None
+        if spare is not None and harness["status"] is not None:
+            spare.discard()  # it died waiting
+            spare = None
+        self.match = spare or Match()
 
     def end(self):
         match, self.match = self.match, None
@@ -303,6 +324,7 @@ class Supervisor:
                     match.relay(fd)
             clean = match.finish()
         left = reset()
+        self.spare = Match()
         event("reset", clean=clean and not left, left=left[:20])
 
 

@@ -118,6 +118,22 @@ def warm_idle() -> dict[str, tuple[str, int]]:
     return idle
 
 
+def warm_processes(supervisor: int) -> set[int]:
+    """An idle warm container's own processes: its supervisor and at most one spare harness, its child,
+    waiting for the next match's setup (sandbox/supervisor.py)."""
+    from sandbox.docker_backend import HARNESS_COMMAND
+
+    spares = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if (entry.name.isdigit() and f"PPid:\t{supervisor}\n" in (entry / "status").read_text()
+                    and (entry / "cmdline").read_bytes().split(b"\0")[:-1] == [a.encode() for a in HARNESS_COMMAND]):
+                spares.append(int(entry.name))
+        except OSError:
+            pass
+    return {supervisor, *spares[:1]}
+
+
 def leftovers(backend: str, sandbox_id: str | None) -> list[str]:
     """Everything a finished match left on the host: containers, processes, cgroups, bot-file copies.
 
@@ -129,8 +145,8 @@ def leftovers(backend: str, sandbox_id: str | None) -> list[str]:
     left = [str(path) for path in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}{local_owner_prefix()}-*")
             if str(path) not in kept]
     assert sandbox_id, "the sandbox never got an id: it did not start"
-    supervisor = idle[sandbox_id][1] if sandbox_id in idle else None
-    left += [f"process {pid}" for pid in processes_in(sandbox_id) if pid != supervisor]
+    expected = warm_processes(idle[sandbox_id][1]) if sandbox_id in idle else set()
+    left += [f"process {pid}" for pid in processes_in(sandbox_id) if pid not in expected]
     if backend.startswith("docker"):
         from sandbox.docker_backend import client
 
