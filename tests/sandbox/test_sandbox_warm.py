@@ -68,6 +68,14 @@ def test_a_bot_does_not_learn_its_opponent_from_its_previous_match(docker_image,
     assert report(second.log)["recalled"] == {}, "the bot remembered its previous opponent"
 
 
+def test_a_bot_cannot_reach_the_supervisor(docker_image):
+    first, second = two_matches(BOTS / "attack_supervisor.py")
+    attempts = report(first.log)
+
+    assert first.status == second.status == "ok", first.detail
+    assert all(result.startswith("refused") for result in attempts.values()), attempts
+
+
 def play_in(pool: WarmPool, bot, key: str, limits=LIMITS):
     player = pool.player(str(bot), key=key, limits=limits)
     result = play_match(get_game("endgame"), [player, builtin_player(get_game("endgame"), "greedy")], seed=3)
@@ -147,5 +155,20 @@ def test_the_pool_is_bounded_and_idle_containers_are_reaped(docker_image, tmp_pa
 
         assert pool.reap() == 2
         assert pool.idle_containers() == [] and containers_of(made) == []
+    finally:
+        pool.close()
+
+
+def test_a_match_past_the_bound_gets_a_container_of_its_own(docker_image, tmp_path):
+    game = get_game("endgame")
+    pool = WarmPool(max_containers=1)
+    try:
+        players = [pool.player(str(BOTS / "first_legal.py"), key=f"version:y:{owner}", limits=LIMITS)
+                   for owner in ("ann", "ben")]
+        result = play_match(game, players, seed=5)
+
+        assert [seat.status for seat in result.players] == ["ok", "ok"]
+        assert pool.idle_containers() == [players[0].sandbox_id]  # the second one is removed after its match
+        assert containers_of({players[1].sandbox_id}) == []
     finally:
         pool.close()
