@@ -227,12 +227,13 @@ class WarmPlayer(SandboxPlayer):
         container = self._container
         return container.cgroup.cpu_seconds() if container is not None and container.cgroup else None
 
-    def _ran_out_of_memory(self) -> bool:
-        return self._container is not None and self._container.oom_kills() > self._oom_mark
+    def _ran_out_of_memory(self, container: WarmContainer | None) -> bool:
+        """Whether the kernel's OOM killer struck in the container during this match."""
+        return container is not None and container.oom_kills() > self._oom_mark
 
     def _exit_status(self, timeout: float) -> tuple[int | None, bool]:
         if self._warm_channel is not None and self._warm_channel.exit is not None:
-            return self._warm_channel.exit.get("status"), self._ran_out_of_memory()
+            return self._warm_channel.exit.get("status"), self._ran_out_of_memory(self._container)
         # No "exited" event: the supervisor itself is gone (the OOM killer, the engine): ask Docker.
         return container_exit_status(self.sandbox_id, timeout)
 
@@ -244,7 +245,7 @@ class WarmPlayer(SandboxPlayer):
         container, self._container = self._container, None
         if container is None:
             return
-        if self.verdict not in REUSABLE_VERDICTS or self._ran_out_of_memory():
+        if self.verdict not in REUSABLE_VERDICTS or self._ran_out_of_memory(container):
             self.pool._release(container, reusable=False)  # no use waiting for its reset
             return
         self._warm_channel.end_input()

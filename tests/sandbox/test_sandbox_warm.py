@@ -123,6 +123,18 @@ def test_a_misbehaving_container_is_discarded(docker_image, bot, verdict):
         pool.close()
 
 
+def test_a_container_where_memory_ran_out_is_discarded_even_if_the_bot_plays_on(docker_image):
+    pool = WarmPool()
+    try:
+        seat, player = play_in(pool, BOTS / "oom_child.py", "version:oom:mallory")
+
+        assert seat.status == "ok", seat.detail  # only its child was killed
+        assert pool.idle_containers() == []
+        assert containers_of({player.sandbox_id}) == []
+    finally:
+        pool.close()
+
+
 def test_a_crashed_bots_container_is_reset_and_reused(docker_image):
     pool = WarmPool()
     try:
