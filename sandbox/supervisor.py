@@ -114,8 +114,8 @@ def empty_folder(folder):
     for name in os.listdir(folder):
         try:
             remove_tree(os.path.join(folder, name))
-        except OSError:
-            pass  # reported below, as left
+        except (OSError, RecursionError):  # (a tree nested deeper than python recurses)
+            pass  # reported below, as left: the container is then discarded
     return [f"{folder}/{name}" for name in os.listdir(folder)]
 
 

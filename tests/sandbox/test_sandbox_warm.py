@@ -83,7 +83,8 @@ def play_in(pool: WarmPool, bot, key: str, limits=LIMITS):
 
 
 def containers_of(pool_ids) -> list[str]:
-    return [c.id for c in client().containers.list(all=True, filters={"label": "arena.sandbox"}) if c.id in pool_ids]
+    """Which of these containers still exist (the low-level list: other tests' containers come and go)."""
+    return [c["Id"] for c in client().api.containers(all=True, filters={"label": "arena.sandbox"}) if c["Id"] in pool_ids]
 
 
 def test_a_container_serves_only_its_own_key_bot_file_and_limits(docker_image, tmp_path):
