@@ -2,8 +2,9 @@
 
     player = sandbox.open_player("docker", "bots/alice.py", limits=sandbox.Limits.for_game(game))
 
-returns a `games.referee.Player`. Backends: "docker" (the platform's), "bwrap" (hosts without Docker)
-and "none" (a plain child process: trusted local use only). See docs/operator-sandbox.md and
+returns a `games.referee.Player`. Backends: "docker" (the platform's), "docker-warm" (the same containers
+kept warm and reused for the matches of one bot version, sandbox/pool.py), "bwrap" (hosts without
+Docker) and "none" (a plain child process: trusted local use only). See docs/operator-sandbox.md and
 docs/bot-protocol.md.
 """
 
@@ -12,12 +13,20 @@ from __future__ import annotations
 from .base import PROTOCOL_VERSION, SandboxPlayer, SandboxUnavailable
 from .limits import Limits
 
-BACKENDS = ("docker", "bwrap", "none")
+BACKENDS = ("docker", "docker-warm", "bwrap", "none")
 
 
-def open_player(backend: str, bot_path: str, *, name: str | None = None, limits: Limits | None = None
-                ) -> SandboxPlayer:
-    """A Player running the bot file at `bot_path` in a `backend` sandbox (started by its `start`)."""
+def open_player(backend: str, bot_path: str, *, name: str | None = None, limits: Limits | None = None,
+                key: str | None = None) -> SandboxPlayer:
+    """A Player running the bot file at `bot_path` in a `backend` sandbox (started by its `start`).
+
+    "docker-warm" takes a container of this process's default pool kept for `key` (which must name the
+    bot version and its owner, e.g. "version:<sha256 of the code>:<owner id>"); the others ignore `key`.
+    """
+    if backend == "docker-warm":
+        from .pool import default_pool
+
+        return default_pool().player(bot_path, key=key, name=name, limits=limits)
     if backend == "docker":
         from .docker_backend import DockerPlayer as player_class
     elif backend == "bwrap":

@@ -82,6 +82,19 @@ def remove_stale_staging() -> list[Path]:
     return removed
 
 
+def make_staging(bot: bytes, extra: tuple[Path, ...] = ()) -> Path:
+    """A private, read-only folder with the bot (bot.py), the harness and `extra` files: all the sandbox
+    sees from the host."""
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{local_owner_prefix()}-"))
+    (staging / "bot.py").write_bytes(bot)
+    for path in (HARNESS, *extra):
+        shutil.copyfile(path, staging / path.name)
+    for path in staging.iterdir():
+        path.chmod(0o444)
+    staging.chmod(0o755)
+    return staging
+
+
 class SandboxUnavailable(RuntimeError):
     """The sandbox itself could not be started (engine down, image missing): not the bot's fault."""
 
@@ -224,7 +237,7 @@ class SandboxPlayer(ABC):
 
     # --- what a backend provides ---------------------------------------------------------------------
     @abstractmethod
-    def _launch(self, staging: Path) -> Channel:
+    def _launch(self, staging: Path | None) -> Channel:
         """Start the sandbox running the harness on `staging`/bot.py; SandboxUnavailable if it cannot."""
 
     @abstractmethod
@@ -277,19 +290,15 @@ class SandboxPlayer(ABC):
         return "\n".join([self._stderr.text(), *self._notes]).strip("\n")
 
     # --- the protocol --------------------------------------------------------------------------------
-    def _stage(self) -> Path:
-        """A private, read-only copy of the bot and the harness: all the sandbox sees from the host."""
-        staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{local_owner_prefix()}-"))
+    def _stage(self) -> Path | None:
+        """The folder the sandbox sees (see `make_staging`); None where the sandbox keeps its own (warm pool)."""
+        return make_staging(self._read_bot())
+
+    def _read_bot(self) -> bytes:
         try:
-            shutil.copyfile(self.bot_path, staging / "bot.py")
+            return self.bot_path.read_bytes()
         except OSError as error:
-            shutil.rmtree(staging, ignore_errors=True)
             raise BotFailure(Verdict.CRASH, f"cannot read the bot file: {error}") from error
-        shutil.copyfile(HARNESS, staging / "harness.py")
-        for path in staging.iterdir():
-            path.chmod(0o444)
-        staging.chmod(0o755)
-        return staging
 
     def _exchange(self, message: dict, reply_type: str, allowance: float, *, use_bank: bool) -> dict:
         """Send `message`, wait for its reply and charge the time it took.

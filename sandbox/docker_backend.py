@@ -104,8 +104,16 @@ class AttachChannel(Channel):
         self.sock.close()
 
 
-def container_config(image: str, staging: Path, limits) -> dict:
-    """The `create_container` arguments: everything a bot's container may and may not do."""
+HARNESS_COMMAND = ["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.py"]
+
+
+def container_config(image: str, staging: Path, limits, *, command: list[str] = HARNESS_COMMAND, init: bool = True,
+                     labels: dict[str, str] | None = None) -> dict:
+    """The `create_container` arguments: everything a bot's container may and may not do.
+
+    The warm pool (sandbox/pool.py) passes its supervisor as `command`, which is then the container's
+    init (`init=False`), and its own `labels`; every other setting is the same for both.
+    """
     from docker.types import LogConfig, Mount, Ulimit
 
     memory = f"{limits.memory_mb}m"
@@ -115,7 +123,7 @@ def container_config(image: str, staging: Path, limits) -> dict:
         read_only=True,
         cap_drop=["ALL"],
         security_opt=["no-new-privileges"],  # and Docker's default seccomp profile, which we never turn off
-        init=True,
+        init=init,
         ipc_mode="none",  # no /dev/shm: the only writable place is the size-limited /tmp
         mem_limit=memory,
         memswap_limit=memory,
@@ -132,7 +140,7 @@ def container_config(image: str, staging: Path, limits) -> dict:
     )
     return dict(
         image=image,
-        command=["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.py"],
+        command=command,
         name=f"arena-bot-{uuid.uuid4().hex[:12]}",
         hostname="bot",
         user="65534:65534",
@@ -140,7 +148,7 @@ def container_config(image: str, staging: Path, limits) -> dict:
         detach=False,  # which makes StdinOnce: the end of our input is the end of the harness's stdin
         environment={},
         working_dir="/tmp",
-        labels={LABEL: "1", OWNER_LABEL: owner_token(), CREATED_LABEL: str(int(time.time()))},
+        labels={LABEL: "1", OWNER_LABEL: owner_token(), CREATED_LABEL: str(int(time.time())), **(labels or {})},
         host_config=host_config,
     )
 
@@ -154,58 +162,75 @@ class DockerPlayer(SandboxPlayer):
         self.image = image
 
     def _launch(self, staging: Path) -> Channel:
-        import docker.errors
-
         from .image import image_tag
 
-        api = client().api
-        try:
-            self.sandbox_id = api.create_container(**container_config(self.image or image_tag(), staging,
-                                                                      self.limits))["Id"]
-            attached = api.attach_socket(self.sandbox_id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
-            # Our own descriptor for the stream, independent of the HTTP response objects' lifetimes.
-            raw = getattr(attached, "_sock", attached)
-            sock = socket.socket(fileno=os.dup(raw.fileno()))
-            attached.close()
-            raw.close()
-            api.start(self.sandbox_id)
-            pid = api.inspect_container(self.sandbox_id)["State"]["Pid"]
-        except docker.errors.DockerException as error:
-            raise SandboxUnavailable(f"cannot start the bot's container: {error}") from error
-        self._cgroup = Cgroup.of_process(pid) if pid else None
-        return AttachChannel(sock)
+        self.sandbox_id, channel, self._cgroup = start_container(
+            container_config(self.image or image_tag(), staging, self.limits))
+        return channel
 
     def _cpu_seconds(self) -> float | None:
         return self._cgroup.cpu_seconds() if self._cgroup else None
 
     def _exit_status(self, timeout: float) -> tuple[int | None, bool]:
-        import docker.errors
-        import requests
-
-        api = client().api
-        try:
-            status = api.wait(self.sandbox_id, timeout=timeout)["StatusCode"]
-            out_of_memory = api.inspect_container(self.sandbox_id)["State"].get("OOMKilled")
-        except (docker.errors.DockerException, requests.exceptions.RequestException):
-            return None, False
-        # The init process exits 128+N when the harness was killed by signal N.
-        return (-(status - 128) if status > 128 else status), bool(out_of_memory)
+        return container_exit_status(self.sandbox_id, timeout)
 
     def _destroy(self) -> None:
-        import docker.errors
-        import requests
-
         if self._cgroup is not None:
             self._cgroup.close()
-        if self.sandbox_id is None:
-            return
-        try:
-            client().api.remove_container(self.sandbox_id, force=True)
-        except docker.errors.NotFound:
-            pass
-        except (docker.errors.DockerException, requests.exceptions.RequestException) as error:
-            # The match result stands; the labelled container goes at the next cleanup_leftovers().
-            logger.warning("could not remove container %s: %s", self.sandbox_id, error)
+        if self.sandbox_id is not None:
+            remove_container(self.sandbox_id)
+
+
+def start_container(config: dict) -> tuple[str, AttachChannel, Cgroup | None]:
+    """Create and start a container attached to its stdin/stdout/stderr: (its id, the stream, its cgroup)."""
+    import docker.errors
+
+    api = client().api
+    container_id = None
+    try:
+        container_id = api.create_container(**config)["Id"]
+        attached = api.attach_socket(container_id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+        # Our own descriptor for the stream, independent of the HTTP response objects' lifetimes.
+        raw = getattr(attached, "_sock", attached)
+        sock = socket.socket(fileno=os.dup(raw.fileno()))
+        attached.close()
+        raw.close()
+        api.start(container_id)
+        pid = api.inspect_container(container_id)["State"]["Pid"]
+    except docker.errors.DockerException as error:
+        if container_id is not None:
+            remove_container(container_id)
+        raise SandboxUnavailable(f"cannot start the bot's container: {error}") from error
+    return container_id, AttachChannel(sock), (Cgroup.of_process(pid) if pid else None)
+
+
+def container_exit_status(container_id: str, timeout: float) -> tuple[int | None, bool]:
+    """(how the container's init ended, or None if still running after `timeout`; whether OOM killed it)."""
+    import docker.errors
+    import requests
+
+    api = client().api
+    try:
+        status = api.wait(container_id, timeout=timeout)["StatusCode"]
+        out_of_memory = api.inspect_container(container_id)["State"].get("OOMKilled")
+    except (docker.errors.DockerException, requests.exceptions.RequestException):
+        return None, False
+    # The init process exits 128+N when the harness was killed by signal N.
+    return (-(status - 128) if status > 128 else status), bool(out_of_memory)
+
+
+def remove_container(container_id: str) -> None:
+    """Force-remove a container (gone already is fine)."""
+    import docker.errors
+    import requests
+
+    try:
+        client().api.remove_container(container_id, force=True)
+    except docker.errors.NotFound:
+        pass
+    except (docker.errors.DockerException, requests.exceptions.RequestException) as error:
+        # The match result stands; the labelled container goes at the next cleanup_leftovers().
+        logger.warning("could not remove container %s: %s", container_id, error)
 
 
 def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:

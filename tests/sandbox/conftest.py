@@ -29,9 +29,9 @@ def bwrap_ready() -> None:
     require(bwrap_works(), "bubblewrap able to create its namespaces on this host")
 
 
-@pytest.fixture(params=["docker", "bwrap"])
+@pytest.fixture(params=["docker", "docker-warm", "bwrap"])
 def backend(request) -> str:
-    request.getfixturevalue("docker_image" if request.param == "docker" else "bwrap_ready")
+    request.getfixturevalue("bwrap_ready" if request.param == "bwrap" else "docker_image")
     return request.param
 
 

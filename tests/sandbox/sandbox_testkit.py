@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import re
 import resource
@@ -39,6 +40,16 @@ def bot_file(name: str, directory: Path, **constants) -> Path:
     return path
 
 
+def open_player(backend: str, bot: Path, **options) -> sandbox.SandboxPlayer:
+    """`sandbox.open_player`, keyed for docker-warm by the bot file's contents: the matches of one bot
+    file share warm containers, as one bot version does on the platform."""
+    try:
+        key = "test:" + hashlib.sha256(Path(bot).read_bytes()).hexdigest()
+    except OSError:
+        key = f"test:{bot}"
+    return sandbox.open_player(backend, str(bot), key=key, **options)
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -53,13 +64,15 @@ class Outcome:
     worker_growth_mb: float
     sandbox_id: str | None
     think_time: float
+    # docker-warm: whether the match ran in a container an earlier match had used.
+    reused: bool = False
 
 
 def play(backend: str, bot: Path, *, limits: sandbox.Limits = LIMITS, opponent=None, config: dict | None = None
          ) -> Outcome:
     """An End Game match: `bot` in a `backend` sandbox (seat 0) against the greedy built-in (seat 1)."""
     game = get_game("endgame")
-    player = sandbox.open_player(backend, str(bot), name=bot.name, limits=limits)
+    player = open_player(backend, bot, name=bot.name, limits=limits)
     opponent = opponent or builtin_player(game, "greedy")
     rss_before = peak_rss_mb()
     began = time.monotonic()
@@ -67,7 +80,7 @@ def play(backend: str, bot: Path, *, limits: sandbox.Limits = LIMITS, opponent=N
     seconds = time.monotonic() - began
     seat = result.players[0]
     return Outcome(seat.status, seat.detail, seat.log, result.winners, seconds, peak_rss_mb() - rss_before,
-                   player.sandbox_id, player.think_time)
+                   player.sandbox_id, player.think_time, getattr(player, "reused", False))
 
 
 def report(log: str) -> dict:
@@ -90,15 +103,55 @@ def processes_in(sandbox_id: str) -> list[int]:
     return found
 
 
+def warm_idle() -> dict[str, tuple[str, int]]:
+    """The default warm pool's idle containers: id -> (their staging folder, their supervisor's host pid)."""
+    from sandbox import pool
+
+    if pool.default_pool().idle_containers() == []:
+        return {}
+    from sandbox.docker_backend import client
+
+    idle = {}
+    for container_id in pool.default_pool().idle_containers():
+        attrs = client().api.inspect_container(container_id)
+        idle[container_id] = (attrs["Mounts"][0]["Source"], attrs["State"]["Pid"])
+    return idle
+
+
+def warm_processes(supervisor: int) -> set[int]:
+    """An idle warm container's own processes: its supervisor and at most one spare harness, its child,
+    waiting for the next match's setup (sandbox/supervisor.py)."""
+    from sandbox.docker_backend import HARNESS_COMMAND
+
+    spares = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if (entry.name.isdigit() and f"PPid:\t{supervisor}\n" in (entry / "status").read_text()
+                    and (entry / "cmdline").read_bytes().split(b"\0")[:-1] == [a.encode() for a in HARNESS_COMMAND]):
+                spares.append(int(entry.name))
+        except OSError:
+            pass
+    return {supervisor, *spares[:1]}
+
+
 def leftovers(backend: str, sandbox_id: str | None) -> list[str]:
-    """Everything a finished match left on the host: containers, processes, cgroups, bot-file copies."""
-    left = [str(path) for path in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}{local_owner_prefix()}-*")]
+    """Everything a finished match left on the host: containers, processes, cgroups, bot-file copies.
+
+    A warm container waiting in the pool for its next match is not a leftover: it, its supervisor and its
+    staging folder are expected (whichever backend this match used); anything else of the match is.
+    """
+    idle = warm_idle()
+    kept = {staging for staging, _ in idle.values()}
+    left = [str(path) for path in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}{local_owner_prefix()}-*")
+            if str(path) not in kept]
     assert sandbox_id, "the sandbox never got an id: it did not start"
-    left += [f"process {pid}" for pid in processes_in(sandbox_id)]
-    if backend == "docker":
+    expected = warm_processes(idle[sandbox_id][1]) if sandbox_id in idle else set()
+    left += [f"process {pid}" for pid in processes_in(sandbox_id) if pid not in expected]
+    if backend.startswith("docker"):
         from sandbox.docker_backend import client
 
-        left += [f"container {c.name}" for c in client().containers.list(all=True, filters={"id": sandbox_id})]
+        left += [f"container {c.name}" for c in client().containers.list(all=True, filters={"id": sandbox_id})
+                 if c.id not in idle]
     else:
         left += [str(path) for path in Path("/sys/fs/cgroup").glob(f"*/arena-sandbox/{sandbox_id}")]
     return left

@@ -8,7 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sandbox_testkit import BOTS, LIMITS, leftovers, processes_in
+import pytest
+from sandbox_testkit import BOTS, LIMITS, leftovers, open_player, play, processes_in
 
 import sandbox
 from sandbox.base import STAGING_PREFIX
@@ -17,15 +18,25 @@ from sandbox.base import STAGING_PREFIX
 WORKER = """
 import sys
 import sandbox
-player = sandbox.open_player(sys.argv[1], sys.argv[2], limits=sandbox.Limits(decision=600, bank=0))
+player = sandbox.open_player(sys.argv[1], sys.argv[2], limits=sandbox.Limits(decision=600, bank=0), key="test:kill")
 player.start({})
 print(player.sandbox_id, flush=True)
 player.act({"legal_actions": ["left"]})
 """
+# A worker whose finished match left a warm container idle in its pool, which then waits.
+IDLE_WORKER = """
+import sys, time
+import sandbox
+player = sandbox.open_player("docker-warm", sys.argv[2], limits=sandbox.Limits(), key="test:idle")
+player.start({})
+player.close()
+print(player.sandbox_id, flush=True)
+time.sleep(600)
+"""
 
 
-def kill_worker_mid_match(backend: str) -> tuple[str, int]:
-    worker = subprocess.Popen([sys.executable, "-c", WORKER, backend, str(BOTS / "sleeper.py")],
+def kill_worker_mid_match(backend: str, script: str = WORKER) -> tuple[str, int]:
+    worker = subprocess.Popen([sys.executable, "-c", script, backend, str(BOTS / "sleeper.py")],
                               stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
     sandbox_id = worker.stdout.readline().strip()
     worker.send_signal(signal.SIGKILL)
@@ -37,14 +48,18 @@ def staging_of(pid: int) -> list[Path]:
     return list(Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}{pid}.*"))
 
 
-def test_cleanup_removes_the_container_of_a_killed_worker(docker_image):
+@pytest.mark.parametrize("backend_name, script", [("docker", WORKER), ("docker-warm", WORKER),
+                                                 ("docker-warm", IDLE_WORKER)], ids=["cold", "warm", "warm-idle"])
+def test_cleanup_removes_the_container_of_a_killed_worker(docker_image, backend_name, script):
     from sandbox.docker_backend import cleanup_leftovers, client
 
-    own = sandbox.open_player("docker", str(BOTS / "first_legal.py"), limits=LIMITS)
+    idle = play("docker-warm", BOTS / "first_legal.py")  # this live worker's idle warm container stays too
+    own = open_player(backend_name, BOTS / "first_legal.py", limits=LIMITS)
     own.start({})  # a live worker's match, which cleanup must not touch
     try:
-        sandbox_id, worker_pid = kill_worker_mid_match("docker")
-        assert client().containers.list(filters={"id": sandbox_id}), "the container should outlive its worker"
+        sandbox_id, worker_pid = kill_worker_mid_match(backend_name, script)
+        # (A warm container's supervisor sees its worker's stream end and stops; it is still there.)
+        assert client().containers.list(all=True, filters={"id": sandbox_id}), "it should outlive its worker"
         assert staging_of(worker_pid)
 
         removed = cleanup_leftovers()
@@ -54,9 +69,11 @@ def test_cleanup_removes_the_container_of_a_killed_worker(docker_image):
         assert processes_in(sandbox_id) == []
         assert staging_of(worker_pid) == []
         assert own.act({"legal_actions": ["left"]}) == "left"
+        assert client().containers.list(filters={"id": idle.sandbox_id})
     finally:
         own.close()
-    assert leftovers("docker", own.sandbox_id) == []
+    assert leftovers(backend_name, own.sandbox_id) == []
+    assert play("docker-warm", BOTS / "first_legal.py").sandbox_id == idle.sandbox_id
 
 
 def test_cleanup_removes_the_cgroup_of_a_killed_bwrap_worker(bwrap_ready):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from sandbox_testkit import (BOTS, LIMITS, SANDBOX_SLACK, assert_contained, bot_file, default_gateway,
-                             docker_bridge_gateway, leftovers, play, processes_in, report)
+                             docker_bridge_gateway, leftovers, open_player, play, processes_in, report)
 
 import sandbox
 from games import get_game
@@ -31,7 +31,7 @@ def test_bot_sees_only_its_own_locked_down_sandbox(backend, monkeypatch):
     assert seen["environ"] == {}
     assert int(seen["cap_eff"], 16) == 0
     assert seen["no_new_privs"] == "1"
-    assert seen["sandbox_files"] == ["bot.py", "harness.py"]
+    assert seen["sandbox_files"] == ["bot.py", "harness.py"] + (["supervisor.py"] if backend == "docker-warm" else [])
     assert "ro" in seen["mounts"]["/"]["options"]
     assert "ro" in seen["mounts"]["/sandbox"]["options"]
     assert seen["mounts"]["/tmp"]["type"] == "tmpfs"
@@ -40,39 +40,57 @@ def test_bot_sees_only_its_own_locked_down_sandbox(backend, monkeypatch):
     assert set(seen["interfaces"]) <= {"lo"}
     assert seen["nofile"] == [LIMITS.open_files, LIMITS.open_files]
     assert seen["core"] == [0, 0]
-    if backend == "docker":
+    if backend.startswith("docker"):
         assert seen["seccomp"] == "2", "Docker's default seccomp profile is not applied"
         assert "noexec" in seen["mounts"]["/tmp"]["options"]
 
 
-def test_docker_container_is_created_locked_down(docker_image):
-    player = sandbox.open_player("docker", str(BOTS / "first_legal.py"), limits=LIMITS)
+def inspect_started(backend: str) -> dict:
+    """`docker inspect` of the container a `backend` player started, with the player closed after."""
+    from sandbox.docker_backend import client
+
+    player = open_player(backend, BOTS / "first_legal.py", limits=LIMITS)
     player.start({"game": "endgame"})
     try:
-        from sandbox.docker_backend import client
-
-        attrs = client().api.inspect_container(player.sandbox_id)
-        host, config = attrs["HostConfig"], attrs["Config"]
-        assert host["NetworkMode"] == "none"
-        assert host["ReadonlyRootfs"] is True
-        assert host["CapDrop"] == ["ALL"] and not host["CapAdd"]
-        assert "no-new-privileges" in host["SecurityOpt"]
-        assert not any("seccomp" in option for option in host["SecurityOpt"])  # the default profile stays
-        assert host["Privileged"] is False
-        assert host["Init"] is True
-        assert host["Memory"] == host["MemorySwap"] == LIMITS.memory_mb << 20
-        assert host["PidsLimit"] == LIMITS.pids
-        assert host["NanoCpus"] == int(LIMITS.cpus * 1e9)
-        assert {u["Name"] for u in host["Ulimits"]} == {"nofile", "fsize", "core"}
-        assert "noexec" in host["Tmpfs"]["/tmp"] and f"size={LIMITS.tmp_mb << 20}" in host["Tmpfs"]["/tmp"]
-        assert host["LogConfig"]["Type"] == "none"
-        assert config["User"] == "65534:65534"
-        assert not [variable for variable in config["Env"] or [] if not variable.startswith("PATH=")]
-        mounts = attrs["Mounts"]
-        assert len(mounts) == 1 and mounts[0]["Destination"] == "/sandbox" and mounts[0]["RW"] is False
-        assert "docker.sock" not in str(attrs)
+        return client().api.inspect_container(player.sandbox_id)
     finally:
         player.close()
+
+
+@pytest.mark.parametrize("backend_name", ["docker", "docker-warm"])
+def test_docker_container_is_created_locked_down(docker_image, backend_name):
+    attrs = inspect_started(backend_name)
+    host, config = attrs["HostConfig"], attrs["Config"]
+    assert host["NetworkMode"] == "none"
+    assert host["ReadonlyRootfs"] is True
+    assert host["CapDrop"] == ["ALL"] and not host["CapAdd"]
+    assert "no-new-privileges" in host["SecurityOpt"]
+    assert not any("seccomp" in option for option in host["SecurityOpt"])  # the default profile stays
+    assert host["Privileged"] is False
+    # The cold container's init is docker-init; the warm one's is the supervisor, which reaps for itself.
+    assert host["Init"] is (backend_name == "docker")
+    assert host["Memory"] == host["MemorySwap"] == LIMITS.memory_mb << 20
+    assert host["PidsLimit"] == LIMITS.pids
+    assert host["NanoCpus"] == int(LIMITS.cpus * 1e9)
+    assert {u["Name"] for u in host["Ulimits"]} == {"nofile", "fsize", "core"}
+    assert "noexec" in host["Tmpfs"]["/tmp"] and f"size={LIMITS.tmp_mb << 20}" in host["Tmpfs"]["/tmp"]
+    assert host["LogConfig"]["Type"] == "none"
+    assert config["User"] == "65534:65534"
+    assert not [variable for variable in config["Env"] or [] if not variable.startswith("PATH=")]
+    mounts = attrs["Mounts"]
+    assert len(mounts) == 1 and mounts[0]["Destination"] == "/sandbox" and mounts[0]["RW"] is False
+    assert "docker.sock" not in str(attrs)
+
+
+def test_warm_container_has_the_cold_containers_flags(docker_image):
+    cold, warm = inspect_started("docker"), inspect_started("docker-warm")
+    # What names one container (its mount's source, cgroup, log paths) or is the init differs; nothing else.
+    own = {"Binds", "Mounts", "Init"}
+
+    assert {k: v for k, v in warm["HostConfig"].items() if k not in own} == \
+        {k: v for k, v in cold["HostConfig"].items() if k not in own}
+    assert warm["Config"]["User"] == cold["Config"]["User"] and warm["Config"]["Env"] == cold["Config"]["Env"]
+    assert warm["Config"]["Labels"]["arena.sandbox.owner"] == cold["Config"]["Labels"]["arena.sandbox.owner"]
 
 
 def test_bwrap_cgroup_holds_the_limits(bwrap_ready):
@@ -116,7 +134,7 @@ def test_bot_cannot_write_outside_tmp_or_change_its_file(backend, tmp_path):
     assert "no way out" in outcome.detail
     assert attempts.pop("write to /tmp") == "done"
     run_from_tmp = attempts.pop("run a program from /tmp")
-    if backend == "docker":  # bwrap cannot mount /tmp noexec (docs/operator-sandbox.md)
+    if backend.startswith("docker"):  # bwrap cannot mount /tmp noexec (docs/operator-sandbox.md)
         assert run_from_tmp.startswith("refused")
     assert all(result.startswith("refused") for result in attempts.values()), attempts
     assert hashlib.sha256(bot.read_bytes()).hexdigest() == original

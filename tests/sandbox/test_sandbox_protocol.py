@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from sandbox_testkit import BOTS, LIMITS, leftovers, play
+from sandbox_testkit import BOTS, LIMITS, leftovers, open_player, play
 
 import sandbox
 from games import get_game
@@ -29,7 +29,7 @@ def test_well_behaved_bot_plays_a_whole_match(backend):
 
 
 def test_player_counts_decisions_and_close_is_idempotent(backend):
-    player = sandbox.open_player(backend, str(BOTS / "first_legal.py"), name="alice", limits=LIMITS)
+    player = open_player(backend, BOTS / "first_legal.py", name="alice", limits=LIMITS)
     player.start({"game": "test"})
     actions = [player.act({**OBSERVATION, "step": step}) for step in range(3)]
     log = player.close()
@@ -42,7 +42,7 @@ def test_player_counts_decisions_and_close_is_idempotent(backend):
 
 
 def test_close_after_a_failure_keeps_the_traceback(backend):
-    player = sandbox.open_player(backend, str(BOTS / "raises.py"), limits=LIMITS)
+    player = open_player(backend, BOTS / "raises.py", limits=LIMITS)
     player.start({})
     with pytest.raises(BotFailure) as failure:
         player.act(OBSERVATION)
@@ -61,7 +61,7 @@ def test_late_replies_are_never_taken_for_the_current_move(backend):
 
 
 def test_a_missing_bot_file_is_a_crash_not_an_error(backend, tmp_path):
-    player = sandbox.open_player(backend, str(tmp_path / "missing.py"), limits=LIMITS)
+    player = open_player(backend, tmp_path / "missing.py", limits=LIMITS)
     with pytest.raises(BotFailure) as failure:
         player.start({})
     player.close()
@@ -92,6 +92,8 @@ def test_backends_on_this_host(docker_image, bwrap_ready):
     assert sandbox.best_backend() == "docker"
     with pytest.raises(ValueError):
         sandbox.open_player("chroot", str(BOTS / "first_legal.py"))
+    with pytest.raises(ValueError, match="key"):
+        sandbox.open_player("docker-warm", str(BOTS / "first_legal.py"))
 
 
 @pytest.mark.parametrize("backend_name", ["docker", "bwrap"])

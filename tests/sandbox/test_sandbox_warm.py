@@ -1,0 +1,176 @@
+"""The warm Docker path's own promises: a container serves one bot version of one owner, nothing of one
+match reaches the next in the same container, misbehaving containers are discarded, the pool is bounded.
+
+The attacks here are those only a reused container invites; each fails if the supervisor's reset
+(sandbox/supervisor.py: kill every process, empty /tmp and /dev/mqueue, remove System V IPC) is removed.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sandbox_testkit import BOTS, LIMITS, bot_file, leftovers, play, report
+
+import sandbox
+from games import get_game
+from games.bots import builtin_player
+from games.referee import play_match
+from sandbox.docker_backend import client
+from sandbox.pool import WarmPool
+
+
+def stored(log: str) -> dict:
+    """What the remembering bot last said it had stored, and where."""
+    lines = [line for line in log.splitlines() if line.startswith("STORED ")]
+    assert lines, f"the bot stored nothing; its log:\n{log}"
+    return json.loads(lines[-1][len("STORED "):])
+
+
+def two_matches(bot, opponents=("greedy", "greedy")):
+    """Two matches of `bot` in a row on the warm path; the second must run in the first's container."""
+    game = get_game("endgame")
+    first = play("docker-warm", bot, opponent=builtin_player(game, opponents[0]))
+    second = play("docker-warm", bot, opponent=builtin_player(game, opponents[1]))
+    assert (second.reused, second.sandbox_id) == (True, first.sandbox_id), "the container was not reused"
+    return first, second
+
+
+# channel: where the bot stored what it learned in its first match (each must have worked, or the
+# test proves nothing) and where it must have been refused.
+CHANNELS = {
+    "daemon": ({"daemon"}, set()),
+    "files": ({"tmp"}, {"home"}),  # the home folder (/nonexistent) is on the read-only root
+    "shm": ({"sysv", "mqueue"}, {"dev/shm"}),  # no /dev/shm (ipc_mode none); System V and mqueues exist
+}
+
+
+@pytest.mark.parametrize("channel", sorted(CHANNELS))
+def test_nothing_a_bot_leaves_behind_reaches_its_next_match(docker_image, tmp_path, channel):
+    worked, refused = CHANNELS[channel]
+    places = {"files": ["tmp", "home"]}.get(channel, [channel])
+    first, second = two_matches(bot_file("remember", tmp_path, CHANNELS=places))
+
+    assert first.status == "ok", first.detail
+    assert {name for name, result in stored(first.log).items() if result == "done"} == worked
+    assert all(stored(first.log)[name].startswith("refused") for name in refused)
+    assert report(second.log)["recalled"] == {}
+    assert leftovers("docker-warm", second.sandbox_id) == []
+
+
+def test_a_bot_does_not_learn_its_opponent_from_its_previous_match(docker_image, tmp_path):
+    bot = bot_file("remember", tmp_path, CHANNELS=["daemon", "tmp", "home", "shm"])
+    first, second = two_matches(bot, opponents=("greedy", "parity"))
+
+    assert first.status == second.status == "ok"
+    assert sum(result == "done" for result in stored(first.log).values()) == 4
+    assert report(first.log)["recalled"] == {}
+    assert report(second.log)["recalled"] == {}, "the bot remembered its previous opponent"
+
+
+def test_a_bot_cannot_reach_the_supervisor(docker_image):
+    first, second = two_matches(BOTS / "attack_supervisor.py")
+    attempts = report(first.log)
+
+    assert first.status == second.status == "ok", first.detail
+    assert all(result.startswith("refused") for result in attempts.values()), attempts
+
+
+def play_in(pool: WarmPool, bot, key: str, limits=LIMITS):
+    player = pool.player(str(bot), key=key, limits=limits)
+    result = play_match(get_game("endgame"), [player, builtin_player(get_game("endgame"), "greedy")], seed=3)
+    return result.players[0], player
+
+
+def containers_of(pool_ids) -> list[str]:
+    """Which of these containers still exist (the low-level list: other tests' containers come and go)."""
+    return [c["Id"] for c in client().api.containers(all=True, filters={"label": "arena.sandbox"}) if c["Id"] in pool_ids]
+
+
+def test_a_container_serves_only_its_own_key_bot_file_and_limits(docker_image, tmp_path):
+    bot = bot_file("first_legal", tmp_path)
+    pool = WarmPool(max_containers=8)
+    try:
+        seen = []
+        for key, limits in [("version:a:alice", LIMITS), ("version:a:alice", LIMITS), ("version:a:bob", LIMITS),
+                            ("version:a:alice", sandbox.Limits(**{**LIMITS.__dict__, "memory_mb": 96}))]:
+            seat, player = play_in(pool, bot, key, limits)
+            assert seat.status == "ok", seat.detail
+            seen.append((player.sandbox_id, player.reused))
+        bot.write_text(bot.read_text() + "\n# version b, same key by mistake\n")
+        seat, player = play_in(pool, bot, "version:a:alice")
+        seen.append((player.sandbox_id, player.reused))
+
+        ids = [container_id for container_id, _ in seen]
+        assert [reused for _, reused in seen] == [False, True, False, False, False]
+        assert ids[0] == ids[1] and len(set(ids)) == 4
+        assert sorted(pool.idle_containers()) == sorted(set(ids))
+    finally:
+        pool.close()
+    assert containers_of(set(ids)) == []
+
+
+# A bot whose child the OOM killer took plays on ("ok"), but memory ran out in its container all the same.
+@pytest.mark.parametrize("bot, verdict", [("infinite_loop", "timeout"), ("memory_bomb", "memory"),
+                                          ("protocol_garbage", "protocol"), ("oom_child", "ok")])
+def test_a_misbehaving_container_is_discarded(docker_image, bot, verdict):
+    pool = WarmPool()
+    try:
+        seat, player = play_in(pool, BOTS / f"{bot}.py", "version:hostile:mallory")
+
+        assert seat.status == verdict, seat.detail
+        assert pool.idle_containers() == []
+        assert containers_of({player.sandbox_id}) == []
+    finally:
+        pool.close()
+
+
+def test_a_crashed_bots_container_is_reset_and_reused(docker_image):
+    pool = WarmPool()
+    try:
+        first, player = play_in(pool, BOTS / "kill_everything.py", "version:k:mallory")
+        again, second = play_in(pool, BOTS / "kill_everything.py", "version:k:mallory")
+
+        assert first.status == again.status == "crash"
+        assert "still here" in again.log  # its kill(-1) did not take the supervisor with it
+        assert (second.reused, second.sandbox_id) == (True, player.sandbox_id)
+    finally:
+        pool.close()
+
+
+def test_the_pool_is_bounded_and_idle_containers_are_reaped(docker_image, tmp_path):
+    import time
+
+    bot = bot_file("first_legal", tmp_path)
+    pool = WarmPool(max_containers=2, idle_seconds=60)
+    made = set()
+    try:
+        for owner in ("ann", "ben", "cyd"):
+            seat, player = play_in(pool, bot, f"version:x:{owner}")
+            assert seat.status == "ok"
+            made.add(player.sandbox_id)
+            assert len(containers_of(made)) <= 2
+        assert len(pool.idle_containers()) == 2
+        assert pool.reap() == 0
+        pool.idle_seconds = 0.2  # (set only now: on a busy host a match alone can take that long)
+        time.sleep(0.3)
+
+        assert pool.reap() == 2
+        assert pool.idle_containers() == [] and containers_of(made) == []
+    finally:
+        pool.close()
+
+
+def test_a_match_past_the_bound_gets_a_container_of_its_own(docker_image, tmp_path):
+    game = get_game("endgame")
+    pool = WarmPool(max_containers=1)
+    try:
+        players = [pool.player(str(BOTS / "first_legal.py"), key=f"version:y:{owner}", limits=LIMITS)
+                   for owner in ("ann", "ben")]
+        result = play_match(game, players, seed=5)
+
+        assert [seat.status for seat in result.players] == ["ok", "ok"]
+        assert pool.idle_containers() == [players[0].sandbox_id]  # the second one is removed after its match
+        assert containers_of({players[1].sandbox_id}) == []
+    finally:
+        pool.close()
