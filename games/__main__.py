@@ -157,7 +157,8 @@ def cmd_tournament(args) -> int:
     game = get_game(args.game)
     result = runner.run_tournament(
         game, args.bots, args.format, rounds=args.rounds, pod_size=args.pod_size, advance=args.advance,
-        games_per_series=args.games_per_series, seed=args.seed, config=_config(game, args), sandbox=args.sandbox,
+        games_per_series=args.games_per_series, seed=args.seed, config=_config(game, args),
+        sandbox="docker-warm" if args.sandbox == "docker" and not args.cold else args.sandbox,
         on_series=None if args.json else report.progress_bar,
     )
     if args.json:
@@ -220,6 +221,9 @@ def parser() -> argparse.ArgumentParser:
     tournament.add_argument("--config", metavar="JSON", help="game options as a JSON object, or @FILE")
     tournament.add_argument("--sandbox", choices=SANDBOXES, default="none",
                             help="how file bots run: none = a plain child process, for your own trusted code only")
+    tournament.add_argument("--cold", action="store_true",
+                            help="docker: a fresh container for every game (default: one warm container per "
+                                 "entrant, reset between its games)")
     tournament.add_argument("--json", action="store_true", help="print one JSON object with every series and the standings")
     tournament.set_defaults(run=cmd_tournament)
 

@@ -22,8 +22,12 @@ def builtin_player(game: Game, name: str, rng_seed: int | None = None) -> InProc
     return InProcessPlayer(f"{BUILTIN_PREFIX}{name}", bots[name](), rng_seed=rng_seed)
 
 
-def make_player(game: Game, spec: str, *, sandbox: str, seed: int = 0, seat: int = 0, limits=None) -> Player:
-    """A player for `spec`: built-ins run in-process (trusted), files run in the chosen sandbox."""
+def make_player(game: Game, spec: str, *, sandbox: str, seed: int = 0, seat: int = 0, limits=None,
+                key: str | None = None) -> Player:
+    """A player for `spec`: built-ins run in-process (trusted), files run in the chosen sandbox.
+
+    `key` names the bot version for the "docker-warm" sandbox, which reuses a container only for the
+    same key (default: the file's own path and contents, see sandbox/pool.py)."""
     if spec.startswith(BUILTIN_PREFIX):
         # Distinct, repeatable randomness per seat: random.Random hashes the string deterministically.
         rng_seed = random.Random(f"{seed}/{seat}").getrandbits(64)
@@ -35,4 +39,6 @@ def make_player(game: Game, spec: str, *, sandbox: str, seed: int = 0, seat: int
 
     if limits is None:
         limits = sandboxes.Limits.for_game(game)
-    return sandboxes.open_player(sandbox, str(path), name=path.name, limits=limits)
+    if sandbox == "docker-warm" and key is None:
+        key = f"file:{path.resolve()}"
+    return sandboxes.open_player(sandbox, str(path), name=path.name, limits=limits, key=key)

@@ -351,7 +351,8 @@ def default_pool() -> WarmPool:
     """This process's pool (a forked worker gets its own: the parent's streams are not its to use)."""
     global _default
     if _default is None or _default[0] != os.getpid():
-        pool = WarmPool()
+        pool = WarmPool(max_containers=int(os.environ.get("ARENA_WARM_MAX_CONTAINERS", "8")),
+                        idle_seconds=float(os.environ.get("ARENA_WARM_IDLE_SECONDS", "300")))
         _default = (os.getpid(), pool)
         atexit.register(_close_if_own, os.getpid(), pool)
     return _default[1]

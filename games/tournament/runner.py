@@ -80,8 +80,9 @@ def _validation_failure(game: Game, spec: str, seats: int, config: dict, sandbox
 
 
 def _play(game: Game, bots: list[str], spec, config: dict, sandbox: str) -> tuple[GameRecord, dict]:
-    players = [make_player(game, bots[entrant], sandbox=sandbox, seed=spec.seed, seat=seat)
-               for seat, entrant in enumerate(spec.seats)]
+    # With "docker-warm", each entrant keeps one container for all its games (reset between them).
+    players = [make_player(game, bots[entrant], sandbox=sandbox, seed=spec.seed, seat=seat,
+                           key=f"entrant:{entrant}") for seat, entrant in enumerate(spec.seats)]
     result = play_match(game, players, config=config, seed=spec.seed)
     record = GameRecord(
         seats=spec.seats,

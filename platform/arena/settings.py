@@ -211,6 +211,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sandbox backend file bots run in; empty means the best sandbox the host has when a match runs
 # (never "none", which runs students' code unconfined, unless set here explicitly).
 ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "")
+# With Docker, matches after a version's validation reuse warm containers kept for that version
+# (sandbox/pool.py); ARENA_WARM_IDLE_SECONDS and ARENA_WARM_MAX_CONTAINERS size each worker process's pool.
+ARENA_WARM_SANDBOX = env_bool("ARENA_WARM_SANDBOX", True)
 ARENA_MAX_UPLOAD_BYTES = int(os.environ.get("ARENA_MAX_UPLOAD_BYTES", str(64 * 1024)))
 # The largest course variant (its options as JSON, e.g. an instructor's SortingGame deck).
 ARENA_MAX_VARIANT_BYTES = int(os.environ.get("ARENA_MAX_VARIANT_BYTES", str(256 * 1024)))

@@ -20,6 +20,24 @@ class NoSandbox(RuntimeError):
     """No sandbox works on this host and running students' code unconfined was not asked for."""
 
 
+def match_backend(match) -> str:
+    """The sandbox for `match`: Docker's warm containers where the host has Docker, except for validation.
+
+    A new version is validated in a fresh container (the cold path), as the first thing that ever runs
+    it; after that its matches reuse warm containers kept for that version (ARENA_WARM_SANDBOX=0 turns
+    this off).
+    """
+    backend = sandbox_backend()
+    if backend == "docker" and settings.ARENA_WARM_SANDBOX and match.purpose != match.Purpose.VALIDATION:
+        return "docker-warm"
+    return backend
+
+
+def warm_key(seat) -> str:
+    """What a warm container is kept for: one version of one bot of one owner, never shared wider."""
+    return f"owner:{seat.bot.owner_id}:bot:{seat.bot.pk}:version:{seat.version.pk}:{seat.version.sha256}"
+
+
 def sandbox_backend() -> str:
     """The configured backend, or the best sandbox this host has.
 
@@ -59,7 +77,7 @@ def play(match, seats) -> MatchResult:
     from sandbox.base import local_owner_prefix
 
     game = get_game(match.game)
-    backend = sandbox_backend()
+    backend = match_backend(match)
     # Named after this process, so that if it is killed mid-match the next cleanup knows the folder is stale.
     with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{local_owner_prefix()}-{match.pk}-") as folder:
         players = []
@@ -86,7 +104,8 @@ def _open_players(match, seats, game, backend: str, folder: str, players: list) 
             path.write_text(seat.version.code, encoding="utf-8")
             spec = str(path)
         try:
-            players.append(make_player(game, spec, sandbox=backend, seed=match.seed, seat=seat.seat))
+            players.append(make_player(game, spec, sandbox=backend, seed=match.seed, seat=seat.seat,
+                                       key=None if seat.bot.is_builtin else warm_key(seat)))
         except BotFailure as failure:
             players.append(UnstartablePlayer(seat.bot.label, failure))
 

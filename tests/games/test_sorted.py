@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from games import ConfigError, get_game, replay
+from games import ConfigError, get_game
 from games.bots import builtin_player
 from games.referee import InProcessPlayer, play_match
 from games.sorted import solver

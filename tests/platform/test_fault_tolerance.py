@@ -27,7 +27,7 @@ from bots.models import Bot, BotVersion
 from celery_lab import CeleryProcess
 from matches import runner, services
 from matches.models import Match, MatchSeat
-from platform_helpers import EXAMPLE_BOT, wait_for
+from platform_helpers import EXAMPLE_BOT, database_url, wait_for
 from required import require
 from ratings.models import Rating
 
@@ -60,14 +60,6 @@ entry = dict(settings.CELERY_BEAT_SCHEDULE["requeue-stuck-matches"], schedule=fl
 app.conf.beat_schedule = {"requeue-stuck-matches": entry}
 app.start(["beat", "--schedule", sys.argv[2], "--loglevel", "INFO"])
 """
-
-
-def database_url() -> str:
-    from django.db import connection
-
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def free_port() -> int:

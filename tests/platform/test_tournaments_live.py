@@ -12,10 +12,9 @@ import pytest
 
 from arena.celery import app as celery_app
 from celery_lab import CeleryProcess
-from conftest import database_url
 from matches.models import Match
-from platform_helpers import wait_for
-from tournament_helpers import course_with_bots, entered
+from platform_helpers import EXAMPLE_BOT, database_url, wait_for
+from tournament_helpers import LOOKAHEAD_BOT, course_with_bots, entered
 from tournaments import services
 from tournaments.models import Series, SeriesGame, Tournament
 
@@ -23,13 +22,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
 CRAZYKING_BOT = (ROOT / "docs" / "bots" / "examples" / "crazyking_example.py").read_text()
-SLOW_BOT = (
-    "import time\n\n"
-    "def act(observation):\n"
-    "    time.sleep(0.3)  # within the 1 s per decision: a game lasts long enough to be killed mid-way\n"
-    "    board = observation['board']\n"
-    "    return 'left' if board[0] >= board[-1] else 'right'\n"
-)
+# Each bot thinks 0.3 s a move (within the 1 s per decision), so a game lasts long enough to be killed
+# mid-way; two different strategies, so that series are decided without many tie-break games.
+SLOW_BOTS = tuple("import time\n" + code.replace("    board = observation['board']\n",
+                                                 "    time.sleep(0.3)\n    board = observation['board']\n", 1)
+                  for code in (EXAMPLE_BOT.decode(), LOOKAHEAD_BOT))
 
 
 def run_to_the_end(tournament: Tournament, timeout: float) -> Tournament:
@@ -109,6 +106,7 @@ def test_a_9_bot_swiss_of_4_rounds_pairs_without_rematches(live_worker, make_use
 BEAT = """
 import sys
 from arena.celery import app
+from django.conf import settings
 
 every = float(sys.argv[1])
 app.conf.beat_schedule = {name: dict(entry, schedule=every) for name, entry in settings.CELERY_BEAT_SCHEDULE.items()}
@@ -166,7 +164,7 @@ def test_a_tournament_survives_a_worker_sigkilled_mid_round_with_every_series_de
     worker, scheduler = kill_lab
     doomed, survivor = worker("doomed"), worker("survivor")
     scheduler()
-    course, instructor, bots = course_with_bots(make_user, "endgame", 8, codes=(SLOW_BOT,))
+    course, instructor, bots = course_with_bots(make_user, "endgame", 4, codes=SLOW_BOTS)
     tournament = entered(instructor, course, bots, game="endgame", format="single-elimination",
                          games_per_series=2, config={"length": 6})
     services.start(instructor, tournament)
@@ -180,7 +178,7 @@ def test_a_tournament_survives_a_worker_sigkilled_mid_round_with_every_series_de
 
     tournament = run_to_the_end(tournament, 300)
     assert_played_once_and_fairly(tournament)
-    assert tournament.series.filter(bye=False).count() == 7
+    assert tournament.series.filter(bye=False).count() == 3
     assert SeriesGame.objects.filter(series__tournament=tournament).count() == Match.objects.filter(
         series_game__series__tournament=tournament).count()
     retried = Match.objects.filter(series_game__series__tournament=tournament, attempts__gt=1)
