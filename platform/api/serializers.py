@@ -172,12 +172,19 @@ class NewVariantSerializer(serializers.Serializer):
 
 
 class LadderRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    measure = serializers.ChoiceField(
+        choices=["elo", "average-score"],
+        help_text="elo: ranked by Elo rating; average-score: a cooperative game, ranked by the average team score "
+                  "over the bot's matches (lower_is_better says which way).")
+    rank = serializers.IntegerField(allow_null=True, help_text="Null for a bot with no match yet (cooperative games).")
     bot = BotSerializer()
-    rating = serializers.FloatField()
+    rating = serializers.FloatField(allow_null=True, help_text="Elo; null for a cooperative game.")
+    average_score = serializers.FloatField(allow_null=True, required=False,
+                                           help_text="Cooperative games: the average team score; null before any match.")
+    lower_is_better = serializers.BooleanField(required=False)
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
-    draws = serializers.IntegerField()
+    draws = serializers.IntegerField(required=False)
     losses = serializers.IntegerField()
 
 

@@ -5,6 +5,7 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from games import available_games, get_game
+from games.core import ScoreOrder
 from rest_framework import generics, mixins, parsers, permissions, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -22,7 +23,7 @@ from matches.models import Match
 from matches.replays import replay_view
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
-from ratings.services import history, ladder
+from ratings.services import history, ladder, team_ladder
 from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
 
@@ -264,10 +265,15 @@ class Ladder(APIView):
     @extend_schema(responses=serializers.LadderRowSerializer(many=True))
     def get(self, request, game):
         try:
-            get_game(game)
+            rules = get_game(game)
         except KeyError as exc:
             raise NotFound(str(exc)) from exc
-        rows = ladder(game)
+        if rules.cooperative:
+            lower = rules.score_order == ScoreOrder.LOWER_IS_BETTER
+            rows = [{**row, "measure": "average-score", "rating": None, "lower_is_better": lower, "draws": 0}
+                    for row in team_ladder(game)]
+        else:
+            rows = [{**row, "measure": "elo"} for row in ladder(game)]
         return Response(serializers.LadderRowSerializer(rows, many=True, context={"request": request}).data)
 
 

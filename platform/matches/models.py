@@ -141,8 +141,8 @@ class MatchSeat(models.Model):
     class Meta:
         ordering = ["match", "seat"]
         constraints = [
+            # One bot may fill several seats only in a cooperative game (services.seating says when).
             models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat"),
-            models.UniqueConstraint(fields=["match", "bot"], name="bot_plays_once_per_match"),
         ]
 
     def __str__(self):

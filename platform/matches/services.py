@@ -89,12 +89,16 @@ def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None
     standard rules or a `variant` of a course the user attends (never rated)."""
     if bot.owner_id != user.pk:
         raise ChallengeError("you can only challenge with your own bot")
-    everyone = [bot, *opponents]
     game = get_game(bot.game)
+    everyone = seating(game, bot, opponents)
     if not game.min_players <= len(everyone) <= game.max_players:
         raise ChallengeError(f"{game.title} is played by {game.min_players} to {game.max_players} bots")
-    if len({b.pk for b in everyone}) != len(everyone):
-        raise ChallengeError("a bot cannot play against itself")
+    if len({b.pk for b in opponents} | {bot.pk}) != len(opponents) + 1:
+        raise ChallengeError("a bot cannot play against itself" if not game.cooperative else
+                             "each teammate takes one seat: name a bot once, or play every seat alone")
+    if rated and game.cooperative:
+        raise ChallengeError(f"{game.title} is cooperative: its ladder ranks bots by their average team score, "
+                             "so its matches are never rated")
     active = set(Bot.objects.active().filter(pk__in=[b.pk for b in everyone]).values_list("pk", flat=True))
     for each in everyone:
         if each.game != bot.game:
@@ -107,6 +111,13 @@ def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None
     challenge_requested.send(sender=Match, user=user, bots=everyone, rated=rated, variant=variant)
     return create_match(bot.game, everyone, purpose=Match.Purpose.CHALLENGE, rated=rated, created_by=user,
                         variant=variant)
+
+
+def seating(game, bot: Bot, others: list[Bot]) -> list[Bot]:
+    """The table of a match of `bot` with `others`: in a cooperative game a bot alone plays every seat."""
+    if game.cooperative and not others:
+        return [bot] * game.default_players
+    return [bot, *others]
 
 
 def _check_in_flight(user) -> None:

@@ -7,7 +7,7 @@ from games import get_game
 from bots.models import Bot, BotVersion
 
 from .models import Match, MatchSeat
-from .services import create_match
+from .services import create_match, seating
 
 
 def start_validation(version: BotVersion) -> Match:
@@ -15,10 +15,12 @@ def start_validation(version: BotVersion) -> Match:
     it decides the version's status."""
     builtins = sorted(get_game(version.bot.game).builtin_bots())
     name = settings.ARENA_VALIDATION_OPPONENT if settings.ARENA_VALIDATION_OPPONENT in builtins else builtins[0]
-    opponent = Bot.objects.builtin(version.bot.game, name)
+    game = get_game(version.bot.game)
+    # A cooperative game's team is the new version in every seat: each seat's decisions are its own.
+    others = [] if game.cooperative else [Bot.objects.builtin(version.bot.game, name)]
     with transaction.atomic():  # the worker must find the version linked to the match it runs
         match = create_match(
-            version.bot.game, [version.bot, opponent], purpose=Match.Purpose.VALIDATION, rated=False,
+            version.bot.game, seating(game, version.bot, others), purpose=Match.Purpose.VALIDATION, rated=False,
             created_by=version.bot.owner, versions={version.bot.pk: version},
         )
         version.validation_match = match
@@ -41,7 +43,9 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
         version.status = BotVersion.Status.REJECTED
         version.verdict = f"the platform could not run validation: {match.error}"
     else:
-        seat = match.seats.get(version=version)
+        # The version's seat, or the first of its seats to fail (a cooperative team is the version alone).
+        seats = sorted(match.seats.filter(version=version), key=lambda s: (s.status == MatchSeat.Status.OK, s.seat))
+        seat = seats[0]
         version.validation_log = seat.log
         if seat.status == MatchSeat.Status.OK:
             version.status, version.verdict = BotVersion.Status.ACCEPTED, ""

@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db.models import Value
 from django.db.models.functions import Coalesce
+from games import get_game
+from games.core import ScoreOrder
 
 from bots.models import Bot
 from matches.models import MatchSeat
@@ -44,7 +46,7 @@ def apply_match(match) -> None:
 
 def on_match_finished(sender, match, **kwargs) -> None:
     """The match_finished receiver: rate a finished rated match (in the transaction recording it)."""
-    if match.rated and match.status == match.Status.FINISHED:
+    if match.rated and match.status == match.Status.FINISHED and not get_game(match.game).cooperative:
         apply_match(match)
 
 
@@ -85,6 +87,30 @@ def ladder(game: str) -> list[dict]:
         rating = getattr(bot, "rating", None) or Rating(bot=bot, value=initial)
         rows.append({"rank": rank, "bot": bot, "rating": rating.value, "played": rating.played,
                      "wins": rating.wins, "draws": rating.draws, "losses": rating.losses})
+    return rows
+
+
+def team_ladder(game: str) -> list[dict]:
+    """A cooperative game's ladder: every active bot by its average team score over its finished matches
+    on the standard rules (validation aside), best first in the game's score order; bots that have not
+    played are listed after the ranked ones, unranked."""
+    rules = get_game(game)
+    sign = 1 if rules.score_order == ScoreOrder.LOWER_IS_BETTER else -1
+    played: dict[int, dict[int, tuple[float, bool]]] = {}
+    seats = (MatchSeat.objects.filter(match__game=game, match__status="finished", match__variant__isnull=True,
+                                      score__isnull=False).exclude(match__purpose="validation")
+             .values_list("bot_id", "match_id", "score", "match__winners"))
+    for bot_id, match_id, score, winners in seats:  # a bot filling several seats counts its match once
+        played.setdefault(bot_id, {})[match_id] = (score, bool(winners))
+    rows = []
+    for bot in Bot.objects.active().for_game(game).select_related("owner"):
+        games = list(played.get(bot.pk, {}).values())
+        average = sum(score for score, _ in games) / len(games) if games else None
+        rows.append({"bot": bot, "average_score": average, "played": len(games),
+                     "wins": sum(won for _, won in games), "losses": sum(not won for _, won in games)})
+    rows.sort(key=lambda row: (row["average_score"] is None, sign * (row["average_score"] or 0), row["bot"].pk))
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank if row["played"] else None
     return rows
 
 

@@ -44,6 +44,12 @@ class ChallengeForm(forms.Form):
         self.fields["opponents"].queryset = opponents
         self.fields["opponents"].label_from_instance = lambda b: b.label
         game = get_game(bot.game)
+        if game.cooperative:
+            self.fields["opponents"].required = False
+            self.fields["opponents"].label = (f"Teammates (none: your bot plays all {game.default_players} seats; "
+                                              f"or choose {game.default_players - 1})")
+            self.fields["rated"].widget = forms.HiddenInput()
+            return
         low, high = game.min_players - 1, game.max_players - 1
         self.fields["opponents"].label = f"Opponent{'s' if high > 1 else ''}" + (
             f" (choose {low} to {high}: Ctrl-click for several)" if high > low else f" (choose {low})"

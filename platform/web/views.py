@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from games import available_games, get_game
+from games.core import ScoreOrder
 
 from accounts.access import attends, can_see_private, teaches
 from accounts.models import Course
@@ -22,7 +23,7 @@ from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
 from ratings.chart import rating_chart
 from ratings.fair_play import rules_text
-from ratings.services import histories, ladder
+from ratings.services import histories, ladder, team_ladder
 from variants import services as variant_services
 
 from .forms import BotForm, ChallengeForm, RegisterForm, UploadForm, VariantForm
@@ -210,6 +211,10 @@ def ladder_page(request, game):
         game_obj = get_game(game)
     except KeyError as exc:
         raise Http404(str(exc)) from exc
+    if game_obj.cooperative:
+        return render(request, "web/team_ladder.html", {
+            "game": game_obj, "rows": team_ladder(game),
+            "lower_is_better": game_obj.score_order == ScoreOrder.LOWER_IS_BETTER})
     rows = ladder(game)
     series = histories(game)
     chart = rating_chart({row["bot"].label: series.get(row["bot"].pk, []) for row in rows},

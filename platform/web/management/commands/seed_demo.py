@@ -62,6 +62,9 @@ class Command(BaseCommand):
         for game in ("crazyking", "sortinggame"):
             table = [Bot.objects.builtin(game, name) for name in sorted(get_game(game).builtin_bots())][:3]
             self._play(services.create_match(game, table, purpose=Match.Purpose.CHALLENGE, rated=True))
+        # Sorted! is cooperative: one built-in bot plays the whole team of four.
+        planner = Bot.objects.builtin("sorted", "planner")
+        self._play(services.create_match("sorted", [planner] * 4, purpose=Match.Purpose.CHALLENGE, rated=False))
         self._tournament(accounts["instructor"], course, [bots["alice"], bots["bob"], greedy, optimal])
         self.stdout.write(self.style.SUCCESS(
             "demo data created: " + ", ".join(f"{user} / {password}" for user, (password, _) in ACCOUNTS.items())

@@ -1,0 +1,69 @@
+"""A cooperative game on the platform (Sorted!): one bot fills the team, validation, and a ladder by
+average team score instead of Elo."""
+
+import pytest
+
+from bots.models import Bot
+from matches import services
+from matches.models import Match
+from platform_helpers import play_now
+from tournament_helpers import accepted_bot
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLE = open("docs/bots/examples/sorted_example.py").read()
+
+
+def test_one_bot_plays_every_seat_of_a_sorted_team_and_the_ladder_ranks_by_average_score(
+        make_user, api_client, client, in_process_sandbox):
+    alice = make_user("alice")
+    mine = accepted_bot(alice, "sorted", "team", EXAMPLE)
+    match = play_now(services.challenge(alice, mine, [], rated=False))
+    assert match.status == Match.Status.FINISHED, match.error
+    assert [seat.bot_id for seat in match.seats.order_by("seat")] == [mine.pk] * 4
+    scores = {seat.score for seat in match.seats.all()}
+    assert len(scores) == 1, "every seat gets the team's score"
+
+    with pytest.raises(services.ChallengeError, match="never rated"):
+        services.challenge(alice, mine, [], rated=True)
+    helper = Bot.objects.builtin("sorted", "helper")
+    with pytest.raises(services.ChallengeError, match="each teammate"):
+        services.challenge(alice, mine, [helper, helper, helper], rated=False)
+    planners = [Bot.objects.builtin("sorted", "planner")]
+    with pytest.raises(services.ChallengeError, match="played by 4 to 4"):
+        services.challenge(alice, mine, planners, rated=False)
+
+    # The built-in random team never sorts a deal: it scores the lost-game penalty, ranked below alice.
+    random_team = Bot.objects.builtin("sorted", "random")
+    lost = play_now(services.create_match("sorted", [random_team] * 4, purpose=Match.Purpose.CHALLENGE,
+                                          rated=False))
+    assert lost.winners == []
+    api_client.force_authenticate(alice)
+    rows = api_client.get("/api/ladder/sorted/").json()
+    assert {row["measure"] for row in rows} == {"average-score"} and all(row["rating"] is None for row in rows)
+    ranked = [row for row in rows if row["rank"] is not None]
+    assert [row["bot"]["id"] for row in ranked] == [mine.pk, random_team.pk]
+    assert ranked[0]["average_score"] == scores.pop() < ranked[1]["average_score"]
+    assert ranked[0]["lower_is_better"] is True
+    assert all(row["rank"] is None and row["played"] == 0 for row in rows[2:]), "unplayed bots are not ranked"
+    assert not Match.objects.filter(seats__rating_after__isnull=False).exists()
+
+    client.force_login(alice)
+    page = client.get("/ladder/sorted/").content.decode()
+    assert "Average score" in page and "lower is better" in page and "<th>Rating</th>" not in page
+
+
+def test_a_sorted_upload_is_validated_by_its_bot_playing_the_whole_team(make_user, in_process_sandbox):
+    from bots.services import create_bot, upload_version
+
+    bot = create_bot(make_user("bob"), "sorted", "solo")
+    version = upload_version(bot, EXAMPLE.encode(), "solo.py")
+    match = play_now(version.validation_match)
+    version.refresh_from_db()
+    assert version.status == "accepted", version.verdict
+    assert match.seats.filter(bot=bot).count() == 4
+
+    crash = upload_version(bot, b"def act(observation):\n    raise ValueError('oops')\n", "crash.py")
+    play_now(crash.validation_match)
+    crash.refresh_from_db()
+    assert crash.status == "rejected" and crash.verdict.startswith("crash")
