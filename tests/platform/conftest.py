@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import connection
 
 from arena.celery import app as celery_app
-from platform_helpers import database_url, wait_for
+from platform_helpers import database_url, stop_process, wait_for
 from required import IN_CI, require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,12 +70,7 @@ def live_worker(django_db_setup, django_db_blocker, sandbox_backend, tmp_path_fa
         assert worker.poll() is None, f"the Celery worker exited:\n{log_path.read_text()[-3000:]}"
         yield worker
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
+        stop_process(worker)
         print(f"Celery worker log: {log_path}")
 
 

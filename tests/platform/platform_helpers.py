@@ -1,5 +1,6 @@
 """Helpers shared by the platform tests (conftest.py holds the fixtures)."""
 
+import subprocess
 import time
 
 import pytest
@@ -14,6 +15,16 @@ def database_url() -> str:
     db = connection.settings_dict
     auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def stop_process(process, timeout: float = 30) -> None:
+    """A warm shutdown (SIGTERM), then SIGKILL if it has not ended within `timeout` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def wait_for(predicate, timeout: float, what: str):

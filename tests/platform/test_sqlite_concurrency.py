@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from platform_helpers import stop_process
+
 ROOT = Path(__file__).resolve().parents[2]
 STUDENTS, UPLOADS, CHALLENGES = 6, 2, 5
 
@@ -58,12 +60,7 @@ def sqlite_platform(tmp_path):
     try:
         yield env, tmp_path / "arena.sqlite3", log_path
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
+        stop_process(worker)
 
 
 def test_a_burst_of_uploads_and_challenges_strands_no_match_on_sqlite(sqlite_platform):
