@@ -7,7 +7,7 @@ import importlib
 from .core import BotFailure, ConfigError, Game, GameState, IllegalAction, Verdict
 
 # Each game is one package below games/ exposing GAME; adding a game is adding its folder and its name here.
-GAME_PACKAGES = ["endgame", "sortinggame", "crazyking"]
+GAME_PACKAGES = ["endgame", "sortinggame", "crazyking", "sprouts"]
 
 
 def available_games() -> dict[str, Game]:
