@@ -65,8 +65,12 @@ def cmd_match(args) -> int:
 
 
 def cmd_solve(args) -> int:
+    if args.game == "sprouts":
+        return solve_sprouts(args)
     if args.game != "endgame":
-        raise ConfigError(f"no solver command for {args.game}; solvers: endgame")
+        raise ConfigError(f"no solver command for {args.game}; solvers: endgame, sprouts")
+    if not args.board:
+        raise ConfigError("solve endgame needs --board, e.g. --board \"-1 3 9 4\"")
     from .endgame import parse_board, solver
 
     board = parse_board(args.board)
@@ -78,6 +82,26 @@ def cmd_solve(args) -> int:
     else:
         print(f"first player {solution.first}, second player {solution.second} under optimal play")
         print(f"optimal first move(s): {', '.join(best)}")
+    return 0
+
+
+def solve_sprouts(args) -> int:
+    from .sprouts import notation, solver
+
+    if args.position:
+        position = notation.parse_position(args.position)
+    elif args.spots >= 1:  # no match bound here: a patient user may solve more spots than a match allows
+        position = notation.initial_position(args.spots)
+    else:
+        raise ConfigError(f"--spots must be at least 1, not {args.spots}")
+    result = {"position": notation.format_position(position), "misere": args.misere,
+              **solver.solve_position(position, args.misere)}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        play = "misere" if args.misere else "normal"
+        print(f"{result['position']} ({play} play): the {result['winner']} player wins")
+        print(f"winning moves: {' '.join(result['winning_moves']) or 'none'}")
     return 0
 
 
@@ -137,8 +161,11 @@ def parser() -> argparse.ArgumentParser:
 
     solve = commands.add_parser("solve", help="optimal play for a position")
     solve.add_argument("game")
-    solve.add_argument("--board", required=True)
+    solve.add_argument("--board", help="End Game (required there): the board, e.g. \"-1 3 9 4\"")
     solve.add_argument("--json", action="store_true")
+    solve.add_argument("--spots", type=int, default=5, help="Sprouts: the number of starting spots")
+    solve.add_argument("--misere", action="store_true", help="Sprouts: the last player to move loses")
+    solve.add_argument("--position", help="Sprouts: any position in Hoey's notation, e.g. \"4,1,3,2/4,2,3,1\"")
     solve.set_defaults(run=cmd_solve)
 
     show = commands.add_parser("replay", help="show a replay move by move with its analysis")

@@ -260,6 +260,10 @@ def solve_position(position: Position, misere: bool) -> dict:
     return {"winner": "first" if winning else "second", "winning_moves": winning}
 
 
+VERDICT_TEXT = {"keeps_win": "keeps the win", "throws_win": "throws the win away",
+                "lost_position": "made in a lost position"}
+
+
 def analyse_moves(start: Position, names: list[str], misere: bool) -> list[dict]:
     """Per move of a played game: was the mover's position won, and did the move keep it won?"""
     rows, position = [], start
@@ -270,13 +274,13 @@ def analyse_moves(start: Position, names: list[str], misere: bool) -> list[dict]
         solved = solve_position(position, misere)
         won = solved["winner"] == "first"
         kept = name in solved["winning_moves"]
-        verdict = "keeps the win" if kept else "throws the win away" if won else "made in a lost position"
+        verdict = "keeps_win" if kept else "throws_win" if won else "lost_position"
         best = ", ".join(solved["winning_moves"][:6]) + (" ..." if len(solved["winning_moves"]) > 6 else "")
         rows.append({
             "step": step, "seat": step % 2, "move": name, "won_before": won, "keeps_win": kept,
-            "verdict": verdict.replace(" ", "_").replace("_the_", "_").replace("_in_a_", "_in_"),
+            "verdict": verdict,
             "winning_moves": solved["winning_moves"],
-            "text": verdict + (f" (winning: {best})" if won and not kept else ""),
+            "text": VERDICT_TEXT[verdict] + (f" (winning: {best})" if won and not kept else ""),
         })
         position = moves[name].result
     return rows
