@@ -246,8 +246,22 @@ def mover_wins(game: Game, misere: bool) -> bool:
 
 @lru_cache(maxsize=None)
 def longest(component: Component) -> int:
-    """The most moves that can still be played in a component (the sum over components for a game)."""
-    return max((1 + sum(longest(part) for part in option) for option in options(component)), default=0)
+    """The most moves that can still be played in a component (the sum over components for a game).
+
+    Every move costs one life and the last move's new spot survives, so no line is longer than the
+    component's lives less one: the search stops at the first line that long, which is most often the first.
+    """
+    bound, best = _lives(component) - 1, 0
+    for option in options(component):
+        best = max(best, 1 + sum(longest(part) for part in option))
+        if best == bound:
+            break
+    return best
+
+
+def _lives(component: Component) -> int:
+    tokens = [token for region in component for boundary in region for token in boundary]
+    return sum(-token for token in tokens if token < 0) + len({token for token in tokens if token >= 0})
 
 
 def game_length(game: Game) -> int:
