@@ -63,7 +63,8 @@ def _refine(regions, lives, colours: dict[int, int]) -> dict[int, int]:
 
 
 def _search(regions, lives, colours: dict[int, int]) -> Key:
-    colours = _refine(regions, lives, colours)
+    if len(set(colours.values())) < len(colours):
+        colours = _refine(regions, lives, colours)
     classes: dict[int, list[int]] = {}
     for spot, colour in colours.items():
         classes.setdefault(colour, []).append(spot)

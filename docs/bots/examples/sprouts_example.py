@@ -26,14 +26,14 @@ def count_moves(position):
 class Bot:
     def setup(self, info):
         # info: {"game": "sprouts", "seat": 0 or 1, "num_players": 2, "config": {"spots": 5, "misere": false}, ...}
-        self.misere = info["config"]["misere"]
-        print(f"playing seat {info['seat']}, misere: {self.misere}")  # prints go to your log
+        print(f"playing seat {info['seat']}, config {info['config']}")  # prints go to your log
 
     def act(self, observation):
+        misere = observation["misere"]
         actions = observation["legal_actions"]
         # Each action carries the position it leads to, in the same notation as observation["position"].
         room = [count_moves(action["position"]) for action in actions]
-        if self.misere:
+        if misere:
             best = max(range(len(actions)), key=lambda i: (room[i] > 0, room[i]))
         else:
             best = min(range(len(actions)), key=lambda i: room[i])
