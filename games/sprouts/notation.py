@@ -15,7 +15,6 @@ import re
 from collections import Counter
 
 from ..core import ConfigError
-from .canon import canonical_key
 
 Stack = tuple[int, ...]
 Row = tuple[Stack, ...]
@@ -63,11 +62,6 @@ def spot_lives(position: Position) -> dict[int, int]:
     counts = card_counts(position)
     isolated = {stack[0] for row in position for stack in row if len(stack) == 1 and counts[stack[0]] == 1}
     return {spot: 3 if spot in isolated else COPIES - count if count > 1 else 2 for spot, count in counts.items()}
-
-
-def position_key(position: Position) -> tuple:
-    """Equal for two positions exactly when they are the same drawing up to relabelling and mirroring."""
-    return canonical_key([list(row) for row in position], spot_lives(position))
 
 
 def drawing_key(position: Position, mirrored: bool = True) -> tuple:

@@ -20,7 +20,6 @@ Viennot 2009-2011):
 from __future__ import annotations
 
 import itertools
-import sys
 from functools import lru_cache
 
 from collections import Counter
@@ -30,9 +29,6 @@ from .notation import Position, format_position, named_moves, spot_lives
 
 Component = tuple  # a canonical key: regions of boundaries of tokens (-lives, or a linked spot's number)
 Game = tuple[Component, ...]  # sorted components
-
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-
 
 def components_of(position: Position) -> Game:
     """The reduced, split and canonical form of a position written in the notation."""
@@ -60,9 +56,11 @@ def _canonical(drawing, lives) -> Component:
 def _reduce_region(region, lives):
     reduced = []
     for boundary in region:
-        alive = [spot for spot in boundary if lives[spot] > 0]
-        merged = [spot for i, spot in enumerate(alive) if spot != alive[i - 1]] if len(alive) > 1 else alive
-        if len(merged) > 1 and merged[0] == merged[-1]:
+        merged = []
+        for spot in boundary:
+            if lives[spot] > 0 and (not merged or merged[-1] != spot):
+                merged.append(spot)
+        if len(merged) > 1 and merged[0] == merged[-1]:  # neighbours across the cut
             merged.pop()
         if merged:
             reduced.append(tuple(merged))

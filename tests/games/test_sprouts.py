@@ -175,6 +175,13 @@ def brute_force_wins(position, misere, memo):
     return memo[key]
 
 
+@pytest.mark.parametrize("misere", [False, True])
+def test_a_spot_met_twice_between_dead_spots_keeps_its_life_in_the_solver(misere):
+    # Spot 9 (one life) is met twice on a boundary whose other spots are dead; it can still reach spot 1.
+    position = parse_position("7,2/8,7,2/9,8,2,7,8,9,5,3,5;1/6,3,5,3,6,4")
+    assert solver.mover_wins(solver.components_of(position), misere) == brute_force_wins(position, misere, {})
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 4), st.integers(0, 10**6), st.booleans(), st.data())
 def test_the_solver_agrees_with_the_plain_game_tree(spots, seed, misere, data):
