@@ -30,6 +30,7 @@ from .notation import Position, format_position, named_moves, spot_lives
 Component = tuple  # a canonical key: regions of boundaries of tokens (-lives, or a linked spot's number)
 Game = tuple[Component, ...]  # sorted components
 
+
 def components_of(position: Position) -> Game:
     """The reduced, split and canonical form of a position written in the notation."""
     return _normalise([list(row) for row in position], spot_lives(position))
@@ -121,7 +122,8 @@ def options(component: Component) -> tuple[Game, ...]:
         rest = regions[:index] + regions[index + 1:]
         for parts, used in itertools.chain(_joins(region, lives, new), _divisions(region, lives, new, counts)):
             # Many routes draw the same thing: skip a drawing already seen before its costlier canonical form.
-            drawing = (tuple(sorted(used)), tuple(sorted(tuple(sorted(least_rotation(b) for b in part)) for part in parts)))
+            drawing = (index, tuple(sorted(used)),
+                       tuple(sorted(tuple(sorted(least_rotation(b) for b in part)) for part in parts)))
             if drawing in drawn:
                 continue
             drawn.add(drawing)
