@@ -42,10 +42,23 @@ def _normalise(regions, lives) -> Game:
 
 
 def _numbered(regions, lives):
-    """Spots renumbered in order of appearance with their lives: a cheap key under which the same
-    drawing met again (say an untouched component beside the move) reuses its canonical form."""
+    """A cheap key for the exact canonical form: boundaries cut and sorted by their lives alone, then spots
+    renumbered in order of appearance. It describes the drawing in full, so equal keys are the same
+    component, and it is often equal for the same component met again by another route."""
+    counts = Counter(spot for region in regions for boundary in region for spot in boundary)
+
+    def shape(boundary):
+        return tuple(-lives[spot] if counts[spot] == 1 else 0 for spot in boundary)
+
+    def cut(boundary):
+        look = shape(boundary)
+        best = min(range(len(boundary)), key=lambda i: look[i:] + look[:i])
+        return boundary[best:] + boundary[:best]
+
+    ordered = sorted((sorted((cut(b) for b in region), key=shape) for region in regions),
+                     key=lambda region: [shape(b) for b in region])
     numbers: dict[int, int] = {}
-    drawing = tuple(tuple(tuple(numbers.setdefault(spot, len(numbers)) for spot in b) for b in region) for region in regions)
+    drawing = tuple(tuple(tuple(numbers.setdefault(spot, len(numbers)) for spot in b) for b in region) for region in ordered)
     return drawing, tuple(lives[spot] for spot in numbers)
 
 
