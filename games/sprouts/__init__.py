@@ -12,8 +12,8 @@ from .notation import (
 )
 from .wgosa import read_wgosa, write_wgosa
 
-# The solver must decide a match's analysis and the optimal bot's moves well inside the time limits:
-# at 5 spots a whole analysed match takes a few seconds, 6 spots take a minute or more (bench/sprouts_solver.py).
+# The solver must decide a match's analysis and the optimal bot's moves well inside the time limits: at
+# 5 spots an analysed match takes a few seconds of CPU; at 6 the outcome alone takes ~30 s (bench/sprouts_solver.py).
 MAX_SPOTS = 5
 
 
