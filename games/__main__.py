@@ -65,14 +65,17 @@ def cmd_match(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    if args.game == "sprouts":
-        return solve_sprouts(args)
-    if args.game != "endgame":
-        raise ConfigError(f"no solver command for {args.game}; solvers: endgame, sprouts")
-    if not args.board:
-        raise ConfigError("solve endgame needs --board, e.g. --board \"-1 3 9 4\"")
+    solvers = {"endgame": solve_endgame, "sprouts": solve_sprouts}
+    if args.game not in solvers:
+        raise ConfigError(f"no solver command for {args.game}; solvers: {', '.join(solvers)}")
+    return solvers[args.game](args)
+
+
+def solve_endgame(args) -> int:
     from .endgame import parse_board, solver
 
+    if not args.board:
+        raise ConfigError('solve endgame needs --board, e.g. --board "-1 3 9 4"')
     board = parse_board(args.board)
     table = solver.Table(board)
     solution = table.solution()
@@ -161,7 +164,7 @@ def parser() -> argparse.ArgumentParser:
 
     solve = commands.add_parser("solve", help="optimal play for a position")
     solve.add_argument("game")
-    solve.add_argument("--board", help="End Game (required there): the board, e.g. \"-1 3 9 4\"")
+    solve.add_argument("--board", help="End Game: the board, e.g. \"-1 3 9 4\" (required for endgame)")
     solve.add_argument("--json", action="store_true")
     solve.add_argument("--spots", type=int, default=5, help="Sprouts: the number of starting spots")
     solve.add_argument("--misere", action="store_true", help="Sprouts: the last player to move loses")
