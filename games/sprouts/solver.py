@@ -249,8 +249,17 @@ def _size(component: Component) -> int:
 def _wins_with_heap(component: Component, heap: int) -> bool:
     if component in _nimbers:
         return _nimbers[component] != heap
-    return (any(not _wins_with_heap(component, smaller) for smaller in range(heap))
-            or any(not normal_wins(option, heap) for option in options(component)))
+    known = [option for option in options(component) if all(part in _nimbers for part in option)]
+    # Options whose every part has a known nimber are settled without a search: try them first.
+    return (any(game_nimber(option) == heap for option in known)
+            or any(not _wins_with_heap(component, smaller) for smaller in range(heap))
+            or any(not normal_wins(option, heap) for option in _smallest_first(options(component))))
+
+
+@lru_cache(maxsize=None)
+def _smallest_first(games: tuple[Game, ...]) -> tuple[Game, ...]:
+    """Options in order of their largest component's size: the cheap ones are searched first."""
+    return tuple(sorted(games, key=lambda game: max(map(_size, game), default=0)))
 
 
 def mover_wins(game: Game, misere: bool) -> bool:
