@@ -223,7 +223,8 @@ def game_options(game: Game):
 @lru_cache(maxsize=None)
 def misere_wins(game: Game) -> bool:
     """True when the player to move wins under misere play (with no move left, the mover has won)."""
-    return not game or any(not misere_wins(option) for option in game_options(game))
+    ordered = sorted(game_options(game), key=lambda option: max(map(_size, option), default=0))
+    return not game or any(not misere_wins(option) for option in ordered)
 
 
 def normal_wins(game: Game, heap: int = 0) -> bool:
