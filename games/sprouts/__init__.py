@@ -13,7 +13,7 @@ from .notation import (
 from .wgosa import read_wgosa, write_wgosa
 
 # The solver must decide a match's analysis and the optimal bot's moves well inside the time limits: at
-# 5 spots an analysed match takes a few seconds of CPU; at 6 the outcome alone takes ~30 s (bench/sprouts_solver.py).
+# 5 spots an analysed match takes a few seconds of CPU; at 6 the outcome alone takes ~10 s (bench/sprouts_solver.py).
 MAX_SPOTS = 5
 
 
