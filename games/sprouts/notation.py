@@ -39,7 +39,8 @@ def parse_position(text: str) -> Position:
         stacks = []
         for stack_text in row_text.split(";"):
             if not re.fullmatch(r"[1-9]\d*(,[1-9]\d*)*", stack_text):
-                raise NotationError(f"{stack_text!r} in {text!r} is not a stack: positive card numbers separated by ','")
+                raise NotationError(
+                    f"{stack_text!r} in {text!r} is not a stack: positive card numbers separated by ','")
             stacks.append(tuple(int(card) for card in stack_text.split(",")))
         rows.append(tuple(stacks))
     position = tuple(rows)

@@ -37,7 +37,8 @@ def components_of(position: Position) -> Game:
 
 
 def _normalise(regions, lives) -> Game:
-    regions = [region for region in (_reduce_region(region, lives) for region in regions) if _lives_in(region, lives) >= 2]
+    reduced = (_reduce_region(region, lives) for region in regions)
+    regions = [region for region in reduced if _lives_in(region, lives) >= 2]
     return tuple(sorted(_canonical(*_numbered(part, lives)) for part in _split(regions)))
 
 
@@ -58,7 +59,8 @@ def _numbered(regions, lives):
     ordered = sorted((sorted((cut(b) for b in region), key=shape) for region in regions),
                      key=lambda region: [shape(b) for b in region])
     numbers: dict[int, int] = {}
-    drawing = tuple(tuple(tuple(numbers.setdefault(spot, len(numbers)) for spot in b) for b in region) for region in ordered)
+    drawing = tuple(tuple(tuple(numbers.setdefault(spot, len(numbers)) for spot in b) for b in region)
+                    for region in ordered)
     return drawing, tuple(lives[spot] for spot in numbers)
 
 

@@ -69,8 +69,10 @@ def test_a_dead_spot_takes_no_line_and_a_game_with_no_move_is_over():
     position = parse_position("4,1,2,1/4,1,3")
     assert all(1 not in move.spots for _, move in named_moves(position))
     state = GAME.new_game(config={"spots": 1})
-    state = state.apply_action(state.legal_actions()[0]).apply_action(state.apply_action(state.legal_actions()[0]).legal_actions()[0])
-    assert state.is_terminal() and state.legal_actions() == [] and state.current_player() is None
+    while state.legal_actions():
+        state = state.apply_action(state.legal_actions()[0])
+    # One spot: a loop, then a line between the two spots on it; both are then dead.
+    assert state.step == 2 and state.is_terminal() and state.current_player() is None
 
 
 def test_first_moves_are_listed_once_each():
