@@ -8,7 +8,7 @@ import importlib
 from .core import BotFailure, ConfigError, Game, GameState, IllegalAction, Verdict
 
 # Each game is one package below games/ exposing GAME; adding a game is adding its folder and its name here.
-GAME_PACKAGES = ["endgame", "sortinggame", "crazyking", "sorted"]
+GAME_PACKAGES = ["endgame", "sortinggame", "crazyking", "sorted", "sprouts"]
 
 
 def available_games() -> dict[str, Game]:

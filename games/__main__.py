@@ -77,7 +77,7 @@ def _team_line(game, result) -> str:
 
 
 def cmd_solve(args) -> int:
-    solvers = {"endgame": solve_endgame, "sorted": solve_sorted}
+    solvers = {"endgame": solve_endgame, "sorted": solve_sorted, "sprouts": solve_sprouts}
     if args.game not in solvers:
         raise ConfigError(f"no solver command for {args.game}; solvers: {', '.join(solvers)}")
     return solvers[args.game](args)
@@ -121,6 +121,26 @@ def solve_endgame(args) -> int:
     else:
         print(f"first player {solution.first}, second player {solution.second} under optimal play")
         print(f"optimal first move(s): {', '.join(best)}")
+    return 0
+
+
+def solve_sprouts(args) -> int:
+    from .sprouts import notation, solver
+
+    if args.position:
+        position = notation.parse_position(args.position)
+    elif args.spots >= 1:  # no match bound here: a patient user may solve more spots than a match allows
+        position = notation.initial_position(args.spots)
+    else:
+        raise ConfigError(f"--spots must be at least 1, not {args.spots}")
+    result = {"position": notation.format_position(position), "misere": args.misere,
+              **solver.solve_position(position, args.misere)}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        play = "misere" if args.misere else "normal"
+        print(f"{result['position']} ({play} play): the {result['winner']} player wins")
+        print(f"winning moves: {' '.join(result['winning_moves']) or 'none'}")
     return 0
 
 
@@ -202,6 +222,9 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("--deal", help="Sorted!: four hands, positions 1 to 4, e.g. 2143/1234/3412/4321")
     solve.add_argument("--mover", type=int, choices=range(4), default=0, help="Sorted!: the seat to move")
     solve.add_argument("--json", action="store_true")
+    solve.add_argument("--spots", type=int, default=5, help="Sprouts: the number of starting spots")
+    solve.add_argument("--misere", action="store_true", help="Sprouts: the last player to move loses")
+    solve.add_argument("--position", help="Sprouts: any position in Hoey's notation, e.g. \"4,1,3,2/4,2,3,1\"")
     solve.set_defaults(run=cmd_solve)
 
     show = commands.add_parser("replay", help="show a replay move by move with its analysis")

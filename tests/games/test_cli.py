@@ -52,7 +52,10 @@ def test_list_names_games_and_builtin_bots():
      (["match", "endgame", "missing.py", "builtin:greedy"], "no such bot file"),
      (["match", "endgame", "builtin:greedy"], "2 to 2"),
      (["match", "chess", "builtin:greedy", "builtin:greedy"], "unknown game"),
-     (["solve", "endgame", "--board", "1 two 3"], "integers separated")],
+     (["solve", "endgame", "--board", "1 two 3"], "integers separated"),
+     (["solve", "endgame"], "needs --board"),
+     (["solve", "sprouts", "--position", "1;;2"], "is not a stack"),
+     (["solve", "sprouts", "--spots", "0"], "at least 1")],
 )
 def test_bad_commands_fail_with_a_clear_message(args, message):
     proc = run(*args, check=False)
@@ -107,3 +110,12 @@ def test_a_file_bot_plays_a_whole_match_in_a_plain_process():
     example = ROOT / "docs" / "bots" / "examples" / "endgame_example.py"
     out = json.loads(run("match", "endgame", str(example), "builtin:random", "--sandbox", "none", "--json").stdout)
     assert [p["status"] for p in out["players"]] == ["ok", "ok"] and out["players"][0]["decisions"] == 10
+
+
+def test_solve_sprouts_names_the_winner_and_the_winning_moves():
+    out = json.loads(run("solve", "sprouts", "--spots", "3", "--json").stdout)
+    assert out["winner"] == "first" and out["position"] == "1;2;3" and "1(4)2" in out["winning_moves"]
+    assert json.loads(run("solve", "sprouts", "--spots", "3", "--misere", "--json").stdout)["winner"] == "second"
+    # The seed's example game after three moves: its fourth move, 2(6)3, is the only winning one.
+    text = run("solve", "sprouts", "--position", "5,1,3,2,4/5,4,1/4,2,3,1").stdout
+    assert "the first player wins" in text and "winning moves: 2(6)3" in text

@@ -1,0 +1,133 @@
+"""Sprouts on Dan Hoey's boundary-list notation, played with the seed's card procedures (seed 002).
+
+Normal play: the last player to move wins. Misere play: the last player to move loses.
+"""
+
+from __future__ import annotations
+
+from ..core import ConfigError, Game, GameState
+from . import bots, solver
+from .notation import (
+    NotationError, Position, format_position, initial_position, named_moves, parse_position, spot_lives,
+)
+from .wgosa import read_wgosa, write_wgosa
+
+# The solver must decide a match's analysis and the optimal bot's moves well inside the time limits: at
+# 5 spots an analysed match takes a few seconds of CPU; at 6 the outcome alone takes ~10 s (bench/sprouts_solver.py).
+MAX_SPOTS = 5
+
+
+class SproutsState(GameState):
+    def __init__(self, game, num_players, config, seed):
+        super().__init__(game, num_players, config, seed)
+        self.position: Position = initial_position(config["spots"])
+        self.moves: list[str] = []
+        self._named = None
+
+    def _named_moves(self):
+        if self._named is None:
+            self._named = named_moves(self.position)
+        return self._named
+
+    def current_player(self):
+        return None if self.is_terminal() else len(self.moves) % 2
+
+    def legal_actions(self):
+        if self._forfeited:
+            return []
+        return [move_action(name, move) for name, move in self._named_moves()]
+
+    def _rules_over(self):
+        return not self._named_moves()
+
+    def _observe(self, seat):
+        return {
+            **position_view(self.position),
+            "spots": self.config["spots"],
+            "misere": self.config["misere"],
+            "to_move": self.current_player(),
+            "moves": list(self.moves),
+        }
+
+    def _apply(self, action):
+        self.position = dict(self._named_moves())[action["move"]].result
+        self.moves.append(action["move"])
+        self._named = None
+
+    def scores(self):
+        if self._forfeited or not self._rules_over():
+            return [0, 0]
+        last_mover = (len(self.moves) - 1) % 2
+        winner = 1 - last_mover if self.config["misere"] else last_mover
+        return [1 if seat == winner else 0 for seat in range(2)]
+
+
+def move_action(name: str, move) -> dict:
+    """A move as bots see and return it: its WGOSA text, its parts, and the position it leads to."""
+    return {
+        "move": name,
+        "kind": move.kind,
+        "spots": sorted(move.spots),
+        "new_spot": move.new_spot,
+        "position": format_position(move.result),
+    }
+
+
+def position_view(position: Position) -> dict:
+    """The position as the notation's text and as JSON (rows of stacks of cards) with every spot's lives."""
+    lives = spot_lives(position)
+    return {
+        "position": format_position(position),
+        "rows": [[list(stack) for stack in row] for row in position],
+        "lives": {str(spot): lives[spot] for spot in sorted(lives)},
+    }
+
+
+class Sprouts(Game):
+    name = "sprouts"
+    title = "Sprouts"
+    time_limits = {"setup": 5.0, "decision": 1.0, "bank": 10.0}
+
+    def default_config(self):
+        return {"spots": 5, "misere": False}
+
+    def check_config(self, config):
+        spots = config["spots"]
+        if not isinstance(spots, int) or isinstance(spots, bool) or not 1 <= spots <= MAX_SPOTS:
+            raise ConfigError(f"spots must be an integer from 1 to {MAX_SPOTS} (larger games cannot be analysed "
+                              f"within the time limits), not {spots!r}")
+        if not isinstance(config["misere"], bool):
+            raise ConfigError(f"misere must be true or false, not {config['misere']!r}")
+
+    def _initial_state(self, num_players, config, seed):
+        return SproutsState(self, num_players, config, seed)
+
+    def builtin_bots(self):
+        return dict(bots.BUILTIN)
+
+    def analyse(self, replay):
+        config = self.configure(replay["config"])
+        names = [event["action"]["move"] for event in replay["events"] if "action" in event]
+        return solver.analyse_moves(initial_position(config["spots"]), names, config["misere"])
+
+    def describe_action(self, state, action):
+        low, high = action["spots"]
+        effect = "joining two boundaries" if action["kind"] == "join" else "dividing a region"
+        return f"{action['move']}: a line from {low} to {high} through the new spot {action['new_spot']}, {effect}"
+
+    def render(self, state, seat=None):
+        return render_position(state.position)
+
+
+def render_position(position: Position) -> str:
+    """One line per row (region), its stacks (boundaries) in brackets, then the live spots."""
+    lives = spot_lives(position)
+    lines = [f"  region {index + 1}: " + "  ".join(f"[{' '.join(map(str, stack))}]" for stack in row)
+             for index, row in enumerate(position)]
+    alive = ", ".join(f"{spot}:{lives[spot]}" for spot in sorted(lives) if lives[spot])
+    return "\n".join([format_position(position), *lines, f"  live spots (spot:lives): {alive or 'none'}"])
+
+
+GAME = Sprouts()
+
+__all__ = ["GAME", "MAX_SPOTS", "NotationError", "parse_position", "read_wgosa", "write_wgosa"]

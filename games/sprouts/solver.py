@@ -1,0 +1,325 @@
+"""Solving Sprouts: who wins under normal play (last mover wins) and misere play (last mover loses).
+
+The techniques of the published computer analyses (Applegate, Jacobson and Sleator 1991; Lemoine and
+Viennot 2009-2011):
+- **Reduction.** Dead spots (no lives) are dropped from every boundary, occurrences of one spot that
+  become neighbours merge (what lay between them was dead), and regions with fewer than two lives (no
+  move can be drawn in them) are dropped. None of this changes a single move's effect on what is left.
+- **Components.** Regions that share no live spot are independent games: a position is a set of
+  components, and a move is a move in exactly one of them.
+- **Canonical forms.** Each component is reduced to a key that is the same for every relabelling and
+  mirror image (`canon.canonical_key`), so one table entry serves all of them (transposition table).
+- **Normal play: nimbers.** The position is a disjunctive sum of its components, so by Sprague-Grundy
+  its nimber is the XOR of the components' nimbers, each computed once as the mex of its options.
+- **Misere play.** Misere values do not add up, so the whole position (the sorted tuple of its
+  components' canonical keys) is searched for a win directly, with a transposition table on that key and
+  a cut as soon as one winning move is found. This is exact; it is slower than the genus or
+  misere-quotient methods of the literature, which is why the misere bound is lower (docs/bots/sprouts.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+from collections import Counter
+
+from .canon import canonical_key, least_rotation
+from .notation import Position, format_position, named_moves, spot_lives
+
+Component = tuple  # a canonical key: regions of boundaries of tokens (-lives, or a linked spot's number)
+Game = tuple[Component, ...]  # sorted components
+
+
+def components_of(position: Position) -> Game:
+    """The reduced, split and canonical form of a position written in the notation."""
+    return _normalise([list(row) for row in position], spot_lives(position))
+
+
+def _normalise(regions, lives) -> Game:
+    reduced = (_reduce_region(region, lives) for region in regions)
+    regions = [region for region in reduced if _lives_in(region, lives) >= 2]
+    return tuple(sorted(_canonical(*_numbered(part, lives)) for part in _split(regions)))
+
+
+def _numbered(regions, lives):
+    """A cheap key for the exact canonical form: boundaries cut and sorted by their lives alone, then spots
+    renumbered in order of appearance. It describes the drawing in full, so equal keys are the same
+    component, and it is often equal for the same component met again by another route."""
+    counts = Counter(spot for region in regions for boundary in region for spot in boundary)
+
+    def shape(boundary):
+        return tuple(-lives[spot] if counts[spot] == 1 else 0 for spot in boundary)
+
+    def cut(boundary):
+        look = shape(boundary)
+        best = min(range(len(boundary)), key=lambda i: look[i:] + look[:i])
+        return boundary[best:] + boundary[:best]
+
+    ordered = sorted((sorted((cut(b) for b in region), key=shape) for region in regions),
+                     key=lambda region: [shape(b) for b in region])
+    numbers: dict[int, int] = {}
+    drawing = tuple(tuple(tuple(numbers.setdefault(spot, len(numbers)) for spot in b) for b in region)
+                    for region in ordered)
+    return drawing, tuple(lives[spot] for spot in numbers)
+
+
+@lru_cache(maxsize=1 << 20)
+def _canonical(drawing, lives) -> Component:
+    return canonical_key([list(region) for region in drawing], dict(enumerate(lives)))
+
+
+def _reduce_region(region, lives):
+    reduced = []
+    for boundary in region:
+        merged = []
+        for spot in boundary:
+            if lives[spot] > 0 and (not merged or merged[-1] != spot):
+                merged.append(spot)
+        if len(merged) > 1 and merged[0] == merged[-1]:  # neighbours across the cut
+            merged.pop()
+        if merged:
+            reduced.append(tuple(merged))
+    return reduced
+
+
+def _lives_in(region, lives) -> int:
+    return sum(lives[spot] for spot in {spot for boundary in region for spot in boundary})
+
+
+def _split(regions):
+    """Regions grouped into components: two regions belong together when a spot is in both."""
+    parent = list(range(len(regions)))
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first_seen: dict[int, int] = {}
+    for index, region in enumerate(regions):
+        for boundary in region:
+            for spot in boundary:
+                other = first_seen.setdefault(spot, index)
+                parent[root(index)] = root(other)
+    groups: dict[int, list] = {}
+    for index, region in enumerate(regions):
+        groups.setdefault(root(index), []).append(region)
+    return list(groups.values())
+
+
+def _expand(component: Component):
+    """A canonical key back into regions of spot ids with their lives (every unnamed spot a new id)."""
+    lives: dict[int, int] = {}
+    fresh = itertools.count(1 + max((t for r in component for b in r for t in b), default=-1))
+    regions = []
+    for region in component:
+        boundaries = []
+        for boundary in region:
+            spots = []
+            for token in boundary:
+                spot = token if token >= 0 else next(fresh)
+                lives[spot] = 1 if token >= 0 else -token
+                spots.append(spot)
+            boundaries.append(tuple(spots))
+        regions.append(boundaries)
+    return regions, lives, next(fresh)
+
+
+@lru_cache(maxsize=None)
+def options(component: Component) -> tuple[Game, ...]:
+    """Every position one move away from `component`, each once."""
+    regions, lives, new = _expand(component)
+    counts = Counter(spot for region in regions for boundary in region for spot in boundary)
+    results, drawn = set(), set()
+    for index, region in enumerate(regions):
+        rest = regions[:index] + regions[index + 1:]
+        for parts, used in itertools.chain(_joins(region, lives, new), _divisions(region, lives, new, counts)):
+            # Many routes draw the same thing: skip a drawing already seen before its costlier canonical form.
+            drawing = (index, tuple(sorted(used)),
+                       tuple(sorted(tuple(sorted(least_rotation(b) for b in part)) for part in parts)))
+            if drawing in drawn:
+                continue
+            drawn.add(drawing)
+            after = dict(lives)
+            for spot in used:
+                after[spot] -= 1
+            after[new] = 1
+            results.add(_normalise(rest + parts, after))
+    return tuple(sorted(results))
+
+
+def _joins(region, lives, new):
+    for a, b in itertools.combinations(range(len(region)), 2):
+        rest = [boundary for i, boundary in enumerate(region) if i not in (a, b)]
+        for i, j in itertools.product(range(len(region[a])), range(len(region[b]))):
+            cut_a, cut_b = region[a][i:] + region[a][:i], region[b][j:] + region[b][:j]
+            if lives[cut_a[0]] and lives[cut_b[0]]:
+                # Each end's corner is doubled by the new line; a lone spot's double merges back in reduction.
+                joined = (new,) + cut_a + cut_a[:1] + (new,) + cut_b + cut_b[:1]
+                yield [rest + [joined]], (cut_a[0], cut_b[0])
+
+
+def _divisions(region, lives, new, counts):
+    for s, boundary in enumerate(region):
+        others = region[:s] + region[s + 1:]
+        sides = list(_sides(others, lives, counts))
+        for i in range(len(boundary)):
+            cut = boundary[i:] + boundary[:i]
+            played = cut + cut[:1]
+            for k in range(1, len(played)):
+                start, end = cut[0], played[k - 1]
+                if lives[start] < 1 + (start == end) or lives[end] < 1:
+                    continue
+                inner = (new,) + played[:k]
+                outer = (new, end) + played[k:]
+                for moved, stayed in sides:
+                    yield [[inner] + moved, [outer] + stayed], (start, end)
+
+
+def _sides(others, lives, counts):
+    """The ways to share the region's other boundaries between the two new regions. Boundaries whose
+    spots are met nowhere else are interchangeable when alike, so only how many of each kind go across
+    matters; the others are chosen one by one."""
+    kinds: dict[tuple, list] = {}
+    for index, boundary in enumerate(others):
+        alone = all(counts[spot] == 1 for spot in boundary)
+        key = ("alike", least_rotation(tuple(lives[spot] for spot in boundary))) if alone else ("own", index)
+        kinds.setdefault(key, []).append(boundary)
+    groups = list(kinds.values())
+    for taken in itertools.product(*(range(len(group) + 1) for group in groups)):
+        moved = [b for group, c in zip(groups, taken) for b in group[:c]]
+        stayed = [b for group, c in zip(groups, taken) for b in group[c:]]
+        yield moved, stayed
+
+
+_nimbers: dict[Component, int] = {}
+
+
+def nimber(component: Component) -> int:
+    """The Sprague-Grundy value of one component (normal play), remembered."""
+    if component not in _nimbers:
+        reachable = {game_nimber(option) for option in options(component)}
+        _nimbers[component] = next(value for value in itertools.count() if value not in reachable)
+    return _nimbers[component]
+
+
+def game_nimber(game: Game) -> int:
+    value = 0
+    for component in game:
+        value ^= nimber(component)
+    return value
+
+
+def game_options(game: Game):
+    """Every position one move away from `game`: a move in one of its components."""
+    for index, component in enumerate(game):
+        if component in game[:index]:
+            continue  # a move in either of two equal components leads to the same position
+        rest = game[:index] + game[index + 1:]
+        for option in options(component):
+            yield tuple(sorted(rest + option))
+
+
+@lru_cache(maxsize=None)
+def misere_wins(game: Game) -> bool:
+    """True when the player to move wins under misere play (with no move left, the mover has won)."""
+    ordered = sorted(game_options(game), key=lambda option: max(map(_size, option), default=0))
+    return not game or any(not misere_wins(option) for option in ordered)
+
+
+def normal_wins(game: Game, heap: int = 0) -> bool:
+    """True when the player to move wins `game` plus a nim heap of size `heap` under normal play.
+
+    Lemoine and Viennot's way: the nimbers of all components but the largest are computed in full (small
+    components are cheap) and folded into the heap; the largest is only searched until one winning move
+    is found, which is far less work than its full nimber.
+    """
+    if not game:
+        return heap != 0
+    *small, largest = sorted(game, key=lambda component: (_size(component), component))
+    for component in small:
+        heap ^= nimber(component)
+    return _wins_with_heap(largest, heap)
+
+
+def _size(component: Component) -> int:
+    return sum(len(boundary) for region in component for boundary in region)
+
+
+@lru_cache(maxsize=None)
+def _wins_with_heap(component: Component, heap: int) -> bool:
+    if component in _nimbers:
+        return _nimbers[component] != heap
+    known = [option for option in options(component) if all(part in _nimbers for part in option)]
+    # Options whose every part has a known nimber are settled without a search: try them first.
+    return (any(game_nimber(option) == heap for option in known)
+            or any(not _wins_with_heap(component, smaller) for smaller in range(heap))
+            or any(not normal_wins(option, heap) for option in _smallest_first(options(component))))
+
+
+@lru_cache(maxsize=None)
+def _smallest_first(games: tuple[Game, ...]) -> tuple[Game, ...]:
+    """Options in order of their largest component's size: the cheap ones are searched first."""
+    return tuple(sorted(games, key=lambda game: max(map(_size, game), default=0)))
+
+
+def mover_wins(game: Game, misere: bool) -> bool:
+    return misere_wins(game) if misere else normal_wins(game)
+
+
+@lru_cache(maxsize=None)
+def longest(component: Component) -> int:
+    """The most moves that can still be played in a component (the sum over components for a game).
+
+    Every move costs one life and the last move's new spot survives, so no line is longer than the
+    component's lives less one: the search stops at the first line that long, which is most often the first.
+    """
+    bound, best = _lives(component) - 1, 0
+    for option in options(component):
+        best = max(best, 1 + sum(longest(part) for part in option))
+        if best == bound:
+            break
+    return best
+
+
+def _lives(component: Component) -> int:
+    tokens = [token for region in component for boundary in region for token in boundary]
+    return sum(-token for token in tokens if token < 0) + len({token for token in tokens if token >= 0})
+
+
+def game_length(game: Game) -> int:
+    return sum(longest(component) for component in game)
+
+
+def solve_position(position: Position, misere: bool) -> dict:
+    """Who wins from `position` with best play (`first` is the player to move) and the moves that win."""
+    winning = [name for name, move in named_moves(position) if not mover_wins(components_of(move.result), misere)]
+    return {"winner": "first" if winning else "second", "winning_moves": winning}
+
+
+VERDICT_TEXT = {"keeps_win": "keeps the win", "throws_win": "throws the win away",
+                "lost_position": "made in a lost position"}
+
+
+def analyse_moves(start: Position, names: list[str], misere: bool) -> list[dict]:
+    """Per move of a played game: was the mover's position won, and did the move keep it won?"""
+    rows, position = [], start
+    for step, name in enumerate(names):
+        moves = dict(named_moves(position))
+        if name not in moves:
+            raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
+        solved = solve_position(position, misere)
+        won = solved["winner"] == "first"
+        kept = name in solved["winning_moves"]
+        verdict = "keeps_win" if kept else "throws_win" if won else "lost_position"
+        best = ", ".join(solved["winning_moves"][:6]) + (" ..." if len(solved["winning_moves"]) > 6 else "")
+        rows.append({
+            "step": step, "seat": step % 2, "move": name, "won_before": won, "keeps_win": kept,
+            "verdict": verdict,
+            "winning_moves": solved["winning_moves"],
+            "text": VERDICT_TEXT[verdict] + (f" (winning: {best})" if won and not kept else ""),
+        })
+        position = moves[name].result
+    return rows
