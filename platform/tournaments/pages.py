@@ -29,6 +29,14 @@ def _tournament(request, pk) -> Tournament:
     return get_object_or_404(Tournament.objects.visible_to(request.user).select_related("course"), pk=pk)
 
 
+def _steered_tournament(request, pk) -> Tournament:
+    """A tournament `request.user` may steer (permissions.may_steer); it does not exist for anyone else."""
+    tournament = _tournament(request, pk)
+    if not may_steer(request.user, tournament):
+        raise Http404("no such tournament")
+    return tournament
+
+
 @login_required
 def course_tournaments(request, pk):
     course = _course(request, pk)
@@ -72,10 +80,8 @@ def live(request, pk):
 @login_required
 @require_POST
 def add_entrant(request, pk):
-    tournament = _tournament(request, pk)
+    tournament = _steered_tournament(request, pk)
     form = EntrantForm(request.POST, tournament=tournament)
-    if not may_steer(request.user, tournament):
-        raise Http404("no such tournament")
     if form.is_valid():
         try:
             services.add_entrant(request.user, tournament, form.cleaned_data["bot"], form.cleaned_data["seed"])
@@ -89,7 +95,7 @@ def add_entrant(request, pk):
 @login_required
 @require_POST
 def remove_entrant(request, pk, entrant_pk):
-    tournament = _tournament(request, pk)
+    tournament = _steered_tournament(request, pk)
     entrant = get_object_or_404(tournament.entrants, pk=entrant_pk)
     try:
         services.remove_entrant(request.user, entrant)
@@ -104,7 +110,7 @@ STEERING = {"start": services.start, "pause": services.pause, "resume": services
 @login_required
 @require_POST
 def steer(request, pk, verb):
-    tournament = _tournament(request, pk)
+    tournament = _steered_tournament(request, pk)
     if verb not in STEERING:
         raise Http404("no such action")
     try:
