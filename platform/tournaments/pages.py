@@ -3,13 +3,13 @@ and the instructors' controls. Access follows Tournament.objects.visible_to and 
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from games import get_game
 
-from accounts.access import attends, teaches
-from accounts.models import Course
+from accounts.access import attended_course, teaches
 
 from . import services
 from .forms import EntrantForm, TournamentForm
@@ -18,34 +18,28 @@ from .permissions import may_steer
 from .presentation import overview
 
 
-def _course(request, pk) -> Course:
-    course = get_object_or_404(Course, pk=pk)
-    if not attends(request.user, course):
-        raise Http404("no such course")
-    return course
-
-
 def _tournament(request, pk) -> Tournament:
     return get_object_or_404(Tournament.objects.visible_to(request.user).select_related("course"), pk=pk)
 
 
 def _steered_tournament(request, pk) -> Tournament:
-    """A tournament `request.user` may steer (permissions.may_steer); it does not exist for anyone else."""
+    """A tournament `request.user` may steer (permissions.may_steer). Those who may see it but not steer it
+    are refused (403), as the API refuses them; it does not exist for anyone else (404)."""
     tournament = _tournament(request, pk)
     if not may_steer(request.user, tournament):
-        raise Http404("no such tournament")
+        raise PermissionDenied("only the course's instructors can change its tournaments")
     return tournament
 
 
 @login_required
 def course_tournaments(request, pk):
-    course = _course(request, pk)
+    course = attended_course(request.user, pk)
     tournaments = Tournament.objects.visible_to(request.user).filter(course=course).select_related("champion__bot__owner")
     steer = teaches(request.user, course)
     form = TournamentForm(request.POST or None, course=course) if steer else None
     if request.method == "POST":
         if not steer:
-            raise Http404("no such course")
+            raise PermissionDenied("only the course's instructors can create its tournaments")
         if form.is_valid():
             try:
                 tournament = services.create_tournament(request.user, course, **form.cleaned_options())

@@ -56,6 +56,9 @@ ROLES = [
     Role("instructor", lambda w: w.users["teacher"]),  # teaches the course
     Role("other_instructor", lambda w: w.users["other_teacher"]),  # teaches the other course only
     Role("operator", lambda w: w.users["root"]),  # a superuser
+    # A teaching assistant, once accounts has them, is one more line such as
+    # Role("ta", lambda w: w.users["ta"], like="classmate") with the user made in World; then the routes
+    # where a TA's answer differs name "ta" in their expect(...).
 ]
 ROLE_NAMES = {role.name for role in ROLES}
 
@@ -121,7 +124,9 @@ COURSE_PAGE = expect(200, anonymous=LOGIN, outsider=404, other_instructor=404)
 COURSE_API = expect(200, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404)
 # Changing the course's material: its instructor and operators; its students are refused; others see nothing.
 STEER_API = expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=200, operator=200)
-STEER_PAGE = expect(404, anonymous=LOGIN, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)
+STEER_PAGE = expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT,
+                    operator=ANY_REDIRECT)
+DRAFT_STEER_PAGE = expect(404, anonymous=LOGIN, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)
 # A draft tournament is its instructors' alone.
 DRAFT_PAGE = expect(404, anonymous=LOGIN, instructor=200, operator=200)
 DRAFT_API = expect(404, anonymous=UNAUTHENTICATED, instructor=200, operator=200)
@@ -159,6 +164,10 @@ NEW_TOURNAMENT = as_json(lambda w: {"course": w.course.pk, "name": "New cup", "g
 ENTER_BOB = as_json(lambda w: {"bot": w.bots["bob"].pk})
 
 
+def bob_entry_form(world):
+    return {"bot": world.bots["bob"].pk}, None
+
+
 def running(**methods) -> tuple[Case, Case]:
     """A tournament route tried on a running tournament (its students see it) and on a draft (they do not)."""
     draft = {method: DRAFT_API if answer is COURSE_API else DRAFT_PAGE if answer is COURSE_PAGE else answer
@@ -187,18 +196,20 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "web:replay": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
     "web:ladder": Case({"GET": PUBLIC, "POST": PUBLIC}),
     # Tournament pages.
-    "tournaments:course": Case({"GET": COURSE_PAGE, "POST": expect(
-        404, anonymous=LOGIN, instructor=200, operator=200)}),  # an empty form is shown again with its errors
+    "tournaments:course": Case({"GET": COURSE_PAGE, "POST": expect(  # an empty form is shown again, with errors
+        403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=200, operator=200)}),
     "tournaments:detail": running(GET=COURSE_PAGE, POST=COURSE_PAGE),
     "tournaments:live": running(GET=COURSE_PAGE, POST=COURSE_PAGE),
-    "tournaments:add_entrant": Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}, {"tournament": "draft"},
-                                    data=lambda w: ({"bot": w.bots["bob"].pk}, None)),
+    "tournaments:add_entrant": (
+        Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}, data=bob_entry_form),
+        Case({"POST": STEER_PAGE}, {"tournament": "running"}, data=bob_entry_form),  # entrants frozen: a message
+    ),
     "tournaments:remove_entrant": (
-        Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}, {"tournament": "draft"}),
+        Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}),
         Case({"POST": STEER_PAGE}, {"tournament": "running"}),
     ),
     "tournaments:steer": (
-        Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}, {"tournament": "draft", "verb": "start"}),
+        Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft", "verb": "start"}),
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "pause"}),
         Case({"POST": STEER_PAGE}, {"tournament": "paused", "verb": "resume"}),
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "cancel"}),
