@@ -4,7 +4,8 @@ The bot runs as uid 65534 (dropped before bwrap starts, so it is nobody outside 
 new user, pid, network, mount, ipc, uts and cgroup namespaces, on a read-only root made of the cached
 Debian root file system (see sandbox/image.py) or, without it, of the host's /usr. Memory, pids and CPU
 quota come from a cgroup v1 made per sandbox (root only); without one, RLIMIT_AS and RLIMIT_NPROC stand
-in and CPU is not charged (docs/operator-sandbox.md lists what differs from the Docker backend).
+in and CPU is not charged (docs/operator-sandbox.md lists what differs from the Docker backend). A seccomp
+filter equivalent to Docker's default profile (syscall_filter) is loaded just before the harness starts.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from .base import PipeChannel, SandboxPlayer, SandboxUnavailable, local_owner_alive, local_owner_prefix
 from .cgroup import Cgroup
+from .syscall_filter import FilterUnavailable, program_fd
 
 BWRAP = shutil.which("bwrap") or "/usr/bin/bwrap"
 NOBODY = 65534
@@ -48,10 +50,12 @@ def _root_arguments(root: Path) -> list[str]:
     return arguments
 
 
-def bwrap_command(staging: Path, limits, command: list[str]) -> list[str]:
+def bwrap_command(staging: Path, limits, command: list[str], seccomp_fd: int) -> list[str]:
+    """The bwrap command line; `seccomp_fd` holds the compiled filter (syscall_filter) and must be passed on."""
     return [
         BWRAP, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
         "--uid", str(NOBODY), "--gid", str(NOBODY), "--hostname", "bot", "--cap-drop", "ALL",
+        "--seccomp", str(seccomp_fd),
         *_root_arguments(sandbox_root()),
         "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
         "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
@@ -60,6 +64,13 @@ def bwrap_command(staging: Path, limits, command: list[str]) -> list[str]:
         "--chdir", "/tmp", "--clearenv",
         *command,
     ]
+
+
+def _filter_fd() -> int:
+    try:
+        return program_fd()
+    except FilterUnavailable as error:
+        raise SandboxUnavailable(str(error)) from error
 
 
 def _limit(kind: int, value: int) -> None:
@@ -96,13 +107,17 @@ class BwrapPlayer(SandboxPlayer):
                 os.setuid(NOBODY)
 
         command = ["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.py"]
+        seccomp_fd = _filter_fd()
         try:
             self._process = subprocess.Popen(
-                bwrap_command(staging, limits, command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                bwrap_command(staging, limits, command, seccomp_fd), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, env={}, preexec_fn=enter_sandbox, start_new_session=True,
+                pass_fds=(seccomp_fd,),
             )
         except OSError as error:
             raise SandboxUnavailable(f"cannot start bwrap: {error}") from error
+        finally:
+            os.close(seccomp_fd)
         return PipeChannel(self._process)
 
     def _cpu_seconds(self) -> float | None:
@@ -137,12 +152,19 @@ def bwrap_works() -> bool:
 
     if not shutil.which(BWRAP):
         return False
-    probe = bwrap_command(Path("/var/empty") if Path("/var/empty").is_dir() else Path("/tmp"), Limits(),
-                          ["python3", "-I", "-S", "-c", "pass"])
     try:
-        return subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True, timeout=20).returncode == 0
+        seccomp_fd = _filter_fd()
+    except SandboxUnavailable:
+        return False
+    probe = bwrap_command(Path("/var/empty") if Path("/var/empty").is_dir() else Path("/tmp"), Limits(),
+                          ["python3", "-I", "-S", "-c", "pass"], seccomp_fd)
+    try:
+        return subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True, timeout=20,
+                              pass_fds=(seccomp_fd,)).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         return False
+    finally:
+        os.close(seccomp_fd)
 
 
 def cleanup_leftovers() -> list[str]:

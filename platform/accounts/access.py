@@ -5,6 +5,7 @@ own material (its game variants) follows `teaches` (change it) and `attends` (se
 """
 
 from django.db.models import Q
+from django.http import Http404
 
 from .models import Course
 
@@ -40,6 +41,15 @@ def courses_seen_by(user):
 def attends(user, course) -> bool:
     """True if `user` may see and use `course`'s material: its instructors and students, and operators."""
     return courses_seen_by(user).filter(pk=course.pk).exists()
+
+
+def attended_course(user, pk) -> Course:
+    """The course `pk` for a page of its material: Http404 unless `user` attends it, so that to anyone else
+    it is exactly like a course that does not exist."""
+    course = Course.objects.filter(pk=pk).first()
+    if course is None or not attends(user, course):
+        raise Http404("no such course")
+    return course
 
 
 def teaches(user, course) -> bool:

@@ -5,6 +5,9 @@ from rest_framework.routers import DefaultRouter
 from . import views
 
 router = DefaultRouter()
+# No `.json` suffix routes: they are undocumented, and the extra actions (versions, code, replay...) took no
+# `format` argument, so /api/bots/1/versions.json answered 500. The tournaments' router has none either.
+router.include_format_suffixes = False
 router.register("courses", views.CourseViewSet, basename="course")
 router.register("bots", views.BotViewSet, basename="bot")
 router.register("versions", views.VersionViewSet, basename="version")

@@ -3,13 +3,13 @@ and the instructors' controls. Access follows Tournament.objects.visible_to and 
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from games import get_game
 
-from accounts.access import attends, teaches
-from accounts.models import Course
+from accounts.access import attended_course, teaches
 
 from . import services
 from .forms import EntrantForm, TournamentForm
@@ -18,26 +18,28 @@ from .permissions import may_steer
 from .presentation import overview
 
 
-def _course(request, pk) -> Course:
-    course = get_object_or_404(Course, pk=pk)
-    if not attends(request.user, course):
-        raise Http404("no such course")
-    return course
-
-
 def _tournament(request, pk) -> Tournament:
     return get_object_or_404(Tournament.objects.visible_to(request.user).select_related("course"), pk=pk)
 
 
+def _steered_tournament(request, pk) -> Tournament:
+    """A tournament `request.user` may steer (permissions.may_steer). Those who may see it but not steer it
+    are refused (403), as the API refuses them; it does not exist for anyone else (404)."""
+    tournament = _tournament(request, pk)
+    if not may_steer(request.user, tournament):
+        raise PermissionDenied("only the course's instructors can change its tournaments")
+    return tournament
+
+
 @login_required
 def course_tournaments(request, pk):
-    course = _course(request, pk)
+    course = attended_course(request.user, pk)
     tournaments = Tournament.objects.visible_to(request.user).filter(course=course).select_related("champion__bot__owner")
     steer = teaches(request.user, course)
     form = TournamentForm(request.POST or None, course=course) if steer else None
     if request.method == "POST":
         if not steer:
-            raise Http404("no such course")
+            raise PermissionDenied("only the course's instructors can create its tournaments")
         if form.is_valid():
             try:
                 tournament = services.create_tournament(request.user, course, **form.cleaned_options())
@@ -72,10 +74,8 @@ def live(request, pk):
 @login_required
 @require_POST
 def add_entrant(request, pk):
-    tournament = _tournament(request, pk)
+    tournament = _steered_tournament(request, pk)
     form = EntrantForm(request.POST, tournament=tournament)
-    if not may_steer(request.user, tournament):
-        raise Http404("no such tournament")
     if form.is_valid():
         try:
             services.add_entrant(request.user, tournament, form.cleaned_data["bot"], form.cleaned_data["seed"])
@@ -89,7 +89,7 @@ def add_entrant(request, pk):
 @login_required
 @require_POST
 def remove_entrant(request, pk, entrant_pk):
-    tournament = _tournament(request, pk)
+    tournament = _steered_tournament(request, pk)
     entrant = get_object_or_404(tournament.entrants, pk=entrant_pk)
     try:
         services.remove_entrant(request.user, entrant)
@@ -104,7 +104,7 @@ STEERING = {"start": services.start, "pause": services.pause, "resume": services
 @login_required
 @require_POST
 def steer(request, pk, verb):
-    tournament = _tournament(request, pk)
+    tournament = _steered_tournament(request, pk)
     if verb not in STEERING:
         raise Http404("no such action")
     try:

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.core import ScoreOrder
 
-from accounts.access import attends, can_see_private, teaches
+from accounts.access import attended_course, attends, can_see_private, teaches
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
@@ -127,16 +127,9 @@ def challenge(request, pk):
     return redirect("web:match", match.pk)
 
 
-def _attended_course(request, pk) -> Course:
-    course = get_object_or_404(Course, pk=pk)
-    if not attends(request.user, course):
-        raise Http404("no such course")
-    return course
-
-
 @login_required
 def course_page(request, pk):
-    course = _attended_course(request, pk)
+    course = attended_course(request.user, pk)
     context = {
         "course": course,
         "variants": course.variants.select_related("created_by"),
@@ -150,7 +143,7 @@ def course_page(request, pk):
 @login_required
 @require_POST
 def new_variant(request, pk):
-    course = _attended_course(request, pk)
+    course = attended_course(request.user, pk)
     form = VariantForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, "Choose the game, a name and a file.")
@@ -169,7 +162,7 @@ def new_variant(request, pk):
 @login_required
 @require_POST
 def delete_variant(request, pk, variant_pk):
-    course = _attended_course(request, pk)
+    course = attended_course(request.user, pk)
     variant = get_object_or_404(course.variants, pk=variant_pk)
     variant_services.delete_variant(request.user, variant)
     messages.success(request, f"Variant {variant.name} deleted; matches played with it keep its rules.")

@@ -5,7 +5,7 @@ import yaml
 
 from bots.models import Bot
 from matches import services
-from platform_helpers import play_now
+from platform_helpers import active_bot, play_now
 
 pytestmark = pytest.mark.django_db
 
@@ -54,6 +54,15 @@ def test_ladder_ranks_by_rating_with_records(api_client, make_user):
 def test_unknown_game_ladder_is_404(api_client, make_user):
     api_client.force_authenticate(make_user("viewer"))
     assert api_client.get("/api/ladder/no-such-game/").status_code == 404
+
+
+def test_a_format_suffix_is_an_unknown_path_not_a_server_error(api_client, make_user):
+    owner = make_user("owner")
+    api_client.force_authenticate(owner)
+    bot = active_bot(owner)
+    for path in (f"/api/bots/{bot.pk}/versions.json", f"/api/bots/{bot.pk}/ratings.json/", "/api/bots.json"):
+        response = api_client.get(path)
+        assert response.status_code == 404 and response.json() == {"detail": "Not found."}, path
 
 
 def test_openapi_schema_is_served_and_documents_the_endpoints(client):

@@ -84,7 +84,12 @@ def test_students_see_their_courses_tournaments_but_not_drafts_and_steer_nothing
     client.force_login(world["student"])
     page = client.get(f"/tournaments/{running.pk}/")
     assert page.status_code == 200 and b"Running cup" in page.content and b">Pause<" not in page.content
-    assert client.post(f"/tournaments/{running.pk}/pause/").status_code == 302
+    # Every steering page refuses a student as the API does (403); drafts stay invisible (404).
+    for path in (f"/tournaments/{running.pk}/pause/", f"/tournaments/{running.pk}/cancel/",
+                 f"/tournaments/{running.pk}/entrants/", f"/courses/{world['course'].pk}/tournaments/",
+                 f"/tournaments/{running.pk}/entrants/{running.entrants.first().pk}/remove/"):
+        assert client.post(path).status_code == 403, path
+    assert client.post(f"/tournaments/{draft.pk}/start/").status_code == 404
     running.refresh_from_db()
     assert running.status == "running", "a student's pause changes nothing"
     assert client.get(f"/tournaments/{draft.pk}/").status_code == 404

@@ -1,0 +1,486 @@
+"""Every URL of the site tried by every kind of user, each answer declared once in ROUTES.
+
+The routes come from the URL configuration itself (DRF routers with their methods included), so a new page or
+endpoint fails `test_route_answers_every_role_as_declared` until its row is added to ROUTES. The users are
+ROLES: adding a kind of user (a teaching assistant, say) is one line there; until a route names the new role,
+it is expected to answer it as it answers the role given as `like`.
+
+One world is built per module (inside a transaction that is rolled back at the end) and every request runs in
+a savepoint rolled back after it, so an allowed POST (a cancelled tournament, a deleted variant) never changes
+what the next role sees.
+"""
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.contenttypes.models import ContentType
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import Client, override_settings
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from games.sortinggame.deck import STANDARD_DECK
+from rest_framework.authtoken.models import Token
+
+from accounts.models import Course
+from bots.models import Bot
+from matches import services as match_services
+from platform_helpers import EXAMPLE_BOT, play_now
+from tournament_helpers import LOOKAHEAD_BOT, accepted_bot, entered
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
+from variants.services import create_variant
+
+pytestmark = pytest.mark.django_db
+
+
+# --- Who asks -------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Role:
+    name: str
+    user: Callable | None  # world -> the user signed in (None: anonymous)
+    like: str | None = None  # routes that do not name this role expect the answer this role gets
+
+
+ROLES = [
+    Role("anonymous", None),
+    Role("owner", lambda w: w.users["ada"]),  # owns the bot, version and match in question; takes the course
+    Role("classmate", lambda w: w.users["bob"]),  # another student of the same course
+    Role("outsider", lambda w: w.users["olga"]),  # a student of another course
+    Role("instructor", lambda w: w.users["teacher"]),  # teaches the course
+    Role("other_instructor", lambda w: w.users["other_teacher"]),  # teaches the other course only
+    Role("operator", lambda w: w.users["root"]),  # a superuser
+    # A teaching assistant, once accounts has them, is one more line such as
+    # Role("ta", lambda w: w.users["ta"], like="classmate") with the user made in World; then the routes
+    # where a TA's answer differs name "ta" in their expect(...).
+]
+ROLE_NAMES = {role.name for role in ROLES}
+
+
+# --- What they get --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Redirect:
+    """A 302 whose Location starts with `to`."""
+
+    to: str
+
+    def __repr__(self):
+        return f"302 to {self.to}"
+
+
+LOGIN = Redirect("/accounts/login/")
+ADMIN_LOGIN = Redirect("/admin/login/")
+ANY_REDIRECT = Redirect("")
+UNAUTHENTICATED = 401  # the API: Token authentication first, so `WWW-Authenticate: Token`
+
+
+@dataclass(frozen=True)
+class Expect:
+    """The answer to every role: `default`, except the roles named (and the roles `like` them)."""
+
+    default: object
+    roles: dict = field(default_factory=dict)
+
+    def for_role(self, role: Role):
+        name = role.name
+        while name not in self.roles:
+            name = next(r.like for r in ROLES if r.name == name)
+            if name is None:
+                return self.default
+        return self.roles[name]
+
+
+def expect(default, **roles) -> Expect:
+    unknown = set(roles) - ROLE_NAMES
+    assert not unknown, f"no such role {unknown}"
+    return Expect(default, roles)
+
+
+def answered(expected, response) -> bool:
+    if isinstance(expected, Redirect):
+        return response.status_code == 302 and response["Location"].startswith(expected.to)
+    if isinstance(expected, int):
+        return response.status_code == expected
+    return response.status_code in expected
+
+
+# Recurring answers.
+PUBLIC = expect(200)
+SIGNED_IN_PAGE = expect(200, anonymous=LOGIN)
+SIGNED_IN_API = expect(200, anonymous=UNAUTHENTICATED)
+POST_ONLY_PAGE = expect(405, anonymous=LOGIN)  # @login_required outside @require_POST
+# Private material of ada's bot: ada, her course's instructor and operators; nobody else learns it exists.
+PRIVATE_PAGE = expect(404, anonymous=LOGIN, owner=200, instructor=200, operator=200)
+PRIVATE_API = expect(404, anonymous=UNAUTHENTICATED, owner=200, instructor=200, operator=200)
+# The course's material: its members and operators; it does not exist for anyone else.
+COURSE_PAGE = expect(200, anonymous=LOGIN, outsider=404, other_instructor=404)
+COURSE_API = expect(200, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404)
+# Changing the course's material: its instructor and operators; its students are refused; others see nothing.
+STEER_API = expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=200, operator=200)
+STEER_PAGE = expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT,
+                    operator=ANY_REDIRECT)
+DRAFT_STEER_PAGE = expect(404, anonymous=LOGIN, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)
+# A draft tournament is its instructors' alone.
+DRAFT_PAGE = expect(404, anonymous=LOGIN, instructor=200, operator=200)
+DRAFT_API = expect(404, anonymous=UNAUTHENTICATED, instructor=200, operator=200)
+
+
+# --- The routes -----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Case:
+    """One way to call a route: which world objects fill its URL, what is sent, what each role gets."""
+
+    methods: dict  # "GET" -> Expect
+    objects: dict = field(default_factory=dict)  # e.g. {"tournament": "draft", "verb": "start"}
+    data: Callable | None = None  # world -> (payload, content type or None for multipart)
+    path: str | None = None  # for a catch-all pattern: a path that reaches it
+
+
+def code_file(world):
+    return {"file": SimpleUploadedFile("bot.py", EXAMPLE_BOT)}, None
+
+
+def deck_file(world):
+    deck = json.loads(STANDARD_DECK.read_text(encoding="utf-8"))
+    return {"game": "sortinggame", "name": "matrix deck",
+            "file": SimpleUploadedFile("deck.json", json.dumps(deck).encode())}, None
+
+
+def as_json(build):
+    return lambda world: (build(world), "application/json")
+
+
+CHALLENGE = as_json(lambda w: {"bot": w.bots["ada"].pk, "opponents": [w.bots["bob"].pk]})
+NEW_TOURNAMENT = as_json(lambda w: {"course": w.course.pk, "name": "New cup", "game": "endgame",
+                                    "format": "round-robin", "seeding": "given"})
+ENTER_BOB = as_json(lambda w: {"bot": w.bots["bob"].pk})
+
+
+def bob_entry_form(world):
+    return {"bot": world.bots["bob"].pk}, None
+
+
+def running(**methods) -> tuple[Case, Case]:
+    """A tournament route tried on a running tournament (its students see it) and on a draft (they do not)."""
+    draft = {method: DRAFT_API if answer is COURSE_API else DRAFT_PAGE if answer is COURSE_PAGE else answer
+             for method, answer in methods.items()}
+    return Case(methods, {"tournament": "running"}), Case(draft, {"tournament": "draft"})
+
+
+ROUTES: dict[str, Case | tuple[Case, ...]] = {
+    # Site pages (web).
+    "web:home": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "web:register": Case({"GET": PUBLIC, "POST": PUBLIC}),  # POST without a form: the form again, with errors
+    "web:new_bot": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
+    "web:bot": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "web:upload": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
+                       data=code_file),
+    "web:challenge": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
+                          data=lambda w: ({"opponents": [w.bots["bob"].pk]}, None)),
+    "web:version_code": Case({"GET": PRIVATE_PAGE, "POST": PRIVATE_PAGE}),
+    "web:course": Case({"GET": COURSE_PAGE, "POST": COURSE_PAGE}),
+    "web:new_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
+        403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)},
+        data=deck_file),
+    "web:delete_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
+        403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)}),
+    "web:match": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "web:replay": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "web:ladder": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    # Tournament pages.
+    "tournaments:course": Case({"GET": COURSE_PAGE, "POST": expect(  # an empty form is shown again, with errors
+        403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=200, operator=200)}),
+    "tournaments:detail": running(GET=COURSE_PAGE, POST=COURSE_PAGE),
+    "tournaments:live": running(GET=COURSE_PAGE, POST=COURSE_PAGE),
+    "tournaments:add_entrant": (
+        Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}, data=bob_entry_form),
+        Case({"POST": STEER_PAGE}, {"tournament": "running"}, data=bob_entry_form),  # entrants frozen: a message
+    ),
+    "tournaments:remove_entrant": (
+        Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}),
+        Case({"POST": STEER_PAGE}, {"tournament": "running"}),
+    ),
+    "tournaments:steer": (
+        Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft", "verb": "start"}),
+        Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "pause"}),
+        Case({"POST": STEER_PAGE}, {"tournament": "paused", "verb": "resume"}),
+        Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "cancel"}),
+    ),
+    # Django's sign-in pages.
+    "login": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "logout": Case({"GET": expect(405), "POST": expect(ANY_REDIRECT)}),
+    "password_change": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "password_change_done": Case({"GET": SIGNED_IN_PAGE, "POST": expect(405, anonymous=LOGIN)}),
+    "password_reset": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "password_reset_done": Case({"GET": PUBLIC, "POST": expect(405)}),
+    "password_reset_confirm": Case({"GET": PUBLIC, "POST": PUBLIC}),  # a bad link: the page says so
+    "password_reset_complete": Case({"GET": PUBLIC, "POST": expect(405)}),
+    # The REST API.
+    "api-root": Case({"GET": SIGNED_IN_API}),
+    "games": Case({"GET": SIGNED_IN_API}),
+    "ladder": Case({"GET": SIGNED_IN_API}),
+    "register": Case({"POST": expect(400)}),
+    "token": Case({"POST": expect(400)}),
+    "schema": Case({"GET": PUBLIC}),
+    "docs": Case({"GET": PUBLIC}),
+    "api/": Case({"GET": expect(404), "POST": expect(404)}, path="/api/no-such-endpoint/"),
+    "course-list": Case({"GET": SIGNED_IN_API}),
+    "course-detail": Case({"GET": COURSE_API}),
+    "course-variants": Case({"GET": COURSE_API, "POST": expect(
+        403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=201, operator=201)},
+        data=deck_file),
+    "bot-list": Case({"GET": SIGNED_IN_API, "POST": expect(400, anonymous=UNAUTHENTICATED)}),  # no name: 400
+    "bot-detail": Case({"GET": SIGNED_IN_API}),
+    "bot-ratings": Case({"GET": SIGNED_IN_API}),
+    "bot-versions": Case({"GET": expect(403, anonymous=UNAUTHENTICATED, owner=200, instructor=200, operator=200),
+                          "POST": expect(403, anonymous=UNAUTHENTICATED, owner=201)}, data=code_file),
+    "version-list": Case({"GET": SIGNED_IN_API}),
+    "version-detail": Case({"GET": PRIVATE_API}),
+    "version-code": Case({"GET": PRIVATE_API}),
+    "match-list": Case({"GET": SIGNED_IN_API, "POST": expect(400, anonymous=UNAUTHENTICATED, owner=201)},
+                       data=CHALLENGE),
+    "match-detail": Case({"GET": SIGNED_IN_API}),
+    "match-replay": Case({"GET": SIGNED_IN_API}),
+    "variant-list": Case({"GET": SIGNED_IN_API}),
+    "variant-detail": Case({"GET": COURSE_API, "DELETE": expect(
+        403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=204, operator=204)}),
+    "tournament-list": Case({"GET": SIGNED_IN_API, "POST": expect(
+        403, anonymous=UNAUTHENTICATED, instructor=201, operator=201)}, data=NEW_TOURNAMENT),
+    "tournament-detail": running(GET=COURSE_API),
+    "tournament-series": running(GET=COURSE_API),
+    "tournament-rounds": running(GET=COURSE_API),
+    "tournament-standings": running(GET=COURSE_API),
+    "tournament-bracket": (Case({"GET": COURSE_API}, {"tournament": "running"}),
+                           Case({"GET": expect(404, anonymous=UNAUTHENTICATED)}, {"tournament": "draft"})),  # none yet
+    "tournament-entrants": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, instructor=201, operator=201)},
+                                {"tournament": "draft"}, data=ENTER_BOB),
+    "tournament-start": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, instructor=200, operator=200)},
+                             {"tournament": "draft"}),
+    "tournament-pause": Case({"POST": STEER_API}, {"tournament": "running"}),
+    "tournament-resume": Case({"POST": STEER_API}, {"tournament": "paused"}),
+    "tournament-cancel": Case({"POST": STEER_API}, {"tournament": "running"}),
+    # Static files (served by Django in the embedded setup).
+    "^static/(?P<path>.*)$": Case({"GET": PUBLIC, "POST": PUBLIC}),
+}
+
+# The Django admin: operators only; everyone else is sent to its sign-in page. Routes differing are named.
+ADMIN = Case({"GET": expect(ADMIN_LOGIN, operator=200)})
+ADMIN_ROUTES = {
+    "admin/login/": Case({"GET": expect(200, operator=Redirect("/admin/"))}),  # the site's rate-limited wrapper
+    "admin:login": Case({"GET": expect(200, operator=Redirect("/admin/"))}),
+    "admin:logout": Case({"GET": expect(Redirect("/admin/"), operator=405)}),  # signing out is a POST
+    "admin:autocomplete": Case({"GET": expect(ADMIN_LOGIN, operator=403)}),  # 403 without its parameters
+    "admin:view_on_site": Case({"GET": expect(ADMIN_LOGIN, operator=404)}),  # bots have no public URL
+    "admin/(?P<url>.*)$": Case({"GET": expect(ADMIN_LOGIN, operator=404)}),  # unknown admin page
+}
+ADMIN_OBJECT_REDIRECT = Case({"GET": expect(ADMIN_LOGIN, operator=Redirect("/admin/"))})  # <id>/ -> <id>/change/
+
+
+# --- Reading the URL configuration ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Endpoint:
+    key: str  # the route's name ("namespace:name"), or its pattern when it has none
+    pattern: str  # the full pattern, from the site's root
+    methods: tuple[str, ...]
+    callback: Callable
+
+
+PAGE_METHODS = ("GET", "POST")  # what a plain Django view is tried with: it may or may not refuse either
+
+
+def view_methods(callback) -> tuple[str, ...]:
+    actions = getattr(callback, "actions", None)  # a DRF viewset route: exactly its mapped methods
+    if actions:
+        return tuple(method.upper() for method in actions)
+    view_class = getattr(callback, "cls", None)  # a DRF APIView: the handlers it defines
+    if view_class is not None:
+        return tuple(m.upper() for m in ("get", "post", "put", "patch", "delete") if hasattr(view_class, m))
+    return PAGE_METHODS
+
+
+def endpoints(patterns=None, prefix="", namespace="") -> list[Endpoint]:
+    found = []
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(entry, URLResolver):
+            inner = ":".join(filter(None, [namespace, entry.namespace]))
+            found += endpoints(entry.url_patterns, prefix + str(entry.pattern), inner)
+            continue
+        assert isinstance(entry, URLPattern)
+        pattern = prefix + str(entry.pattern)
+        key = ":".join(filter(None, [namespace, entry.name])) if entry.name else pattern
+        is_admin = pattern.startswith("admin/")
+        found.append(Endpoint(key, pattern, ("GET",) if is_admin else view_methods(entry.callback), entry.callback))
+    return found
+
+
+def declaration(endpoint: Endpoint) -> tuple[Case, ...] | None:
+    if endpoint.pattern.startswith("admin/"):
+        if endpoint.key in ADMIN_ROUTES:
+            return (ADMIN_ROUTES[endpoint.key],)
+        return (ADMIN_OBJECT_REDIRECT,) if endpoint.pattern.endswith("<path:object_id>/") else (ADMIN,)
+    declared = ROUTES.get(endpoint.key)
+    return None if declared is None else declared if isinstance(declared, tuple) else (declared,)
+
+
+ENDPOINTS = endpoints()
+# Routes whose path a route listed before them answers: arena/urls.py's rate-limited sign-in wrappers.
+SHADOWED = {"login", "admin:login"}
+ROUTE_METHODS = sorted({(e.key, method) for e in ENDPOINTS for method in e.methods})
+
+
+# --- The world ------------------------------------------------------------------------------------------------
+
+class World:
+    """Course `algo` (instructor teacher, students ada and bob, each with a bot), course `other` (instructor
+    other_teacher, student olga), an operator; a finished match of ada's bot against bob's, a SortingGame
+    variant of `algo`, and `algo` tournaments in the states the routes need."""
+
+    def __init__(self):
+        # No passwords (the sessions are made with force_login): hashing them is most of the setup's time.
+        make = get_user_model().objects.create_user
+        self.users = {name: make(username=name) for name in ("ada", "bob", "olga", "teacher", "other_teacher")}
+        self.users["root"] = get_user_model().objects.create_superuser(username="root", email=None, password=None)
+        self.course = Course.objects.create(code="algo", name="Algorithms")
+        self.course.students.add(self.users["ada"], self.users["bob"])
+        self.course.instructors.add(self.users["teacher"])
+        other = Course.objects.create(code="other", name="Other")
+        other.students.add(self.users["olga"])
+        other.instructors.add(self.users["other_teacher"])
+
+        self.bots = {"ada": accepted_bot(self.users["ada"], "endgame", "mine", EXAMPLE_BOT.decode()),
+                     "bob": accepted_bot(self.users["bob"], "endgame", "his", LOOKAHEAD_BOT)}
+        self.version = self.bots["ada"].versions.get()
+        with override_settings(ARENA_SANDBOX="none"):
+            self.match = play_now(match_services.challenge(self.users["ada"], self.bots["ada"], [self.bots["bob"]],
+                                                           rated=True))
+        deck = json.loads(STANDARD_DECK.read_text(encoding="utf-8"))
+        self.variant = create_variant(self.users["teacher"], self.course, game="sortinggame", name="deck",
+                                      config={"deck": deck})
+        Group.objects.create(name="markers")
+        Token.objects.create(user=self.users["ada"])
+        self.tournaments = {state: self._tournament(state) for state in ("draft", "running", "paused")}
+
+    def _tournament(self, state: str) -> Tournament:
+        teacher = self.users["teacher"]
+        tournament = entered(teacher, self.course, [self.bots["ada"], Bot.objects.builtin("endgame", "greedy")],
+                             name=f"{state} cup", game="endgame", format="single-elimination")
+        if state != "draft":
+            tournament_services.start(teacher, tournament)
+        if state == "paused":
+            tournament_services.pause(teacher, tournament)
+        tournament.refresh_from_db()
+        assert tournament.status == state
+        return tournament
+
+    def url_values(self, endpoint: Endpoint, objects: dict) -> dict:
+        """Every URL parameter a route may take, filled for `objects` (the world's defaults otherwise)."""
+        tournament = self.tournaments[objects.get("tournament", "running")]
+        by_segment = {"bots": self.bots["ada"], "versions": self.version, "matches": self.match,
+                      "courses": self.course, "variants": self.variant, "tournaments": tournament}
+        segment = re.search(r"(\w+)/[^/]*<(?:\w+:)?pk>|(\w+)/\(\?P<pk>", endpoint.pattern)
+        values = {
+            "number": self.version.number, "variant_pk": self.variant.pk,
+            "entrant_pk": tournament.entrants.get(bot=self.bots["ada"]).pk,
+            "game": "endgame", "verb": objects.get("verb", "start"),
+            "app_label": "bots", "url": "no-such-page/", "path": "web/arena.css",
+            "uidb64": "MQ", "token": "not-a-token",
+            "id": self.users["ada"].pk,
+            "content_type_id": ContentType.objects.get_for_model(Bot).pk, "object_id": self.bots["ada"].pk,
+        }
+        if segment:
+            values["pk"] = by_segment[segment[1] or segment[2]].pk
+        model_admin = getattr(endpoint.callback, "model_admin", None)
+        if model_admin is not None:  # an admin page of one object: the first one there is
+            values["object_id"] = model_admin.model._default_manager.order_by("pk").first().pk
+        return values
+
+
+def url_path(endpoint: Endpoint, values: dict) -> str:
+    """The path of `endpoint` with its parameters filled in (route `<conv:name>` and regex `(?P<name>...)`)."""
+    path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: str(values[m[1]]), endpoint.pattern)
+    path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m[1]]), path)
+    return "/" + path.replace("^", "").replace("$", "").replace("\\.", ".").replace("/?", "/")
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock(), transaction.atomic():
+        built = World()
+        built.sessions = {}
+        for role in ROLES:
+            if role.user is not None:
+                client = Client()
+                client.force_login(role.user(built))
+                built.sessions[role.name] = client.cookies[settings.SESSION_COOKIE_NAME].value
+        yield built
+        transaction.set_rollback(True)
+
+
+@pytest.fixture(autouse=True)
+def no_rate_limits(settings):
+    """Every role asks every route: far more requests than a person sends, which the rate limits would stop."""
+    settings.ARENA_RATES = {scope: "100000/min" for scope in settings.ARENA_RATES}
+
+
+def ask(world, role: Role, method: str, path: str, case: Case):
+    """The answer `role` gets, in a savepoint rolled back afterwards (the world stays as it was)."""
+    client = Client(raise_request_exception=False)
+    if role.name in world.sessions:
+        client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[role.name]
+    payload, content_type = case.data(world) if case.data and method == "POST" else (None, None)
+    savepoint = transaction.savepoint()
+    try:
+        if content_type:
+            return client.generic(method, path, json.dumps(payload), content_type=content_type)
+        return getattr(client, method.lower())(path, payload) if payload else client.generic(method, path)
+    finally:
+        transaction.savepoint_rollback(savepoint)
+
+
+def describe(response) -> str:
+    location = f" to {response['Location']}" if response.status_code in (301, 302) else ""
+    return f"{response.status_code}{location}"
+
+
+# --- The tests ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("key", "method"), ROUTE_METHODS, ids=[f"{k} {m}" for k, m in ROUTE_METHODS])
+def test_route_answers_every_role_as_declared(world, key, method):
+    routes = [e for e in ENDPOINTS if e.key == key and method in e.methods]
+    cases = declaration(routes[0])
+    assert cases is not None, (f"route {key!r} ({routes[0].pattern}) is not declared: add ROUTES[{key!r}] in "
+                               f"{__name__} with the answer each role gets to {method}")
+    cases = [case for case in cases if method in case.methods]
+    assert cases, f"route {key!r}: no answer declared for {method}; add it to ROUTES[{key!r}]"
+    wrong = []
+    for endpoint in routes:
+        for case in cases:
+            path = case.path or url_path(endpoint, world.url_values(endpoint, case.objects))
+            assert resolve(path).func is endpoint.callback or endpoint.key in SHADOWED, \
+                f"{path} does not reach {key!r}: give the route's Case a `path`"
+            for role in ROLES:
+                expected = case.methods[method].for_role(role)
+                response = ask(world, role, method, path, case)
+                if not answered(expected, response):
+                    wrong.append(f"{role.name}: {method} {path} {case.objects or ''} answered {describe(response)},"
+                                 f" declared {expected!r}")
+    assert not wrong, f"route {key!r}:\n" + "\n".join(wrong)
+
+
+def test_every_declaration_names_a_route_of_the_site():
+    keys = {e.key for e in ENDPOINTS}
+    assert set(ROUTES) <= keys and set(ADMIN_ROUTES) <= keys, set(ROUTES) - keys | set(ADMIN_ROUTES) - keys
+    methods = {(e.key, m) for e in ENDPOINTS for m in e.methods}
+    for key, declared in ROUTES.items():
+        for case in declared if isinstance(declared, tuple) else (declared,):
+            assert {(key, m) for m in case.methods} <= methods, f"{key}: a method the route does not take"
+
