@@ -19,7 +19,7 @@ def test_demo_data_signs_in_with_the_readme_passwords_and_has_finished_matches(i
     for username, (password, _) in ACCOUNTS.items():
         assert Client().login(username=username, password=password), username
     finished = Match.objects.filter(status=Match.Status.FINISHED)
-    assert {"endgame", "crazyking", "sortinggame", "sorted"} <= set(finished.values_list("game", flat=True))
+    assert {"endgame", "crazyking", "sortinggame", "sorted", "sprouts"} <= set(finished.values_list("game", flat=True))
     assert not Match.objects.exclude(status=Match.Status.FINISHED).exists()
     assert Variant.objects.filter(course__code="algo-demo", game="sortinggame").count() == 1
     cup = Tournament.objects.get(course__code="algo-demo")

@@ -65,6 +65,9 @@ class Command(BaseCommand):
         # Sorted! is cooperative: one built-in bot plays the whole team of four.
         planner = Bot.objects.builtin("sorted", "planner")
         self._play(services.create_match("sorted", [planner] * 4, purpose=Match.Purpose.CHALLENGE, rated=False))
+        sprouts = [Bot.objects.builtin("sprouts", name) for name in ("optimal", "random")]
+        self._play(services.create_match("sprouts", sprouts, purpose=Match.Purpose.CHALLENGE, rated=True,
+                                         config={"spots": 3}))
         self._tournament(accounts["instructor"], course, [bots["alice"], bots["bob"], greedy, optimal])
         self.stdout.write(self.style.SUCCESS(
             "demo data created: " + ", ".join(f"{user} / {password}" for user, (password, _) in ACCOUNTS.items())
