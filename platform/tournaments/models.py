@@ -134,6 +134,8 @@ class Series(models.Model):
     bracket = models.CharField(max_length=8, blank=True)
     entrants = models.JSONField(help_text="Entrant seeds (the format's ids) in the series' order.")
     bye = models.BooleanField(default=False)
+    drawable = models.BooleanField(default=False, help_text="Round robin and Swiss: a level series ends drawn "
+                                                            "(elimination and heats go to the tie-break).")
     advance = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING, db_index=True)
     placings = models.JSONField(null=True, blank=True, help_text="Entrant seed -> place in the series, once decided.")

@@ -263,7 +263,7 @@ def _create_series(tournament: Tournament, rules: Format, spec: SeriesSpec) -> S
     walkover = rules.walkover(spec)
     row = Series.objects.create(
         tournament=tournament, key=spec.key, round=spec.round, bracket=spec.bracket or "",
-        entrants=list(spec.entrants), bye=spec.bye, advance=spec.advance,
+        entrants=list(spec.entrants), bye=spec.bye, drawable=spec.drawable, advance=spec.advance,
     )
     if walkover is not None:
         _decide(row, walkover, walkover=True)
@@ -281,7 +281,7 @@ def _decide(row: Series, outcome, *, walkover: bool = False) -> None:
 
 def _plan(tournament: Tournament, row: Series) -> SeriesPlan:
     spec = SeriesSpec(key=row.key, round=row.round, bracket=row.bracket or None, entrants=tuple(row.entrants),
-                      bye=row.bye, advance=row.advance)
+                      bye=row.bye, drawable=row.drawable, advance=row.advance)
     return SeriesPlan(spec, tournament.games_per_series, len(row.entrants), tournament.seed,
                       cooperative=getattr(get_game(tournament.game), "cooperative", False))
 

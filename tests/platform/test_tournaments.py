@@ -5,6 +5,7 @@ from games import get_game
 
 from bots.models import Bot
 from matches.models import Match, MatchSeat
+from platform_helpers import EXAMPLE_BOT
 from tournament_helpers import accepted_bot, course_with_bots, entered, play_out
 from tournaments import services
 from tournaments.models import Series, Tournament
@@ -143,3 +144,23 @@ def test_heats_seat_pods_and_send_the_best_to_a_final_table(make_user):
     assert tournament.status == Tournament.Status.FINISHED
     final = tournament.series.order_by("-round").first()
     assert final.status == Series.Status.DECIDED and tournament.champion.seed == final.winner
+
+
+def test_a_level_round_robin_series_ends_drawn_after_its_games_while_elimination_breaks_the_tie(make_user):
+    same = (EXAMPLE_BOT.decode(),)  # one strategy on both sides, seats swapped on one board: always level
+    course, instructor, bots = course_with_bots(make_user, "endgame", 2, codes=same)
+    league = entered(instructor, course, bots, game="endgame", format="round-robin", games_per_series=2)
+    services.start(instructor, league)
+    league = play_out(league)
+    series = league.series.get()
+    assert series.games.count() == 2
+    assert series.placings == {"0": 1, "1": 1} and series.points == {"0": 0.5, "1": 0.5}
+    assert series.winner is None
+
+    cup = entered(instructor, course, bots, game="endgame", format="single-elimination", games_per_series=2,
+                  name="Cup 2")
+    services.start(instructor, cup)
+    cup = play_out(cup)
+    final = cup.series.get()
+    assert final.winner == 0, "level on games and points after the extra games: the higher seed goes on"
+    assert final.games.count() > 2, "the tie-break played more games before falling back on the seed"
