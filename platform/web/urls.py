@@ -10,6 +10,7 @@ urlpatterns = [
     path("bots/<int:pk>/", views.bot_page, name="bot"),
     path("bots/<int:pk>/upload/", views.upload, name="upload"),
     path("bots/<int:pk>/challenge/", views.challenge, name="challenge"),
+    path("bots/<int:pk>/challenge-with-mine/", views.challenge_opponent, name="challenge_opponent"),
     path("bots/<int:pk>/versions/<int:number>/code/", views.version_code, name="version_code"),
     path("courses/<int:pk>/", views.course_page, name="course"),
     path("courses/<int:pk>/variants/new/", views.new_variant, name="new_variant"),

@@ -7,8 +7,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 from games import available_games, get_game
+from games.core import Game
 
 from accounts.access import attends, can_see_private, teaches
 from accounts.models import Course
@@ -20,23 +22,23 @@ from matches.models import Match
 from matches.replays import replay_view
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
-from ratings.chart import rating_chart
 from ratings.fair_play import rules_text
-from ratings.services import histories, ladder
+from ratings.presentation import rating_chart_data, standings
 from variants import services as variant_services
 
 from .forms import BotForm, ChallengeForm, RegisterForm, UploadForm, VariantForm
 from .ratelimit import rate_limited, too_many_requests
 
 
-def home(request):
+def home(request, bot_form: BotForm | None = None):
     context = {"games": sorted(available_games().values(), key=lambda g: g.name)}
     if request.user.is_authenticated:
         context["bots"] = Bot.objects.owned_by(request.user).prefetch_related("versions")
-        context["bot_form"] = BotForm()
-        context["recent"] = Match.objects.filter(seats__bot__owner=request.user).distinct()[:10]
+        context["bot_form"] = bot_form or BotForm()
+        context["recent"] = (Match.objects.filter(seats__bot__owner=request.user).distinct()
+                             .prefetch_related("seats__bot__owner")[:10])
         context["courses"] = Course.objects.for_user(request.user).order_by("code")
-    return render(request, "web/home.html", context)
+    return render(request, "web/home.html", context, status=400 if bot_form else 200)
 
 
 @rate_limited(RegisterThrottle)
@@ -57,8 +59,9 @@ def new_bot(request):
             bot = create_bot(request.user, form.cleaned_data["game"], form.cleaned_data["name"])
             return redirect("web:bot", bot.pk)
         except BotError as exc:
-            messages.error(request, str(exc))
-    return redirect("web:home")
+            form.add_error("name", str(exc))
+    # The page again with what was typed and the reason beside it.
+    return home(request, bot_form=form)
 
 
 @login_required
@@ -66,8 +69,13 @@ def bot_page(request, pk):
     return _render_bot_page(request, get_object_or_404(Bot.objects.select_related("owner"), pk=pk))
 
 
-def _render_bot_page(request, bot: Bot, status: int = 200):
+def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: ChallengeForm | None = None):
     private = can_see_private(request.user, bot.owner)
+    if challenge_form is None:
+        # ?against=BOT (the Challenge buttons of the ladder and other bots' pages) preselects the opponent.
+        against = request.GET.get("against", "")
+        initial = {"opponents": [int(against)]} if against.isdigit() else {}
+        challenge_form = ChallengeForm(bot=bot, user=request.user, initial=initial)
     context = {
         "bot": bot,
         "private": private,
@@ -76,8 +84,10 @@ def _render_bot_page(request, bot: Bot, status: int = 200):
         "versions": bot.versions.all() if private else [],
         "matches": Match.objects.involving(bot).prefetch_related("seats__bot__owner")[:20],
         "upload_form": UploadForm(),
-        "challenge_form": ChallengeForm(bot=bot, user=request.user),
+        "challenge_form": challenge_form,
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
+        "game": get_game(bot.game),
+        "chart": rating_chart_data(bot=bot),
     }
     return render(request, "web/bot.html", context, status=status)
 
@@ -113,7 +123,7 @@ def challenge(request, pk):
     form = ChallengeForm(request.POST, bot=bot, user=request.user)
     if not form.is_valid():
         messages.error(request, "Choose the opponent(s).")
-        return redirect("web:bot", bot.pk)
+        return _render_bot_page(request, bot, status=400, challenge_form=form)
     try:
         match = match_services.challenge(request.user, bot, list(form.cleaned_data["opponents"]),
                                          rated=form.cleaned_data["rated"], variant=form.cleaned_data["variant"])
@@ -122,8 +132,22 @@ def challenge(request, pk):
     except ChallengeError as exc:
         # Refused as the API refuses it (400), on the bot's page with the reason.
         messages.error(request, f"Challenge refused: {exc}")
-        return _render_bot_page(request, bot, status=400)
+        return _render_bot_page(request, bot, status=400, challenge_form=form)
     return redirect("web:match", match.pk)
+
+
+@login_required
+def challenge_opponent(request, pk):
+    """The Challenge button beside any bot: on to your own bot's challenge form with this opponent chosen.
+
+    With several active bots for the game, the student picks which one plays; with none, they are told why.
+    """
+    opponent = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    mine = list(Bot.objects.owned_by(request.user).active().for_game(opponent.game).exclude(pk=opponent.pk))
+    if len(mine) == 1:
+        return redirect(f"{reverse('web:bot', args=[mine[0].pk])}?against={opponent.pk}#challenge")
+    return render(request, "web/challenge_pick.html",
+                  {"opponent": opponent, "mine": mine, "game": get_game(opponent.game)})
 
 
 def _attended_course(request, pk) -> Course:
@@ -135,15 +159,18 @@ def _attended_course(request, pk) -> Course:
 
 @login_required
 def course_page(request, pk):
-    course = _attended_course(request, pk)
+    return _render_course_page(request, _attended_course(request, pk))
+
+
+def _render_course_page(request, course: Course, variant_form: VariantForm | None = None):
     context = {
         "course": course,
         "variants": course.variants.select_related("created_by"),
         "teaches": teaches(request.user, course),
-        "variant_form": VariantForm(),
+        "variant_form": variant_form or VariantForm(),
         "max_variant": settings.ARENA_MAX_VARIANT_BYTES,
     }
-    return render(request, "web/course.html", context)
+    return render(request, "web/course.html", context, status=400 if variant_form else 200)
 
 
 @login_required
@@ -153,15 +180,16 @@ def new_variant(request, pk):
     form = VariantForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, "Choose the game, a name and a file.")
-        return redirect("web:course", course.pk)
+        return _render_course_page(request, course, variant_form=form)
     try:
         variant = variant_services.create_variant(request.user, course, **form.cleaned_data)
-        messages.success(request, f"Variant {variant.name} added: challenges can now choose it.")
     except variant_services.VariantRefused as exc:
-        messages.error(request, "Variant refused, nothing was saved:")
+        messages.error(request, "Variant refused, nothing was saved (choose the corrected file again):")
         for problems in exc.problems.values():
             for problem in problems:
                 messages.error(request, problem)
+        return _render_course_page(request, course, variant_form=form)
+    messages.success(request, f"Variant {variant.name} added: challenges can now choose it.")
     return redirect("web:course", course.pk)
 
 
@@ -193,7 +221,19 @@ def match_page(request, pk):
         seats.append({"seat": seat, "log": seat.log if private else None, "detail": seat.detail if private else ""})
     # Outside the variant's course the match shows that it had its own rules, not which.
     variant = match.variant if match.variant and attends(request.user, match.variant.course) else None
-    return render(request, "web/match.html", {"match": match, "seats": seats, "variant": variant})
+    game = get_game(match.game)
+    context = {
+        "match": match, "seats": seats, "variant": variant, "game": game,
+        "winners": [row["seat"] for row in seats if row["seat"].placing == 1] if match.status == "finished" else [],
+        "has_analysis": has_analysis(game),
+        "status_labels": dict(Match.Status.choices),
+    }
+    return render(request, "web/match.html", context)
+
+
+def has_analysis(game: Game) -> bool:
+    """Whether the game's replays come with an analysis (it overrides Game.analyse)."""
+    return type(game).analyse is not Game.analyse
 
 
 @login_required
@@ -210,9 +250,7 @@ def ladder_page(request, game):
         game_obj = get_game(game)
     except KeyError as exc:
         raise Http404(str(exc)) from exc
-    rows = ladder(game)
-    series = histories(game)
-    chart = rating_chart({row["bot"].label: series.get(row["bot"].pk, []) for row in rows},
-                         settings.ARENA_ELO_INITIAL)
-    return render(request, "web/ladder.html", {"game": game_obj, "rows": rows, "chart": chart, "rules": rules_text(),
-                                               "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K})
+    context = {"game": game_obj, "standings": standings(game), "chart": rating_chart_data(game=game),
+               "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
+               "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
+    return render(request, "web/ladder.html", context)
