@@ -17,5 +17,7 @@ urlpatterns = [
     path("courses/<int:pk>/variants/<int:variant_pk>/delete/", views.delete_variant, name="delete_variant"),
     path("matches/<int:pk>/", views.match_page, name="match"),
     path("matches/<int:pk>/replay/", views.replay_page, name="replay"),
+    path("matches/<int:pk>/replay/data/", views.replay_data, name="replay_data"),
+    path("matches/<int:pk>/replay/file/", views.replay_file, name="replay_file"),
     path("ladder/<str:game>/", views.ladder_page, name="ladder"),
 ]

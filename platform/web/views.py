@@ -5,7 +5,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.contrib.staticfiles import finders
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -19,7 +20,7 @@ from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.models import Match
-from matches.replays import replay_view
+from matches.replays import compact, replay_view
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
 from ratings.fair_play import rules_text
@@ -236,13 +237,50 @@ def has_analysis(game: Game) -> bool:
     return type(game).analyse is not Game.analyse
 
 
+def _finished_match(pk) -> Match:
+    return get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
+
+
 @login_required
 def replay_page(request, pk):
-    match = get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
-    view = replay_view(match.replay)
-    losses = list(zip(view["players"], view["points_lost"])) if view["points_lost"] else None
-    return render(request, "web/replay.html",
-                  {"match": match, "view": view, "seats": range(view["num_players"]), "losses": losses})
+    match = _finished_match(pk)
+    view = compact(replay_view(match.replay))
+    scores = view["result"].get("scores") or [None] * view["num_players"]
+    lost = view["points_lost"] or [None] * view["num_players"]
+    context = {
+        "match": match, "view": view, "losses": view["points_lost"],
+        "winners": [view["players"][seat] for seat in view["result"].get("winners", [])],
+        "score_rows": [{"name": name, "score": score, "lost": points}
+                       for name, score, points in zip(view["players"], scores, lost)],
+        "modules": replay_modules(match.game),
+    }
+    return render(request, "web/replay.html", context)
+
+
+def replay_modules(game: str) -> list[str]:
+    """The static file that draws this game's table in the replay viewer, if the game has one."""
+    module = f"web/replay/{game}.js"
+    return [module] if finders.find(module) else []
+
+
+@login_required
+def replay_data(request, pk):
+    """The viewer's frames, in the full view or ?seat=N's (compact: see matches.replays.compact)."""
+    match = _finished_match(pk)
+    seat = request.GET.get("seat", "")
+    seats = match.seats.count()
+    if seat and not (seat.isdigit() and int(seat) < seats):
+        return JsonResponse({"detail": f"seat must be 0 to {seats - 1}"}, status=400)
+    return JsonResponse(compact(replay_view(match.replay, int(seat) if seat else None)))
+
+
+@login_required
+def replay_file(request, pk):
+    """The replay file itself, for `python -m games replay FILE --step N`."""
+    match = _finished_match(pk)
+    response = JsonResponse(match.replay)
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+    return response
 
 
 def ladder_page(request, game):

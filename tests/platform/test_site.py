@@ -116,3 +116,42 @@ def test_match_page_names_the_winning_bot_and_prints_whole_scores(client, signed
                                            purpose="challenge", rated=False))
     page = client.get(f"/matches/{crazy.pk}/").content.decode()
     assert "Watch the replay</a>" in page and "with analysis" not in page
+
+
+def _rebuilt(data, index):
+    """A frame's view as the browser's viewer rebuilds it from the compact payload (viewer.js viewOf)."""
+    frame = data["frames"][index]
+    logs = {key: data["logs"][key][segment][:length] for key, (segment, length) in frame["lengths"].items()}
+    return {**data["fixed"], **frame["view"], **logs}
+
+
+@pytest.mark.parametrize("game, names", [("crazyking", ("random", "most-suit", "tactician")),
+                                         ("sortinggame", ("honest", "random", "shrewd"))])
+def test_the_viewers_compact_replay_rebuilds_every_frame_and_is_much_smaller(client, signed_in, game, names):
+    import json
+
+    from matches.replays import replay_view
+
+    match = play_now(services.create_match(game, [Bot.objects.builtin(game, n) for n in names],
+                                           purpose="challenge", rated=False))
+    for seat in (None, 1):
+        full = replay_view(match.replay, seat)
+        response = client.get(f"/matches/{match.pk}/replay/data/" + ("" if seat is None else f"?seat={seat}"))
+        compact = response.json()
+        assert [_rebuilt(compact, i) for i in range(len(compact["frames"]))] == \
+            json.loads(json.dumps([frame["view"] for frame in full["frames"]]))
+        assert len(response.content) * 2 < len(json.dumps(full))
+    assert client.get(f"/matches/{match.pk}/replay/data/?seat=9").status_code == 400
+    replay_file = client.get(f"/matches/{match.pk}/replay/file/")
+    assert replay_file.json() == match.replay and "match-" in replay_file["Content-Disposition"]
+
+
+def test_a_seats_view_shows_the_decisions_of_that_seat_only(client, signed_in):
+    bots = [Bot.objects.builtin("crazyking", n) for n in ("random", "most-suit")]
+    match = play_now(services.create_match("crazyking", bots, purpose="challenge", rated=False))
+    frames = client.get(f"/matches/{match.pk}/replay/data/?seat=0").json()["frames"]
+    events = [frame["event"] for frame in frames if frame["event"] and "action" in frame["event"]]
+    assert all(event["decision"] is None for event in events if event["seat"] == 1)
+    own = [event["decision"] for event in events if event["seat"] == 0]
+    assert own and all(d["options"][d["chosen"]] in event["text"] for d, event in
+                       zip(own, (e for e in events if e["seat"] == 0)))

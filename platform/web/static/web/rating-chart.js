@@ -11,7 +11,8 @@
     return {
       width,
       height: Math.max(220, Math.min(360, Math.round(width * 0.45))),
-      scales: {x: {time: true}},
+      // One moment only (a single rated match): an hour either side, not uPlot's default of years.
+      scales: {x: {time: true, range: (u, min, max) => (min === max ? [min - 3600, max + 3600] : [min, max])}},
       axes: [
         {label: "when the rated match finished", stroke: "#5f6b7a", grid: {stroke: "#eee"}},
         {label: "Elo rating", stroke: "#5f6b7a", grid: {stroke: "#eee"}, size: 60},
@@ -31,10 +32,11 @@
   }
 
   const aligned = [data.x, ...data.series.map((line) => line.values)];
-  let chart = new uPlot(options(target.clientWidth), aligned, target);
-  let pending = null;
-  window.addEventListener("resize", () => {
-    clearTimeout(pending);
-    pending = setTimeout(() => chart.setSize({width: target.clientWidth, height: options(target.clientWidth).height}), 150);
-  });
+  const chart = new uPlot(options(target.clientWidth), aligned, target);
+  // Follow the container's width (a phone turned sideways, a window resized).
+  new ResizeObserver(() => {
+    if (Math.abs(chart.width - target.clientWidth) > 2) {
+      chart.setSize({width: target.clientWidth, height: options(target.clientWidth).height});
+    }
+  }).observe(target);
 })();

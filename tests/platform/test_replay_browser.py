@@ -1,0 +1,144 @@
+"""The replay viewer and the site's pages in a real browser (Debian's chromium), on a wide screen and a
+phone: each game's table is drawn, stepping, jumping and switching views work. Screenshots of every page
+are saved for a reviewer (the path is printed)."""
+
+import pytest
+
+from bots.models import Bot
+from matches import services
+from platform_helpers import play_now
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WIDE = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+TABLES = {"endgame": ("optimal", "greedy"), "crazyking": ("random", "most-suit", "tactician"),
+          "sortinggame": ("honest", "random", "shrewd")}
+
+
+@pytest.fixture
+def matches(django_user_model):
+    # Made before the browser starts: its event loop forbids database calls in this thread.
+    django_user_model.objects.create_user("dana", password="dana-browser-pass")
+    played = {}
+    for game, names in TABLES.items():
+        bots = [Bot.objects.builtin(game, name) for name in names]
+        played[game] = play_now(services.create_match(game, bots, purpose="challenge", rated=True)).pk
+    return played
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("screenshots")
+    print(f"\nscreenshots: {folder}")
+    yield folder
+    print(f"\nscreenshots saved in {folder}")
+
+
+def sign_in(page, url):
+    page.goto(f"{url}/accounts/login/")
+    page.fill("input[name=username]", "dana")
+    page.fill("input[name=password]", "dana-browser-pass")
+    page.click("main button[type=submit]")
+    page.wait_for_selector("text=Your bots")
+
+
+def snap(page, shots, name):
+    for label, size in (("wide", WIDE), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)  # charts follow the new width
+        page.screenshot(path=str(shots / f"{name}-{label}.png"), full_page=True)
+        # Nothing on the page is wider than the screen (no sideways scrolling on a phone).
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 1, f"{name} scrolls sideways by {overflow}px at {label} width"
+    page.set_viewport_size(WIDE)
+
+
+def position(page) -> str:
+    return page.inner_text("#position")
+
+
+def step_and_jump(page):
+    page.wait_for_selector("#board > *")
+    assert position(page).startswith("step 0 /")
+    page.click("#next")
+    assert position(page).startswith("step 1 /")
+    assert page.locator("#moves tr.current").count() == 1
+    page.fill("#step-input", "12")
+    page.dispatch_event("#step-input", "change")
+    assert position(page).startswith("step 12 /")
+    page.select_option("#speed", "25")
+    page.click("#play")
+    page.wait_for_function("!document.getElementById('position').textContent.startsWith('step 12 /')")
+    page.click("#play")  # pause
+    assert page.inner_text("#play") == "Play"
+
+
+def test_endgame_replay(live_server, matches, browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url)
+    page.goto(f"{live_server.url}/matches/{matches['endgame']}/replay/")
+    step_and_jump(page)
+    assert page.locator("#board .cell.taken").count() == int(position(page).split()[1])  # one number a step
+    assert page.locator("#round-control").is_hidden()  # End Game has no rounds
+    page.click("#last")
+    assert page.locator("#board .cell.taken").count() == page.locator("#board .cell").count()
+    page.click("#first")
+    assert "to decide" in page.inner_text("#decision")
+    assert page.inner_text("#offline") == f"python -m games replay match-{matches['endgame']}.json --step 0"
+    snap(page, shots, "replay-endgame")
+
+
+def test_crazyking_replay_draws_cards_and_hides_other_hands_in_a_seats_view(live_server, matches, browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url)
+    page.goto(f"{live_server.url}/matches/{matches['crazyking']}/replay/")
+    step_and_jump(page)
+    assert page.locator("#board .seat-box").count() == 3
+    # The full view shows every hand face up.
+    assert page.locator("#board .seat-box .card:not(.back)").count() > 0
+    assert page.locator("#board .seat-box .card.back").count() == 0
+    assert page.locator("#discard-pile .card").get_attribute("data-card")
+    page.select_option("#round", label="round 2")
+    assert "round 2" in position(page)
+    page.click("#next-round")
+    assert "round 3" in position(page)
+    page.select_option("#viewer", "1")
+    page.wait_for_function("document.getElementById('offline').textContent.endsWith('--seat 1')")
+    assert page.locator("#board .seat-box[data-seat='1'] .card:not(.back)").count() > 0
+    assert page.locator("#board .seat-box[data-seat='0'] .card:not(.back)").count() == 0
+    assert page.locator("#board .seat-box[data-seat='0'] .card.back").count() > 0
+    snap(page, shots, "replay-crazyking-seat1")
+
+
+def test_sortinggame_replay_shows_the_spots_and_rulings_without_sideways_scroll(live_server, matches, browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url)
+    page.goto(f"{live_server.url}/matches/{matches['sortinggame']}/replay/")
+    step_and_jump(page)
+    assert page.locator("#board [data-spot]").count() == 3
+    assert "Analysis" in page.inner_text("#moves thead")
+    assert page.locator("#moves tbody tr td:nth-child(3)").first.inner_text()  # a ruling beside each move
+    page.select_option("#viewer", "0")
+    page.wait_for_function("document.getElementById('offline').textContent.endsWith('--seat 0')")
+    assert page.locator("#board .seat-box[data-seat='1'] .card.back").count() > 0
+    snap(page, shots, "replay-sortinggame-seat0")
+
+
+def test_the_other_pages_on_a_wide_screen_and_a_phone(live_server, matches, browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url)
+    snap(page, shots, "home")
+    for game in TABLES:
+        page.goto(f"{live_server.url}/ladder/{game}/")
+        page.wait_for_selector("#rating-chart .uplot")
+        snap(page, shots, f"ladder-{game}")
+    page.goto(f"{live_server.url}/matches/{matches['crazyking']}/")
+    assert "Winner:" in page.inner_text("#winners")
+    snap(page, shots, "match-crazyking")
+    page.goto(f"{live_server.url}/no/such/page/")
+    assert page.locator(".site-header").count() == 1
+    snap(page, shots, "not-found")
+    page.goto(f"{live_server.url}/api/docs/")
+    page.wait_for_selector(".swagger-ui .opblock")  # drawn from the sidecar's static files, offline
+    page.screenshot(path=str(shots / "api-docs-wide.png"))
