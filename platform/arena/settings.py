@@ -100,6 +100,8 @@ INSTALLED_APPS = [
     "tournaments",
     "api",
     "web",
+    # After matches: its match_finished receiver reads the validation verdict the matches app's wrote.
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -125,6 +127,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "web.context_processors.games",
+                "notifications.context_processors.unread",
             ],
         },
     },
@@ -233,6 +236,8 @@ ARENA_PROVISIONAL_GAMES = int(os.environ.get("ARENA_PROVISIONAL_GAMES", "5"))
 # Notification e-mails go through Django's mail backend: the console (stdout) unless an operator sets SMTP.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "arena@localhost")
+# The site's address as students reach it, for the links in notification e-mails.
+ARENA_SITE_URL = os.environ.get("ARENA_SITE_URL", "http://127.0.0.1:8000")
 
 LOGGING = {
     "version": 1,

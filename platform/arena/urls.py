@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include(tournament_urls)),
     path("accounts/login/", rate_limited(SignInThrottle)(auth_views.LoginView.as_view()), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("notifications.urls")),
     path("", include("web.urls")),
 ]
 

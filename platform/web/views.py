@@ -21,6 +21,8 @@ from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.models import Match
 from matches.replays import compact, replay_view
+from notifications.models import Notification
+from notifications.services import notify
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
 from ratings.fair_play import rules_text
@@ -113,6 +115,9 @@ def upload(request, pk):
             messages.success(request, f"Version {version.number} uploaded; validation is running.")
         except BotError as exc:
             messages.error(request, f"Upload rejected: {exc}")
+            # Kept in the inbox: the message above is gone once the student leaves the page.
+            notify(request.user, Notification.Kind.UPLOAD, f"Upload of {file.name} to {bot.label} rejected: {exc}",
+                   reverse("web:bot", args=[bot.pk]))
     return redirect("web:bot", bot.pk)
 
 
