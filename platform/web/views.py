@@ -6,9 +6,10 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.contrib.staticfiles import finders
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.core import Game
@@ -85,6 +86,7 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "is_owner": bot.owner_id == request.user.pk,
         "active": bot.active_version,
         "versions": bot.versions.all() if private else [],
+        "validating": private and bot.versions.filter(status=BotVersion.Status.VALIDATING).exists(),
         "matches": Match.objects.involving(bot).prefetch_related("seats__bot__owner")[:20],
         "upload_form": UploadForm(),
         "challenge_form": challenge_form,
@@ -93,6 +95,20 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "chart": rating_chart_data(bot=bot),
     }
     return render(request, "web/bot.html", context, status=status)
+
+
+@login_required
+def versions_live(request, pk):
+    """The versions table while one validates (polled by htmx); once none does, the whole page reloads so
+    that what the verdict changes (the active version, the challenge form) shows too."""
+    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    if not can_see_private(request.user, bot.owner):
+        raise Http404("no such bot")
+    versions = bot.versions.all()
+    if not any(version.status == BotVersion.Status.VALIDATING for version in versions):
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    return render(request, "web/_versions.html",
+                  {"bot": bot, "versions": versions, "active": bot.active_version, "validating": True})
 
 
 def _own_bot(request, pk) -> Bot:
@@ -219,7 +235,16 @@ def version_code(request, pk, number):
 
 @login_required
 def match_page(request, pk):
-    match = get_object_or_404(Match, pk=pk)
+    return render(request, "web/match.html", _match_context(request, get_object_or_404(Match, pk=pk)))
+
+
+@login_required
+def match_live(request, pk):
+    """The part of the match page that changes until the match is over (polled by htmx every second)."""
+    return render(request, "web/_match_live.html", _match_context(request, get_object_or_404(Match, pk=pk)))
+
+
+def _match_context(request, match: Match) -> dict:
     seats = []
     for seat in match.seats.select_related("bot__owner", "version"):
         # A failure's note may quote the bot's own error message: private, like its stderr.
@@ -228,13 +253,14 @@ def match_page(request, pk):
     # Outside the variant's course the match shows that it had its own rules, not which.
     variant = match.variant if match.variant and attends(request.user, match.variant.course) else None
     game = get_game(match.game)
-    context = {
+    running = match.status == Match.Status.RUNNING and match.started_at
+    return {
         "match": match, "seats": seats, "variant": variant, "game": game,
         "winners": [row["seat"] for row in seats if row["seat"].placing == 1] if match.status == "finished" else [],
         "has_analysis": has_analysis(game),
-        "status_labels": dict(Match.Status.choices),
+        # Said while a match runs, so that a bot drawing on its time bank is not a silent wait.
+        "running_for": round((timezone.now() - match.started_at).total_seconds()) if running else None,
     }
-    return render(request, "web/match.html", context)
 
 
 def has_analysis(game: Game) -> bool:

@@ -2,11 +2,12 @@
 from anywhere, forms that keep what was typed, and match pages that name the winner."""
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from bots.models import Bot
 from matches import services
-from platform_helpers import active_bot, play_now
+from platform_helpers import EXAMPLE_BOT, active_bot, play_now
 
 pytestmark = pytest.mark.django_db
 
@@ -155,3 +156,25 @@ def test_a_seats_view_shows_the_decisions_of_that_seat_only(client, signed_in):
     own = [event["decision"] for event in events if event["seat"] == 0]
     assert own and all(d["options"][d["chosen"]] in event["text"] for d, event in
                        zip(own, (e for e in events if e["seat"] == 0)))
+
+
+def test_the_match_page_polls_a_live_fragment_until_the_match_is_over(client, signed_in):
+    mine = active_bot(signed_in)
+    match = services.challenge(signed_in, mine, [Bot.objects.builtin("endgame", "greedy")], rated=False)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f'hx-get="/matches/{match.pk}/live/"' in page and "position 1 in the queue" in page
+    assert "bank" in page  # the time limits, bank included, are explained while the match waits
+    play_now(match)
+    fragment = client.get(f"/matches/{match.pk}/live/").content.decode()
+    assert fragment.startswith('<div id="match-live">') and "hx-get" not in fragment  # over: polling stops
+    assert "Watch the replay with analysis" in fragment
+
+
+def test_the_versions_table_polls_while_validating_then_reloads_the_page(client, signed_in, in_process_sandbox):
+    bot = Bot.objects.create(owner=signed_in, game="endgame", name="fresh")
+    client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("mine.py", EXAMPLE_BOT)})
+    assert f'hx-get="/bots/{bot.pk}/versions/live/"' in client.get(f"/bots/{bot.pk}/").content.decode()
+    assert "validating" in client.get(f"/bots/{bot.pk}/versions/live/").content.decode()
+    play_now(bot.versions.get().validation_match)
+    done = client.get(f"/bots/{bot.pk}/versions/live/")
+    assert done["HX-Refresh"] == "true"
