@@ -14,20 +14,13 @@ from tournaments import services as tournament_services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def ada(client, make_user):
-    user = make_user("ada")
-    client.force_login(user)
-    return user
-
-
-def test_a_finished_challenge_reaches_both_students_inbox_and_the_header_counts_it(client, ada, make_user):
+def test_a_finished_challenge_reaches_both_students_inbox_and_the_header_counts_it(client, signed_in, make_user):
     bob = make_user("bob")
-    mine, theirs = active_bot(ada, name="mine"), active_bot(bob, name="theirs")
-    match = services.challenge(ada, mine, [theirs], rated=False)
+    mine, theirs = active_bot(signed_in, name="mine"), active_bot(bob, name="theirs")
+    match = services.challenge(signed_in, mine, [theirs], rated=False)
     assert not Notification.objects.exists()  # nothing before the result
     play_now(match)
-    for user in (ada, bob):
+    for user in (signed_in, bob):
         note = user.notifications.get()
         assert note.kind == "match" and f"Match #{match.pk} finished" in note.text and note.url == f"/matches/{match.pk}/"
     assert 'class="inbox-count" title="unread">1<' in client.get("/").content.decode()
@@ -36,14 +29,14 @@ def test_a_finished_challenge_reaches_both_students_inbox_and_the_header_counts_
     assert "inbox-count" not in client.get("/").content.decode()  # seen: read
 
 
-def test_validation_verdicts_and_refused_uploads_stay_in_the_inbox(client, ada, in_process_sandbox):
-    bot = Bot.objects.create(owner=ada, game="endgame", name="mine")
+def test_validation_verdicts_and_refused_uploads_stay_in_the_inbox(client, signed_in, in_process_sandbox):
+    bot = Bot.objects.create(owner=signed_in, game="endgame", name="mine")
     client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("good.py", EXAMPLE_BOT)})
     play_now(bot.versions.get().validation_match)
     client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("slow.py", b"def act(o):\n    while True: pass\n")})
     play_now(bot.versions.get(number=2).validation_match)
     client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("broken.py", b"def act(:\n")})
-    texts = list(ada.notifications.order_by("id").values_list("kind", "text"))
+    texts = list(signed_in.notifications.order_by("id").values_list("kind", "text"))
     assert texts[0] == ("validation", "ada/mine v1 passed validation and is now active")
     assert texts[1][0] == "validation" and texts[1][1].startswith("ada/mine v2 was rejected by validation: timeout")
     assert texts[2][0] == "upload" and "broken.py" in texts[2][1] and "syntax error" in texts[2][1]
@@ -61,17 +54,17 @@ def test_tournament_rounds_and_the_end_are_announced_to_the_entrants(make_user, 
     assert not instructor.notifications.exists()  # the instructor entered no bot
 
 
-def test_an_email_copy_only_for_students_who_ask_for_it(client, ada, make_user, mailoutbox,
+def test_an_email_copy_only_for_students_who_ask_for_it(client, signed_in, make_user, mailoutbox,
                                                         django_capture_on_commit_callbacks):
-    ada.email = "ada@example.org"
-    ada.save()
-    mine = active_bot(ada)
+    signed_in.email = "ada@example.org"
+    signed_in.save()
+    mine = active_bot(signed_in)
     with django_capture_on_commit_callbacks(execute=True):
-        play_now(services.challenge(ada, mine, [Bot.objects.builtin("endgame", "greedy")], rated=False))
+        play_now(services.challenge(signed_in, mine, [Bot.objects.builtin("endgame", "greedy")], rated=False))
     assert mailoutbox == []  # not asked for
     client.post("/inbox/email/", {"email": "on"})
-    assert Preference.objects.get(user=ada).email
+    assert Preference.objects.get(user=signed_in).email
     with django_capture_on_commit_callbacks(execute=True):
-        match = play_now(services.challenge(ada, mine, [Bot.objects.builtin("endgame", "random")], rated=False))
+        match = play_now(services.challenge(signed_in, mine, [Bot.objects.builtin("endgame", "random")], rated=False))
     assert len(mailoutbox) == 1 and mailoutbox[0].to == ["ada@example.org"]
     assert f"Match #{match.pk} finished" in mailoutbox[0].subject and f"/matches/{match.pk}/" in mailoutbox[0].body

@@ -54,6 +54,21 @@ def snap(page, shots, name):
     page.set_viewport_size(WIDE)
 
 
+def open_replay(page, url, match_pk):
+    sign_in(page, url)
+    page.goto(f"{url}/matches/{match_pk}/replay/")
+    step_and_jump(page)
+
+
+def switch_to_seat(page, seat: int, other: int):
+    """Choose `seat`'s view: its own cards face up, `other`'s face down."""
+    page.select_option("#viewer", str(seat))
+    page.wait_for_function(f"document.getElementById('offline').textContent.endsWith('--seat {seat}')")
+    assert page.locator(f"#board .seat-box[data-seat='{seat}'] .card:not(.back)").count() > 0
+    assert page.locator(f"#board .seat-box[data-seat='{other}'] .card:not(.back)").count() == 0
+    assert page.locator(f"#board .seat-box[data-seat='{other}'] .card.back").count() > 0
+
+
 def position(page) -> str:
     return page.inner_text("#position")
 
@@ -76,9 +91,7 @@ def step_and_jump(page):
 
 def test_endgame_replay(live_server, matches, browser_page, shots):
     page = browser_page
-    sign_in(page, live_server.url)
-    page.goto(f"{live_server.url}/matches/{matches['endgame']}/replay/")
-    step_and_jump(page)
+    open_replay(page, live_server.url, matches["endgame"])
     assert page.locator("#board .cell.taken").count() == int(position(page).split()[1])  # one number a step
     assert page.locator("#round-control").is_hidden()  # End Game has no rounds
     page.click("#last")
@@ -91,9 +104,7 @@ def test_endgame_replay(live_server, matches, browser_page, shots):
 
 def test_crazyking_replay_draws_cards_and_hides_other_hands_in_a_seats_view(live_server, matches, browser_page, shots):
     page = browser_page
-    sign_in(page, live_server.url)
-    page.goto(f"{live_server.url}/matches/{matches['crazyking']}/replay/")
-    step_and_jump(page)
+    open_replay(page, live_server.url, matches["crazyking"])
     assert page.locator("#board .seat-box").count() == 3
     # The full view shows every hand face up.
     assert page.locator("#board .seat-box .card:not(.back)").count() > 0
@@ -103,25 +114,17 @@ def test_crazyking_replay_draws_cards_and_hides_other_hands_in_a_seats_view(live
     assert "round 2" in position(page)
     page.click("#next-round")
     assert "round 3" in position(page)
-    page.select_option("#viewer", "1")
-    page.wait_for_function("document.getElementById('offline').textContent.endsWith('--seat 1')")
-    assert page.locator("#board .seat-box[data-seat='1'] .card:not(.back)").count() > 0
-    assert page.locator("#board .seat-box[data-seat='0'] .card:not(.back)").count() == 0
-    assert page.locator("#board .seat-box[data-seat='0'] .card.back").count() > 0
+    switch_to_seat(page, 1, other=0)
     snap(page, shots, "replay-crazyking-seat1")
 
 
 def test_sortinggame_replay_shows_the_spots_and_rulings_without_sideways_scroll(live_server, matches, browser_page, shots):
     page = browser_page
-    sign_in(page, live_server.url)
-    page.goto(f"{live_server.url}/matches/{matches['sortinggame']}/replay/")
-    step_and_jump(page)
+    open_replay(page, live_server.url, matches["sortinggame"])
     assert page.locator("#board [data-spot]").count() == 3
     assert "Analysis" in page.inner_text("#moves thead")
     assert page.locator("#moves tbody tr td:nth-child(3)").first.inner_text()  # a ruling beside each move
-    page.select_option("#viewer", "0")
-    page.wait_for_function("document.getElementById('offline').textContent.endsWith('--seat 0')")
-    assert page.locator("#board .seat-box[data-seat='1'] .card.back").count() > 0
+    switch_to_seat(page, 0, other=1)
     snap(page, shots, "replay-sortinggame-seat0")
 
 
@@ -139,6 +142,8 @@ def test_the_other_pages_on_a_wide_screen_and_a_phone(live_server, matches, brow
     page.goto(f"{live_server.url}/no/such/page/")
     assert page.locator(".site-header").count() == 1
     snap(page, shots, "not-found")
+    page.goto(f"{live_server.url}/inbox/")
+    snap(page, shots, "inbox")
     page.goto(f"{live_server.url}/api/docs/")
     page.wait_for_selector(".swagger-ui .opblock")  # drawn from the sidecar's static files, offline
     page.screenshot(path=str(shots / "api-docs-wide.png"))

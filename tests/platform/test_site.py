@@ -12,13 +12,6 @@ from platform_helpers import EXAMPLE_BOT, active_bot, play_now
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def signed_in(client, make_user):
-    user = make_user("ada")
-    client.force_login(user)
-    return user
-
-
 def test_404_page_has_the_site_header(client):
     response = client.get("/no/such/page/")
     page = response.content.decode()

@@ -10,13 +10,6 @@ from platform_helpers import EXAMPLE_BOT, play_now
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def signed_in(client, make_user):
-    user = make_user("ada")
-    client.force_login(user)
-    return user
-
-
 def test_student_uploads_challenges_and_watches_the_replay(client, signed_in, in_process_sandbox):
     response = client.post("/bots/new/", {"name": "mine", "game": "endgame"})
     bot = Bot.objects.get(owner=signed_in)
