@@ -7,6 +7,8 @@ import pytest
 from bots.models import Bot
 from matches import services
 from platform_helpers import play_now
+from tournament_helpers import course_with_bots, entered, play_out
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,10 +37,10 @@ def shots(tmp_path_factory):
     print(f"\nscreenshots saved in {folder}")
 
 
-def sign_in(page, url):
+def sign_in(page, url, username="dana", password="dana-browser-pass"):
     page.goto(f"{url}/accounts/login/")
-    page.fill("input[name=username]", "dana")
-    page.fill("input[name=password]", "dana-browser-pass")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
     page.click("main button[type=submit]")
     page.wait_for_selector("text=Your bots")
 
@@ -147,3 +149,24 @@ def test_the_other_pages_on_a_wide_screen_and_a_phone(live_server, matches, brow
     page.goto(f"{live_server.url}/api/docs/")
     page.wait_for_selector(".swagger-ui .opblock")  # drawn from the sidecar's static files, offline
     page.screenshot(path=str(shots / "api-docs-wide.png"))
+
+
+@pytest.fixture
+def bracket(make_user, in_process_sandbox):
+    """A finished single-elimination End Game tournament of four students (made before the browser starts)."""
+    course, instructor, bots = course_with_bots(make_user, "endgame", 4)
+    tournament = entered(instructor, course, bots, game="endgame", format="single-elimination", games_per_series=2)
+    tournament_services.start(instructor, tournament)
+    return play_out(tournament).pk
+
+
+def test_a_student_watches_the_bracket_on_a_phone(live_server, bracket, browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url, "student00", "student00-pass-1234")
+    page.goto(f"{live_server.url}/tournaments/{bracket}/")
+    page.wait_for_selector("svg.bracket")
+    assert page.locator(".site-header").count() == 1
+    snap(page, shots, "tournament")
+    page.goto(f"{live_server.url}/inbox/")
+    assert "Cup, round 1: student00/bot0" in page.inner_text("#inbox")
+    snap(page, shots, "inbox-after-tournament")
