@@ -30,25 +30,24 @@ def standings(game: str) -> dict[str, list[dict]]:
 
 
 def rating_chart_data(*, game: str | None = None, bot: Bot | None = None) -> dict | None:
-    """Rating after each rated match, aligned for a chart: {"x": [unix seconds], "series": [{label, bot, values}]}.
+    """Each bot's rating from the start through each rated match it played, for a chart whose x axis is
+    "rated matches played": {"x": [0, 1, ...], "series": [{bot, label, values}]}.
 
-    Every bot's values have one entry per x (None where that bot did not play at that moment), which is
-    the shape uPlot draws, gaps spanned. None when there is no rated match to show.
+    Every series starts at the initial rating (x = 0) and has one value per x, None past its last match:
+    the shape uPlot draws. None when there is no rated match to show.
     """
     seats = rated_seats()
     seats = seats.filter(bot=bot) if bot is not None else seats.filter(bot__game=game)
-    points = list(seats.values_list("bot_id", "match__finished_at", "rating_after"))
-    if not points:
+    initial = settings.ARENA_ELO_INITIAL
+    ratings: dict[int, list[float]] = {}
+    for bot_id, after in seats.values_list("bot_id", "rating_after"):
+        ratings.setdefault(bot_id, [initial]).append(round(after, 1))
+    if not ratings:
         return None
-    times = sorted({finished.timestamp() for _, finished, _ in points})
-    column = {time: index for index, time in enumerate(times)}
-    values: dict[int, list] = {}
-    for bot_id, finished, after in points:
-        values.setdefault(bot_id, [None] * len(times))[column[finished.timestamp()]] = round(after, 1)
-    labels = {b.pk: b.label for b in Bot.objects.filter(pk__in=values).select_related("owner")}
+    longest = max(len(values) for values in ratings.values())
+    labels = {b.pk: b.label for b in Bot.objects.filter(pk__in=ratings).select_related("owner")}
     return {
-        "x": times,
-        "initial": settings.ARENA_ELO_INITIAL,
-        "series": [{"bot": bot_id, "label": labels[bot_id], "values": series}
-                   for bot_id, series in sorted(values.items(), key=lambda item: labels[item[0]])],
+        "x": list(range(longest)),
+        "series": [{"bot": bot_id, "label": labels[bot_id], "values": values + [None] * (longest - len(values))}
+                   for bot_id, values in sorted(ratings.items(), key=lambda item: labels[item[0]])],
     }

@@ -26,6 +26,7 @@ def matches(django_user_model):
     for game, names in TABLES.items():
         bots = [Bot.objects.builtin(game, name) for name in names]
         played[game] = play_now(services.create_match(game, bots, purpose="challenge", rated=True)).pk
+    played["optimal"] = Bot.objects.builtin("endgame", "optimal").pk
     return played
 
 
@@ -63,12 +64,12 @@ def open_replay(page, url, match_pk):
 
 
 def switch_to_seat(page, seat: int, other: int):
-    """Choose `seat`'s view: its own cards face up, `other`'s face down."""
+    """Choose `seat`'s view: its own hand face up, `other`'s face down (cards played on the table are public)."""
     page.select_option("#viewer", str(seat))
     page.wait_for_function(f"document.getElementById('offline').textContent.endsWith('--seat {seat}')")
-    assert page.locator(f"#board .seat-box[data-seat='{seat}'] .card:not(.back)").count() > 0
-    assert page.locator(f"#board .seat-box[data-seat='{other}'] .card:not(.back)").count() == 0
-    assert page.locator(f"#board .seat-box[data-seat='{other}'] .card.back").count() > 0
+    assert page.locator(f"#board .seat-box[data-seat='{seat}'] .hand .card:not(.back)").count() > 0
+    assert page.locator(f"#board .seat-box[data-seat='{other}'] .hand .card:not(.back)").count() == 0
+    assert page.locator(f"#board .seat-box[data-seat='{other}'] .hand .card.back").count() > 0
 
 
 def position(page) -> str:
@@ -141,6 +142,10 @@ def test_the_other_pages_on_a_wide_screen_and_a_phone(live_server, matches, brow
     page.goto(f"{live_server.url}/matches/{matches['crazyking']}/")
     assert "Winner:" in page.inner_text("#winners")
     snap(page, shots, "match-crazyking")
+    page.goto(f"{live_server.url}/bots/{matches['optimal']}/")
+    page.wait_for_selector("#rating-chart .uplot")
+    assert page.locator("a.challenge").count() == 1  # challenge it from its own page
+    snap(page, shots, "bot-optimal")
     page.goto(f"{live_server.url}/no/such/page/")
     assert page.locator(".site-header").count() == 1
     snap(page, shots, "not-found")

@@ -1,6 +1,8 @@
 """The site as a student or instructor meets it: error pages, the offline API page, the ladder, challenges
 from anywhere, forms that keep what was typed, and match pages that name the winner."""
 
+import json
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -65,7 +67,11 @@ def test_bot_page_has_its_own_rating_chart(client, signed_in):
     optimal, random_bot = Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")
     _rated([optimal, random_bot], 2)
     page = client.get(f"/bots/{optimal.pk}/").content.decode()
-    assert 'id="rating-chart"' in page and '"label": "builtin:optimal"' in page and "builtin:random" not in page.split("rating-chart-data")[1].split("</script>")[0]
+    chart = json.loads(page.split('id="rating-chart-data" type="application/json">')[1].split("</script>")[0])
+    # Its own line only: from the initial rating through each of its two rated matches.
+    assert chart["x"] == [0, 1, 2] and [line["label"] for line in chart["series"]] == ["builtin:optimal"]
+    values = chart["series"][0]["values"]
+    assert values[0] == 1500 and values[2] == round(optimal.rating.value, 1)
 
 
 def test_challenge_button_on_the_ladder_leads_to_my_bot_with_the_opponent_chosen(client, signed_in):
@@ -122,8 +128,6 @@ def _rebuilt(data, index):
 @pytest.mark.parametrize("game, names", [("crazyking", ("random", "most-suit", "tactician")),
                                          ("sortinggame", ("honest", "random", "shrewd"))])
 def test_the_viewers_compact_replay_rebuilds_every_frame_and_is_much_smaller(client, signed_in, game, names):
-    import json
-
     from matches.replays import replay_view
 
     match = play_now(services.create_match(game, [Bot.objects.builtin(game, n) for n in names],

@@ -1,5 +1,6 @@
-// Rating history chart (uPlot): one line per bot, time on x, Elo on y, with a legend instead of labels
-// written at the lines' ends (which overlapped). Reads its data from <script id="rating-chart-data">.
+// Rating history chart (uPlot): one line per bot, rated matches played on x (0 = the initial rating), Elo
+// on y, with a legend instead of labels written at the lines' ends (which overlapped). Reads its data from
+// <script id="rating-chart-data">.
 (() => {
   const source = document.getElementById("rating-chart-data");
   const target = document.getElementById("rating-chart");
@@ -11,14 +12,15 @@
     return {
       width,
       height: Math.max(220, Math.min(360, Math.round(width * 0.45))),
-      // One moment only (a single rated match): an hour either side, not uPlot's default of years.
-      scales: {x: {time: true, range: (u, min, max) => (min === max ? [min - 3600, max + 3600] : [min, max])}},
+      scales: {x: {time: false}},
       axes: [
-        {label: "when the rated match finished", stroke: "#5f6b7a", grid: {stroke: "#eee"}},
+        // Whole numbers only: a bot plays no half matches.
+        {label: "rated matches played", stroke: "#5f6b7a", grid: {stroke: "#eee"},
+         incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], values: (u, ticks) => ticks.map((t) => String(t))},
         {label: "Elo rating", stroke: "#5f6b7a", grid: {stroke: "#eee"}, size: 60},
       ],
       series: [
-        {label: "time"},
+        {label: "matches", value: (u, v) => (v == null ? "–" : String(v))},
         ...data.series.map((line, index) => ({
           label: line.label,
           stroke: colours[index % colours.length],

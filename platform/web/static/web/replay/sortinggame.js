@@ -26,11 +26,8 @@ ArenaReplay.register("sortinggame", {
       const victory = Array.isArray(view.victory) && Array.isArray(view.victory[0]) ? view.victory[seat] : (seat === ctx.seat ? view.victory : null);
       return seatBox(ctx, seat, {
         facts: `${size} in hand · ${view.victory_sizes[seat]} won` + (victory && victory.length ? ` (${victory.map(name).join(", ")})` : ""),
-        cards: [
-          el("span", {class: "hint-light"}, "played: "), play ? card(play.card, verdict) : el("span", {class: "hint-light"}, "– "),
-          el("span", {class: "hint-light"}, " hand: "),
-          ...(hand ? hand.map((id) => card(id)) : Array.from({length: size}, () => card(null))),
-        ],
+        table: [el("span", {class: "hint-light"}, "played: "), play ? card(play.card, verdict) : el("span", {class: "hint-light"}, "nothing yet")],
+        cards: hand ? hand.map((id) => card(id)) : Array.from({length: size}, () => card(null)),
         toMove: view.to_move === seat, out: (view.failed || []).includes(seat),
       });
     });

@@ -205,12 +205,13 @@ window.ArenaReplay = (() => {
       el("span", {class: "rank"}, rank), el("span", {class: "suit"}, SUITS[suit] || suit));
   }
 
-  // A seat's box on the felt: its name, a line of facts, and its cards.
-  function seatBox(ctx, seat, {facts = "", cards = [], toMove = false, out = false} = {}) {
+  // A seat's box on the felt: its name, a line of facts, what it has on the table, and its hand.
+  function seatBox(ctx, seat, {facts = "", table = [], cards = [], toMove = false, out = false} = {}) {
     const you = ctx.seat === seat ? " (you)" : "";
     return el("div", {class: `seat-box seat-${seat}${toMove ? " to-move" : ""}${out ? " out" : ""}`, "data-seat": seat},
       el("div", {class: "seat-name"}, `${ctx.players[seat]}${you}`, toMove ? " · to move" : ""),
       el("div", {class: "hint-light"}, facts),
+      table.length ? el("div", {class: "on-table"}, table) : null,
       el("div", {class: "hand"}, cards));
   }
 
