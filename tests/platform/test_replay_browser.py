@@ -6,9 +6,11 @@ import pytest
 
 from bots.models import Bot
 from matches import services
-from platform_helpers import play_now
-from tournament_helpers import course_with_bots, entered, play_out
+from matches.models import Match
+from platform_helpers import wait_for
+from tournament_helpers import course_with_bots, entered
 from tournaments import services as tournament_services
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,13 +21,17 @@ TABLES = {"endgame": ("optimal", "greedy"), "crazyking": ("random", "most-suit",
 
 
 @pytest.fixture
-def matches(django_user_model):
-    # Made before the browser starts: its event loop forbids database calls in this thread.
+def matches(django_user_model, live_worker):
+    """One finished rated match of each game between built-in bots, played by the real worker (this test
+    commits, so its matches reach the broker). Made before the browser starts: its event loop forbids
+    database calls in this thread."""
     django_user_model.objects.create_user("dana", password="dana-browser-pass")
     played = {}
     for game, names in TABLES.items():
         bots = [Bot.objects.builtin(game, name) for name in names]
-        played[game] = play_now(services.create_match(game, bots, purpose="challenge", rated=True)).pk
+        played[game] = services.create_match(game, bots, purpose="challenge", rated=True).pk
+    wait_for(lambda: Match.objects.filter(pk__in=played.values(), status=Match.Status.FINISHED).count() == len(played),
+             120, "the matches to finish")
     played["optimal"] = Bot.objects.builtin("endgame", "optimal").pk
     return played
 
@@ -157,12 +163,15 @@ def test_the_other_pages_on_a_wide_screen_and_a_phone(live_server, matches, brow
 
 
 @pytest.fixture
-def bracket(make_user, in_process_sandbox):
-    """A finished single-elimination End Game tournament of four students (made before the browser starts)."""
+def bracket(make_user, live_worker):
+    """A single-elimination End Game tournament of four students, played to the end by the real worker
+    (this test commits, so the tournament's tasks reach the broker; made before the browser starts)."""
     course, instructor, bots = course_with_bots(make_user, "endgame", 4)
     tournament = entered(instructor, course, bots, game="endgame", format="single-elimination", games_per_series=2)
     tournament_services.start(instructor, tournament)
-    return play_out(tournament).pk
+    wait_for(lambda: Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED, 300,
+             "the tournament to finish")
+    return tournament.pk
 
 
 def test_a_student_watches_the_bracket_on_a_phone(live_server, bracket, browser_page, shots):
