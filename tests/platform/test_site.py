@@ -165,6 +165,9 @@ def test_the_match_page_polls_a_live_fragment_until_the_match_is_over(client, si
     fragment = client.get(f"/matches/{match.pk}/live/").content.decode()
     assert fragment.startswith('<div id="match-live">') and "hx-get" not in fragment  # over: polling stops
     assert "Watch the replay with analysis" in fragment
+    greedy = Bot.objects.builtin("endgame", "greedy")
+    assert f'href="/bots/{greedy.pk}/challenge-with-mine/"' in fragment  # a rematch from the result
+    assert f"/bots/{mine.pk}/challenge-with-mine/" not in fragment
 
 
 def test_the_versions_table_polls_while_validating_then_reloads_the_page(client, signed_in, in_process_sandbox):
