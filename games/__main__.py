@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from pathlib import Path
 
@@ -33,6 +34,10 @@ def _config(game, args) -> dict:
     return config
 
 
+# Seeds drawn for a match when none is given: small enough to retype.
+FRESH_SEEDS = 1_000_000
+
+
 def cmd_match(args) -> int:
     game = get_game(args.game)
     config = _config(game, args)
@@ -40,20 +45,25 @@ def cmd_match(args) -> int:
         args.bots = args.bots * game.default_players  # one bot may be the whole team, one instance per seat
     if not game.min_players <= len(args.bots) <= game.max_players:
         raise ConfigError(f"{game.name} is played by {game.min_players} to {game.max_players} bots, not {len(args.bots)}")
+    seed = secrets.randbelow(FRESH_SEEDS) if args.seed is None else args.seed
     players = [
-        make_player(game, spec, sandbox=args.sandbox, seed=args.seed, seat=seat) for seat, spec in enumerate(args.bots)
+        make_player(game, spec, sandbox=args.sandbox, seed=seed, seat=seat) for seat, spec in enumerate(args.bots)
     ]
-
-    def show_step(before, seat, action, after):
-        print(f"{before.step + 1:>4}. seat {seat} ({players[seat].name}) {game.describe_action(before, action)}")
-        print(_indent(game.render(after)))
-
-    result = play_match(game, players, config=config, seed=args.seed, on_step=None if args.json else show_step)
+    show_step = None
+    if not args.json:
+        print(f"{game.title}, seed {seed}" + ("" if args.seed is not None else f" (drawn; --seed {seed} plays it again)"))
+        print("starting table:")
+        print(_indent(game.render(game.new_game(len(players), config, seed))))
+        show_step = StepPrinter(game, [player.name for player in players], verbose=args.verbose)
+    result = play_match(game, players, config=config, seed=seed, on_step=show_step)
     if args.replay:
         replays.save(result.replay, args.replay)
     if args.json:
-        print(json.dumps(result.as_json()))
+        print(json.dumps({**result.as_json(), "seed": seed}))
         return 0
+    if show_step.summarised:
+        print("final table (--verbose shows every move):")
+        print(_indent(game.render(result.final_state)))
     print()
     if game.cooperative:
         print(_team_line(game, result))
@@ -74,6 +84,38 @@ def _team_line(game, result) -> str:
     better = "lower" if game.score_order is ScoreOrder.LOWER_IS_BETTER else "higher"
     outcome = "won" if result.winners else "lost"
     return f"cooperative game: the team {outcome}, team score {result.players[0].score} ({better} is better)"
+
+
+class StepPrinter:
+    """The on_step display of `match`: every move with the table after it, or, for games played in rounds
+    (Crazy-KING's hundreds of moves), one line per round unless `verbose`."""
+
+    def __init__(self, game, names: list[str], verbose: bool):
+        self.game, self.names, self.verbose = game, names, verbose
+        self.by_round: bool | None = None  # decided at the first move: does the game count rounds?
+        self.moves = 0
+
+    def __call__(self, before, seat, action, after) -> None:
+        rounds = before.full_view().get("round"), after.full_view().get("round")
+        if self.by_round is None:
+            self.by_round = rounds[0] is not None
+        if self.verbose or not self.by_round:
+            print(f"{before.step + 1:>4}. seat {seat} ({self.names[seat]}) {self.game.describe_action(before, action)}")
+            print(_indent(self.game.render(after)))
+            return
+        self.moves += 1
+        if rounds[1] != rounds[0] or after.is_terminal():
+            scores = ", ".join(f"{self.names[s]} {_number(v)}" for s, v in enumerate(after.scores()))
+            print(f"round {rounds[0]}: {self.moves} moves; scores {scores}")
+            self.moves = 0
+
+    @property
+    def summarised(self) -> bool:
+        return bool(self.by_round) and not self.verbose
+
+
+def _number(value) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
 def cmd_solve(args) -> int:
@@ -146,6 +188,8 @@ def solve_sprouts(args) -> int:
 
 def cmd_replay(args) -> int:
     replay = replays.load(args.file)
+    if args.step is not None or args.seat is not None:
+        return _show_position(replay, args.step or 0, args.seat)
     game = get_game(replay["game"])
     analysis = {row["step"]: row for row in (game.analyse(replay) or [])}
     names = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
@@ -168,6 +212,31 @@ def cmd_replay(args) -> int:
     print(f"winners: {result.get('winners')}, scores: {result.get('scores')}")
     if any("points_lost" in row for row in analysis.values()):
         print("points lost against optimal play: " + ", ".join(f"{names[s]} {lost[s]}" for s in range(len(lost))))
+    return 0
+
+
+def _show_position(replay: dict, step: int, seat: int | None) -> int:
+    """One position of a replay (the web viewer's "open offline" link): the table at `step`, seen by `seat`
+    or in full, the move that led there and the decision taken next, with its analysis when it has one."""
+    game = get_game(replay["game"])
+    if seat is not None and not 0 <= seat < replay["num_players"]:
+        raise ConfigError(f"--seat must be 0 to {replay['num_players'] - 1}")
+    positions = list(replays.states(replay))
+    if not 0 <= step < len(positions):
+        raise ConfigError(f"--step must be 0 to {len(positions) - 1} for this replay")
+    names = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
+    state, event = positions[step]
+    print(f"{game.title}, seed {replay['seed']}, step {step} of {len(positions) - 1}"
+          + (f", as {names[seat]} (seat {seat}) sees it" if seat is not None else ", full view"))
+    if event is not None and "action" in event:
+        print(f"last move: {names[event['seat']]} {game.describe_action(positions[step - 1][0], event['action'])}")
+    print(_indent(game.render(state, seat)))
+    if step + 1 < len(positions) and "action" in positions[step + 1][1]:
+        chosen = positions[step + 1][1]
+        row = {row["step"]: row for row in (game.analyse(replay) or [])}.get(state.step, {})
+        hidden = seat is not None and chosen["seat"] != seat  # another seat's analysis may name its cards
+        note = f"   [{row['text']}]" if "text" in row and not hidden else ""
+        print(f"next: {names[chosen['seat']]} {game.describe_action(state, chosen['action'])}{note}")
     return 0
 
 
@@ -207,13 +276,14 @@ def parser() -> argparse.ArgumentParser:
     match = commands.add_parser("match", help="play one match between bots")
     match.add_argument("game")
     match.add_argument("bots", nargs="+", metavar="BOT", help="a bot file, or builtin:NAME")
-    match.add_argument("--seed", type=int, default=0)
+    match.add_argument("--seed", type=int, help="all chance in the match (default: a fresh one, printed)")
     match.add_argument("--sandbox", choices=SANDBOXES, default="none",
                        help="how file bots run: none = a plain child process, for your own trusted code only")
     match.add_argument("--json", action="store_true", help="print one JSON object with the result")
     match.add_argument("--replay", metavar="FILE", help="save the replay to FILE")
     match.add_argument("--config", metavar="JSON", help="game options as a JSON object, or @FILE to read them from a file")
-    match.add_argument("--board", help="End Game: the board, e.g. \"-1 3 9 4\"")
+    match.add_argument("--board", help="End Game: the board, e.g. \"-1 3 9 4\" or -1,3,9,4")
+    match.add_argument("--verbose", action="store_true", help="every move with the table, even in long games")
     match.set_defaults(run=cmd_match)
 
     solve = commands.add_parser("solve", help="optimal play for a position")
@@ -229,6 +299,8 @@ def parser() -> argparse.ArgumentParser:
 
     show = commands.add_parser("replay", help="show a replay move by move with its analysis")
     show.add_argument("file")
+    show.add_argument("--step", type=int, help="show only the position at this step (0: the start)")
+    show.add_argument("--seat", type=int, help="as this seat sees it (default: the full view)")
     show.set_defaults(run=cmd_replay)
 
     tournament = commands.add_parser("tournament", help="run a whole tournament between bots (seeds: the order given)")
@@ -255,8 +327,23 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+# Options whose value may start with "-" (a board "-1,3,9,4"), which argparse would take for an option.
+VALUE_MAY_LOOK_LIKE_AN_OPTION = ("--board",)
+
+
+def _attach_values(argv: list[str]) -> list[str]:
+    """`--board -1,3,9,4` as `--board=-1,3,9,4`, so both spellings work."""
+    joined: list[str] = []
+    for arg in argv:
+        if joined and joined[-1] in VALUE_MAY_LOOK_LIKE_AN_OPTION and arg.startswith("-"):
+            joined[-1] = f"{joined[-1]}={arg}"
+        else:
+            joined.append(arg)
+    return joined
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    args = parser().parse_args(_attach_values(sys.argv[1:] if argv is None else argv))
     try:
         return args.run(args)
     except (ConfigError, BotSpecError, KeyError, replays.ReplayError, json.JSONDecodeError) as exc:

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "accounts",
     "bots",
     "matches",
@@ -99,6 +100,8 @@ INSTALLED_APPS = [
     "tournaments",
     "api",
     "web",
+    # After matches: its match_finished receiver reads the validation verdict the matches app's wrote.
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -124,6 +127,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "web.context_processors.games",
+                "notifications.context_processors.unread",
             ],
         },
     },
@@ -176,6 +180,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from the sidecar package's static files: the API page works offline, with no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Celery -------------------------------------------------------------------------------------------
@@ -226,6 +234,13 @@ ARENA_VALIDATION_OPPONENT = os.environ.get("ARENA_VALIDATION_OPPONENT", "random"
 # Elo: documented in docs/operator-guide.md.
 ARENA_ELO_INITIAL = float(os.environ.get("ARENA_ELO_INITIAL", "1500"))
 ARENA_ELO_K = float(os.environ.get("ARENA_ELO_K", "32"))
+# The ladder ranks a bot once it has played this many rated matches; until then its rating is provisional.
+ARENA_PROVISIONAL_GAMES = int(os.environ.get("ARENA_PROVISIONAL_GAMES", "5"))
+# Notification e-mails go through Django's mail backend: the console (stdout) unless an operator sets SMTP.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "arena@localhost")
+# The site's address as students reach it, for the links in notification e-mails.
+ARENA_SITE_URL = os.environ.get("ARENA_SITE_URL", "http://127.0.0.1:8000")
 
 LOGGING = {
     "version": 1,

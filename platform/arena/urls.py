@@ -17,9 +17,13 @@ urlpatterns = [
     path("", include(tournament_urls)),
     path("accounts/login/", rate_limited(SignInThrottle)(auth_views.LoginView.as_view()), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("notifications.urls")),
     path("", include("web.urls")),
 ]
 
 if settings.ARENA_SERVE_STATIC:
     # The embedded setup has no web server in front: Django serves the (small) static files itself.
     urlpatterns.append(re_path(r"^static/(?P<path>.*)$", serve, {"insecure": True}))
+
+# The 404 page is Django's view with web/templates/404.html; the 500 page keeps the site's header too.
+handler500 = "web.errors.server_error"

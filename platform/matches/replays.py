@@ -1,4 +1,6 @@
-"""A finished match's replay prepared for viewing: every step's table, the move, and the solver's analysis."""
+"""A finished match's replay prepared for viewing: every step's table, the move, the decision the seat
+faced, and the solver's analysis."""
+
 
 from games import get_game
 from games import replay as replays
@@ -13,10 +15,12 @@ def replay_view(replay: dict, seat: int | None = None) -> dict:
     frames = []
     previous = None
     for state, event in replays.states(replay):
+        view = state.full_view() if seat is None else state.observation(seat)
         frames.append({
             "step": len(frames),
+            "round": view.get("round"),
             "text": game.render(state, seat),
-            "view": state.full_view() if seat is None else state.observation(seat),
+            "view": view,
             "event": _describe(game, previous, event, analysis, players, points_lost, seat),
         })
         previous = state
@@ -50,4 +54,54 @@ def _describe(game, before, event, analysis, players, points_lost, viewer) -> di
         "action": event["action"],
         "text": f"{players[seat]} {game.describe_action(before, event['action'])}",
         "analysis": row,
+        # Another seat's options would show its hand: a seat's view has the decisions of that seat only.
+        "decision": _decision(game, before, event["action"]) if viewer in (None, seat) else None,
     }
+
+
+def _decision(game, before, chosen) -> dict:
+    """The choice the acting seat faced: each legal action described, and which one it took."""
+    options = before.legal_actions()
+    return {"options": [game.describe_action(before, action) for action in options],
+            "chosen": options.index(chosen) if chosen in options else None}
+
+
+def compact(view: dict) -> dict:
+    """The replay_view for the browser, without repeating what every frame repeats.
+
+    A key with the same value in every frame (SortingGame's card catalogue) is sent once in `fixed`. A
+    list that grows step by step (a round's history, a log) is sent in `logs` as segments, each the list
+    at its longest; a frame keeps only [segment, length] in `lengths`, and a list that starts afresh (a
+    new round) starts a new segment. The viewer rebuilds each frame's view exactly; a 900-step Crazy-KING
+    game shrinks from megabytes to a few hundred kilobytes.
+    """
+    views = [frame["view"] for frame in view["frames"]]
+    keys = set(views[0]).intersection(*views[1:])
+    fixed = {key: views[0][key] for key in keys if all(other[key] == views[0][key] for other in views[1:])}
+    listed = sorted(key for key in keys - set(fixed) if all(isinstance(other[key], list) for other in views))
+    logs, positions = {}, {}
+    for key in listed:
+        segments, where = _segments([other[key] for other in views])
+        if len(segments) * 2 <= len(views):  # worth it only where lists mostly grow (not hand sizes)
+            logs[key], positions[key] = segments, where
+    frames = []
+    for index, frame in enumerate(view["frames"]):
+        kept = {key: value for key, value in frame["view"].items() if key not in fixed and key not in logs}
+        frames.append({**frame, "view": kept, "lengths": {key: positions[key][index] for key in logs}})
+    return {**view, "frames": frames, "fixed": fixed, "logs": logs}
+
+
+def _segments(values: list[list]) -> tuple[list[list], list[list[int]]]:
+    """Split successive lists into runs where each extends the one before; ([longest of each run], [[run,
+    length] per value])."""
+    segments: list[list] = []
+    positions = []
+    previous = None
+    for value in values:
+        if previous is None or value[:len(previous)] != previous:
+            segments.append(value)
+        else:
+            segments[-1] = value
+        positions.append([len(segments) - 1, len(value)])
+        previous = value
+    return segments, positions

@@ -114,7 +114,8 @@ def team_ladder(game: str) -> list[dict]:
     return rows
 
 
-def _rated_seats():
+def rated_seats():
+    """Seats of rated matches, in the order their ratings were applied."""
     return MatchSeat.objects.filter(rating_after__isnull=False).order_by("match__finished_at", "match_id")
 
 
@@ -123,13 +124,5 @@ def history(bot) -> list[dict]:
     return [
         {"match": seat.match_id, "finished_at": seat.match.finished_at,
          "rating_before": seat.rating_before, "rating_after": seat.rating_after}
-        for seat in _rated_seats().filter(bot=bot).select_related("match")
+        for seat in rated_seats().filter(bot=bot).select_related("match")
     ]
-
-
-def histories(game: str) -> dict[int, list[float]]:
-    """Every bot's ratings after each of its rated matches in `game`, by bot id."""
-    series: dict[int, list[float]] = {}
-    for bot_id, after in _rated_seats().filter(bot__game=game).values_list("bot_id", "rating_after"):
-        series.setdefault(bot_id, []).append(after)
-    return series

@@ -5,11 +5,14 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 from games import available_games, get_game
-from games.core import ScoreOrder
+from games.core import Game, ScoreOrder
 
 from accounts.access import attended_course, attends, can_see_private, teaches
 from accounts.models import Course
@@ -18,26 +21,29 @@ from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.models import Match
-from matches.replays import replay_view
+from matches.replays import compact, replay_view
+from notifications.models import Notification
+from notifications.services import notify
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
-from ratings.chart import rating_chart
 from ratings.fair_play import rules_text
-from ratings.services import histories, ladder, team_ladder
+from ratings.presentation import rating_chart_data, standings
+from ratings.services import team_ladder
 from variants import services as variant_services
 
 from .forms import BotForm, ChallengeForm, RegisterForm, UploadForm, VariantForm
 from .ratelimit import rate_limited, too_many_requests
 
 
-def home(request):
+def home(request, bot_form: BotForm | None = None):
     context = {"games": sorted(available_games().values(), key=lambda g: g.name)}
     if request.user.is_authenticated:
         context["bots"] = Bot.objects.owned_by(request.user).prefetch_related("versions")
-        context["bot_form"] = BotForm()
-        context["recent"] = Match.objects.filter(seats__bot__owner=request.user).distinct()[:10]
+        context["bot_form"] = bot_form or BotForm()
+        context["recent"] = (Match.objects.filter(seats__bot__owner=request.user).distinct()
+                             .prefetch_related("seats__bot__owner")[:10])
         context["courses"] = Course.objects.for_user(request.user).order_by("code")
-    return render(request, "web/home.html", context)
+    return render(request, "web/home.html", context, status=400 if bot_form else 200)
 
 
 @rate_limited(RegisterThrottle)
@@ -58,8 +64,9 @@ def new_bot(request):
             bot = create_bot(request.user, form.cleaned_data["game"], form.cleaned_data["name"])
             return redirect("web:bot", bot.pk)
         except BotError as exc:
-            messages.error(request, str(exc))
-    return redirect("web:home")
+            form.add_error("name", str(exc))
+    # The page again with what was typed and the reason beside it.
+    return home(request, bot_form=form)
 
 
 @login_required
@@ -67,20 +74,42 @@ def bot_page(request, pk):
     return _render_bot_page(request, get_object_or_404(Bot.objects.select_related("owner"), pk=pk))
 
 
-def _render_bot_page(request, bot: Bot, status: int = 200):
+def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: ChallengeForm | None = None):
     private = can_see_private(request.user, bot.owner)
+    if challenge_form is None:
+        # ?against=BOT (the Challenge buttons of the ladder and other bots' pages) preselects the opponent.
+        against = request.GET.get("against", "")
+        initial = {"opponents": [int(against)]} if against.isdigit() else {}
+        challenge_form = ChallengeForm(bot=bot, user=request.user, initial=initial)
     context = {
         "bot": bot,
         "private": private,
         "is_owner": bot.owner_id == request.user.pk,
         "active": bot.active_version,
         "versions": bot.versions.all() if private else [],
+        "validating": private and bot.versions.filter(status=BotVersion.Status.VALIDATING).exists(),
         "matches": Match.objects.involving(bot).prefetch_related("seats__bot__owner")[:20],
         "upload_form": UploadForm(),
-        "challenge_form": ChallengeForm(bot=bot, user=request.user),
+        "challenge_form": challenge_form,
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
+        "game": get_game(bot.game),
+        "chart": rating_chart_data(bot=bot),
     }
     return render(request, "web/bot.html", context, status=status)
+
+
+@login_required
+def versions_live(request, pk):
+    """The versions table while one validates (polled by htmx); once none does, the whole page reloads so
+    that what the verdict changes (the active version, the challenge form) shows too."""
+    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    if not can_see_private(request.user, bot.owner):
+        raise Http404("no such bot")
+    versions = bot.versions.all()
+    if not any(version.status == BotVersion.Status.VALIDATING for version in versions):
+        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
+    return render(request, "web/_versions.html",
+                  {"bot": bot, "versions": versions, "active": bot.active_version, "validating": True})
 
 
 def _own_bot(request, pk) -> Bot:
@@ -103,6 +132,9 @@ def upload(request, pk):
             messages.success(request, f"Version {version.number} uploaded; validation is running.")
         except BotError as exc:
             messages.error(request, f"Upload rejected: {exc}")
+            # Kept in the inbox: the message above is gone once the student leaves the page.
+            notify(request.user, Notification.Kind.UPLOAD, f"Upload of {file.name} to {bot.label} rejected: {exc}",
+                   reverse("web:bot", args=[bot.pk]))
     return redirect("web:bot", bot.pk)
 
 
@@ -114,7 +146,7 @@ def challenge(request, pk):
     form = ChallengeForm(request.POST, bot=bot, user=request.user)
     if not form.is_valid():
         messages.error(request, "Choose the opponent(s).")
-        return redirect("web:bot", bot.pk)
+        return _render_bot_page(request, bot, status=400, challenge_form=form)
     try:
         match = match_services.challenge(request.user, bot, list(form.cleaned_data["opponents"]),
                                          rated=form.cleaned_data["rated"], variant=form.cleaned_data["variant"])
@@ -123,21 +155,38 @@ def challenge(request, pk):
     except ChallengeError as exc:
         # Refused as the API refuses it (400), on the bot's page with the reason.
         messages.error(request, f"Challenge refused: {exc}")
-        return _render_bot_page(request, bot, status=400)
+        return _render_bot_page(request, bot, status=400, challenge_form=form)
     return redirect("web:match", match.pk)
 
 
 @login_required
+def challenge_opponent(request, pk):
+    """The Challenge button beside any bot: on to your own bot's challenge form with this opponent chosen.
+
+    With several active bots for the game, the student picks which one plays; with none, they are told why.
+    """
+    opponent = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    mine = list(Bot.objects.owned_by(request.user).active().for_game(opponent.game).exclude(pk=opponent.pk))
+    if len(mine) == 1:
+        return redirect(f"{reverse('web:bot', args=[mine[0].pk])}?against={opponent.pk}#challenge")
+    return render(request, "web/challenge_pick.html",
+                  {"opponent": opponent, "mine": mine, "game": get_game(opponent.game)})
+
+
+@login_required
 def course_page(request, pk):
-    course = attended_course(request.user, pk)
+    return _render_course_page(request, attended_course(request.user, pk))
+
+
+def _render_course_page(request, course: Course, variant_form: VariantForm | None = None):
     context = {
         "course": course,
         "variants": course.variants.select_related("created_by"),
         "teaches": teaches(request.user, course),
-        "variant_form": VariantForm(),
+        "variant_form": variant_form or VariantForm(),
         "max_variant": settings.ARENA_MAX_VARIANT_BYTES,
     }
-    return render(request, "web/course.html", context)
+    return render(request, "web/course.html", context, status=400 if variant_form else 200)
 
 
 @login_required
@@ -147,15 +196,16 @@ def new_variant(request, pk):
     form = VariantForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, "Choose the game, a name and a file.")
-        return redirect("web:course", course.pk)
+        return _render_course_page(request, course, variant_form=form)
     try:
         variant = variant_services.create_variant(request.user, course, **form.cleaned_data)
-        messages.success(request, f"Variant {variant.name} added: challenges can now choose it.")
     except variant_services.VariantRefused as exc:
-        messages.error(request, "Variant refused, nothing was saved:")
+        messages.error(request, "Variant refused, nothing was saved (choose the corrected file again):")
         for problems in exc.problems.values():
             for problem in problems:
                 messages.error(request, problem)
+        return _render_course_page(request, course, variant_form=form)
+    messages.success(request, f"Variant {variant.name} added: challenges can now choose it.")
     return redirect("web:course", course.pk)
 
 
@@ -179,7 +229,16 @@ def version_code(request, pk, number):
 
 @login_required
 def match_page(request, pk):
-    match = get_object_or_404(Match, pk=pk)
+    return render(request, "web/match.html", _match_context(request, get_object_or_404(Match, pk=pk)))
+
+
+@login_required
+def match_live(request, pk):
+    """The part of the match page that changes until the match is over (polled by htmx every second)."""
+    return render(request, "web/_match_live.html", _match_context(request, get_object_or_404(Match, pk=pk)))
+
+
+def _match_context(request, match: Match) -> dict:
     seats = []
     for seat in match.seats.select_related("bot__owner", "version"):
         # A failure's note may quote the bot's own error message: private, like its stderr.
@@ -187,16 +246,66 @@ def match_page(request, pk):
         seats.append({"seat": seat, "log": seat.log if private else None, "detail": seat.detail if private else ""})
     # Outside the variant's course the match shows that it had its own rules, not which.
     variant = match.variant if match.variant and attends(request.user, match.variant.course) else None
-    return render(request, "web/match.html", {"match": match, "seats": seats, "variant": variant})
+    game = get_game(match.game)
+    running = match.status == Match.Status.RUNNING and match.started_at
+    return {
+        "match": match, "seats": seats, "variant": variant, "game": game,
+        "winners": [row["seat"] for row in seats if row["seat"].placing == 1] if match.status == "finished" else [],
+        "has_analysis": has_analysis(game),
+        # Said while a match runs, so that a bot drawing on its time bank is not a silent wait.
+        "running_for": round((timezone.now() - match.started_at).total_seconds()) if running else None,
+    }
+
+
+def has_analysis(game: Game) -> bool:
+    """Whether the game's replays come with an analysis (it overrides Game.analyse)."""
+    return type(game).analyse is not Game.analyse
+
+
+def _finished_match(pk) -> Match:
+    return get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
 
 
 @login_required
 def replay_page(request, pk):
-    match = get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
-    view = replay_view(match.replay)
-    losses = list(zip(view["players"], view["points_lost"])) if view["points_lost"] else None
-    return render(request, "web/replay.html",
-                  {"match": match, "view": view, "seats": range(view["num_players"]), "losses": losses})
+    match = _finished_match(pk)
+    view = compact(replay_view(match.replay))
+    scores = view["result"].get("scores") or [None] * view["num_players"]
+    lost = view["points_lost"] or [None] * view["num_players"]
+    context = {
+        "match": match, "view": view, "losses": view["points_lost"],
+        "winners": [view["players"][seat] for seat in view["result"].get("winners", [])],
+        "score_rows": [{"name": name, "score": score, "lost": points}
+                       for name, score, points in zip(view["players"], scores, lost)],
+        "modules": replay_modules(match.game),
+    }
+    return render(request, "web/replay.html", context)
+
+
+def replay_modules(game: str) -> list[str]:
+    """The static file that draws this game's table in the replay viewer, if the game has one."""
+    module = f"web/replay/{game}.js"
+    return [module] if finders.find(module) else []
+
+
+@login_required
+def replay_data(request, pk):
+    """The viewer's frames, in the full view or ?seat=N's (compact: see matches.replays.compact)."""
+    match = _finished_match(pk)
+    seat = request.GET.get("seat", "")
+    seats = match.seats.count()
+    if seat and not (seat.isdigit() and int(seat) < seats):
+        return JsonResponse({"detail": f"seat must be 0 to {seats - 1}"}, status=400)
+    return JsonResponse(compact(replay_view(match.replay, int(seat) if seat else None)))
+
+
+@login_required
+def replay_file(request, pk):
+    """The replay file itself, for `python -m games replay FILE --step N`."""
+    match = _finished_match(pk)
+    response = JsonResponse(match.replay)
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+    return response
 
 
 def ladder_page(request, game):
@@ -208,9 +317,7 @@ def ladder_page(request, game):
         return render(request, "web/team_ladder.html", {
             "game": game_obj, "rows": team_ladder(game),
             "lower_is_better": game_obj.score_order == ScoreOrder.LOWER_IS_BETTER})
-    rows = ladder(game)
-    series = histories(game)
-    chart = rating_chart({row["bot"].label: series.get(row["bot"].pk, []) for row in rows},
-                         settings.ARENA_ELO_INITIAL)
-    return render(request, "web/ladder.html", {"game": game_obj, "rows": rows, "chart": chart, "rules": rules_text(),
-                                               "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K})
+    context = {"game": game_obj, "standings": standings(game), "chart": rating_chart_data(game=game),
+               "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
+               "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
+    return render(request, "web/ladder.html", context)

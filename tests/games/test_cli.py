@@ -119,3 +119,38 @@ def test_solve_sprouts_names_the_winner_and_the_winning_moves():
     # The seed's example game after three moves: its fourth move, 2(6)3, is the only winning one.
     text = run("solve", "sprouts", "--position", "5,1,3,2,4/5,4,1/4,2,3,1").stdout
     assert "the first player wins" in text and "winning moves: 2(6)3" in text
+
+
+def test_match_shows_the_starting_table_and_the_seed_it_drew():
+    first, second = (run("match", "endgame", "builtin:greedy", "builtin:greedy").stdout for _ in range(2))
+    seeds = [out.splitlines()[0] for out in (first, second)]
+    assert all("seed" in line and "--seed" in line for line in seeds)
+    assert seeds[0] != seeds[1]  # a fresh seed each time (1 in a million to collide)
+    assert first.splitlines()[1] == "starting table:" and "board:" in first.splitlines()[2]
+    seed = int(seeds[0].split("seed ")[1].split(" ")[0])
+    again = run("match", "endgame", "builtin:greedy", "builtin:greedy", "--seed", str(seed)).stdout
+    assert again.splitlines()[0] == f"End Game, seed {seed}" and again.splitlines()[1:] == first.splitlines()[1:]
+
+
+def test_a_crazyking_match_is_summarised_by_round_unless_verbose():
+    short = run("match", "crazyking", "builtin:random", "builtin:most-suit", "--seed", "5").stdout
+    long = run("match", "crazyking", "builtin:random", "builtin:most-suit", "--seed", "5", "--verbose").stdout
+    assert len(short.splitlines()) < 120 < 2000 < len(long.splitlines())
+    assert "round 1:" in short and "final table" in short
+
+
+@pytest.mark.parametrize("board", [["--board", "-1,3,9,4"], ["--board=-1,3,9,4"], ["--board", "-1 3 9 4"]])
+def test_a_board_starting_with_a_minus_is_accepted_in_every_spelling(board):
+    out = json.loads(run("match", "endgame", "builtin:optimal", "builtin:optimal", *board, "--json").stdout)
+    assert [p["score"] for p in out["players"]] == [8, 7]
+
+
+def test_replay_step_shows_one_position_in_a_seats_view(tmp_path):
+    replay_file = tmp_path / "game.json"
+    run("match", "crazyking", "builtin:random", "builtin:most-suit", "--seed", "2", "--json", "--replay", str(replay_file))
+    full = run("replay", str(replay_file), "--step", "10").stdout
+    seat = run("replay", str(replay_file), "--step", "10", "--seat", "1").stdout
+    assert "step 10 of" in full and "last move:" in full and "next:" in full
+    assert "[??]" in seat and "[??]" not in full  # seat 1 sees seat 0's hand face down
+    proc = run("replay", str(replay_file), "--step", "100000", check=False)
+    assert proc.returncode == 2 and "--step must be 0 to" in proc.stderr

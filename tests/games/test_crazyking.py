@@ -181,9 +181,9 @@ def run_cli(*args):
     return proc.stdout
 
 
-def test_the_command_line_prints_the_status_display_turn_by_turn():
+def test_the_command_line_prints_the_status_display_turn_by_turn_when_verbose():
     out = run_cli("match", "crazyking", "builtin:random", "builtin:most-suit", "builtin:tactician",
-                  "--seed", "7", "--config", '{"target_score": 60}')
+                  "--seed", "7", "--config", '{"target_score": 60}', "--verbose")
     assert out.count("DRW-pile ==>") > 10 and "PLAY [" in out and "winner: seat" in out
 
 

@@ -90,6 +90,14 @@ def make_user(django_user_model):
 
 
 @pytest.fixture
+def signed_in(client, make_user):
+    """The student ada, signed in on the test `client` (the site's pages)."""
+    user = make_user("ada")
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
 def ada(make_user, api_client):
     """The student ada, signed in on `api_client`."""
     user = make_user("ada")

@@ -77,7 +77,7 @@ class Command(BaseCommand):
         """A finished double elimination of the course, its games played here like the matches above."""
         tournament = tournament_services.create_tournament(
             instructor, course, name="Demo cup", game="endgame", format="double-elimination", games_per_series=2,
-            seeding="given")
+            seeding="given", rated=True)  # rated: its games give the ladder bots with enough matches to rank
         for bot in entrants:
             tournament_services.add_entrant(instructor, tournament, bot)
         tournament_services.start(instructor, tournament)

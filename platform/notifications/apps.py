@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+
+
+class NotificationsConfig(AppConfig):
+    name = "notifications"
+
+    def ready(self):
+        from django.db.models.signals import post_save
+
+        from matches.signals import match_finished
+        from tournaments.models import Series, Tournament
+
+        from . import receivers
+
+        match_finished.connect(receivers.on_match_finished, dispatch_uid="notifications.match_finished")
+        # Tournaments send no signal of their own: a new series is a new round for its entrants, and the
+        # tournament's status turning `finished` is its end.
+        post_save.connect(receivers.on_series_saved, sender=Series, dispatch_uid="notifications.series")
+        post_save.connect(receivers.on_tournament_saved, sender=Tournament, dispatch_uid="notifications.tournament")

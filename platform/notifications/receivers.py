@@ -1,0 +1,79 @@
+"""What the inbox hears about: finished matches (challenges and validations) and tournament rounds.
+
+The match_finished receiver runs inside the transaction that records the result (matches.signals), so a
+notification is written exactly when the result is; the e-mail waits for the commit (services.notify).
+"""
+
+from django.urls import reverse
+
+from bots.models import BotVersion
+from matches.models import Match
+
+from .models import Notification
+from .services import notify
+
+
+def on_match_finished(sender, match: Match, **kwargs) -> None:
+    if match.purpose == Match.Purpose.VALIDATION:
+        _validation_finished(match)
+    elif match.purpose == Match.Purpose.CHALLENGE:
+        _challenge_finished(match)
+
+
+def _challenge_finished(match: Match) -> None:
+    seats = list(match.seats.select_related("bot__owner"))
+    labels = " vs ".join(seat.bot.label for seat in seats)
+    if match.status == Match.Status.FINISHED:
+        winners = ", ".join(seat.bot.label for seat in seats if seat.placing == 1)
+        text = f"Match #{match.pk} finished ({labels}): {'draw between' if len(match.winners) > 1 else 'won by'} {winners}"
+    else:
+        text = f"Match #{match.pk} ({labels}) could not be played: {match.error}"
+    url = reverse("web:match", args=[match.pk])
+    # The challenger, and every other student whose bot was challenged.
+    told = {match.created_by_id}
+    notify(match.created_by, Notification.Kind.MATCH, text, url)
+    for seat in seats:
+        if seat.bot.owner_id not in told:
+            told.add(seat.bot.owner_id)
+            notify(seat.bot.owner, Notification.Kind.MATCH, text, url)
+
+
+def _validation_finished(match: Match) -> None:
+    # The validation receiver (matches app) decides the verdict in this transaction; it is connected
+    # first (its app comes first), so the version already carries it here.
+    version = BotVersion.objects.filter(validation_match=match).select_related("bot__owner").first()
+    if version is None:
+        return
+    bot = version.bot
+    if version.status == BotVersion.Status.ACCEPTED:
+        text = f"{bot.label} v{version.number} passed validation and is now active"
+    else:
+        text = f"{bot.label} v{version.number} was rejected by validation: {version.verdict or match.error}"
+    notify(bot.owner, Notification.Kind.VALIDATION, text, reverse("web:bot", args=[bot.pk]))
+
+
+def on_series_saved(sender, instance, created: bool, **kwargs) -> None:
+    """A new series is a new round for its entrants' owners (a bye says so)."""
+    if not created:
+        return
+    tournament = instance.tournament
+    entrants = {e.seed: e for e in tournament.entrants.filter(seed__in=instance.entrants).select_related("bot__owner")}
+    table = " vs ".join(entrants[seed].bot.label for seed in instance.entrants if seed in entrants)
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    for seed in instance.entrants:
+        entrant = entrants.get(seed)
+        if entrant is None:
+            continue
+        what = "has a bye" if instance.bye else f"plays {table}"
+        notify(entrant.bot.owner, Notification.Kind.TOURNAMENT,
+               f"{tournament.name}, round {instance.round}: {entrant.bot.label} {what}", url)
+
+
+def on_tournament_saved(sender, instance, update_fields=None, **kwargs) -> None:
+    """The tournament finished: tell every entrant's owner who won."""
+    if instance.status != instance.Status.FINISHED or (update_fields is not None and "status" not in update_fields):
+        return
+    champion = instance.champion.bot.label if instance.champion else "no champion"
+    url = reverse("tournaments:detail", args=[instance.pk])
+    for owner in {e.bot.owner for e in instance.entrants.select_related("bot__owner")}:
+        notify(owner, Notification.Kind.TOURNAMENT, f"{instance.name} is over: {champion} won", url)

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+app_name = "notifications"
+urlpatterns = [
+    path("inbox/", views.inbox, name="inbox"),
+    path("inbox/email/", views.email_preference, name="email"),
+]

@@ -1,0 +1,28 @@
+"""The inbox page: newest first, unread in bold, everything marked read once seen."""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from .models import Preference
+
+PAGE = 50
+
+
+@login_required
+def inbox(request):
+    notifications = list(request.user.notifications.all()[:PAGE])
+    unread = [n.pk for n in notifications if n.read_at is None]
+    request.user.notifications.filter(pk__in=unread).update(read_at=timezone.now())
+    preference = Preference.objects.filter(user=request.user).first()
+    return render(request, "notifications/inbox.html", {
+        "notifications": notifications, "unread": set(unread), "email": bool(preference and preference.email),
+    })
+
+
+@login_required
+@require_POST
+def email_preference(request):
+    Preference.objects.update_or_create(user=request.user, defaults={"email": request.POST.get("email") == "on"})
+    return redirect("notifications:inbox")

@@ -1,0 +1,186 @@
+"""The replay viewer and the site's pages in a real browser (Debian's chromium), on a wide screen and a
+phone: each game's table is drawn, stepping, jumping and switching views work. Screenshots of every page
+are saved for a reviewer (the path is printed)."""
+
+import pytest
+
+from bots.models import Bot
+from matches import services
+from matches.models import Match
+from platform_helpers import wait_for
+from tournament_helpers import course_with_bots, entered
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WIDE = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+TABLES = {"endgame": ("optimal", "greedy"), "crazyking": ("random", "most-suit", "tactician"),
+          "sortinggame": ("honest", "random", "shrewd")}
+
+
+@pytest.fixture
+def matches(django_user_model, live_worker):
+    """One finished rated match of each game between built-in bots, played by the real worker (this test
+    commits, so its matches reach the broker). Made before the browser starts: its event loop forbids
+    database calls in this thread."""
+    django_user_model.objects.create_user("dana", password="dana-browser-pass")
+    played = {}
+    for game, names in TABLES.items():
+        bots = [Bot.objects.builtin(game, name) for name in names]
+        played[game] = services.create_match(game, bots, purpose="challenge", rated=True).pk
+    wait_for(lambda: Match.objects.filter(pk__in=played.values(), status=Match.Status.FINISHED).count() == len(played),
+             120, "the matches to finish")
+    played["optimal"] = Bot.objects.builtin("endgame", "optimal").pk
+    return played
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("screenshots")
+    print(f"\nscreenshots: {folder}")
+    yield folder
+    print(f"\nscreenshots saved in {folder}")
+
+
+def sign_in(page, url, username="dana", password="dana-browser-pass"):
+    page.goto(f"{url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("main button[type=submit]")
+    page.wait_for_selector("text=Your bots")
+
+
+def snap(page, shots, name):
+    for label, size in (("wide", WIDE), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)  # charts follow the new width
+        page.screenshot(path=str(shots / f"{name}-{label}.png"), full_page=True)
+        # Nothing on the page is wider than the screen (no sideways scrolling on a phone).
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 1, f"{name} scrolls sideways by {overflow}px at {label} width"
+    page.set_viewport_size(WIDE)
+
+
+def open_replay(page, url, match_pk):
+    sign_in(page, url)
+    page.goto(f"{url}/matches/{match_pk}/replay/")
+    step_and_jump(page)
+
+
+def switch_to_seat(page, seat: int, other: int):
+    """Choose `seat`'s view: its own hand face up, `other`'s face down (cards played on the table are public)."""
+    page.select_option("#viewer", str(seat))
+    page.wait_for_function(f"document.getElementById('offline').textContent.endsWith('--seat {seat}')")
+    assert page.locator(f"#board .seat-box[data-seat='{seat}'] .hand .card:not(.back)").count() > 0
+    assert page.locator(f"#board .seat-box[data-seat='{other}'] .hand .card:not(.back)").count() == 0
+    assert page.locator(f"#board .seat-box[data-seat='{other}'] .hand .card.back").count() > 0
+
+
+def position(page) -> str:
+    return page.inner_text("#position")
+
+
+def step_and_jump(page):
+    page.wait_for_selector("#board > *")
+    assert position(page).startswith("step 0 /")
+    page.click("#next")
+    assert position(page).startswith("step 1 /")
+    assert page.locator("#moves tr.current").count() == 1
+    page.fill("#step-input", "12")
+    page.dispatch_event("#step-input", "change")
+    assert position(page).startswith("step 12 /")
+    page.select_option("#speed", "25")
+    page.click("#play")
+    page.wait_for_function("!document.getElementById('position').textContent.startsWith('step 12 /')")
+    page.click("#play")  # pause
+    assert page.inner_text("#play") == "Play"
+
+
+def test_endgame_replay(live_server, matches, browser_page, shots):
+    page = browser_page
+    open_replay(page, live_server.url, matches["endgame"])
+    assert page.locator("#board .cell.taken").count() == int(position(page).split()[1])  # one number a step
+    assert page.locator("#round-control").is_hidden()  # End Game has no rounds
+    page.click("#last")
+    assert page.locator("#board .cell.taken").count() == page.locator("#board .cell").count()
+    page.click("#first")
+    assert "to decide" in page.inner_text("#decision")
+    assert page.inner_text("#offline") == f"python -m games replay match-{matches['endgame']}.json --step 0"
+    snap(page, shots, "replay-endgame")
+
+
+def test_crazyking_replay_draws_cards_and_hides_other_hands_in_a_seats_view(live_server, matches, browser_page, shots):
+    page = browser_page
+    open_replay(page, live_server.url, matches["crazyking"])
+    assert page.locator("#board .seat-box").count() == 3
+    # The full view shows every hand face up.
+    assert page.locator("#board .seat-box .card:not(.back)").count() > 0
+    assert page.locator("#board .seat-box .card.back").count() == 0
+    assert page.locator("#discard-pile .card").get_attribute("data-card")
+    page.select_option("#round", label="round 2")
+    assert "round 2" in position(page)
+    page.click("#next-round")
+    assert "round 3" in position(page)
+    switch_to_seat(page, 1, other=0)
+    snap(page, shots, "replay-crazyking-seat1")
+
+
+def test_sortinggame_replay_shows_the_spots_and_rulings_without_sideways_scroll(live_server, matches, browser_page, shots):
+    page = browser_page
+    open_replay(page, live_server.url, matches["sortinggame"])
+    assert page.locator("#board [data-spot]").count() == 3
+    assert "Analysis" in page.inner_text("#moves thead")
+    assert page.locator("#moves tbody tr td:nth-child(3)").first.inner_text()  # a ruling beside each move
+    switch_to_seat(page, 0, other=1)
+    snap(page, shots, "replay-sortinggame-seat0")
+
+
+def test_the_other_pages_on_a_wide_screen_and_a_phone(live_server, matches, browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url)
+    snap(page, shots, "home")
+    for game in TABLES:
+        page.goto(f"{live_server.url}/ladder/{game}/")
+        page.wait_for_selector("#rating-chart .uplot")
+        snap(page, shots, f"ladder-{game}")
+    page.goto(f"{live_server.url}/matches/{matches['crazyking']}/")
+    assert "Winner:" in page.inner_text("#winners")
+    snap(page, shots, "match-crazyking")
+    page.goto(f"{live_server.url}/bots/{matches['optimal']}/")
+    page.wait_for_selector("#rating-chart .uplot")
+    assert page.locator("a.challenge").count() == 1  # challenge it from its own page
+    snap(page, shots, "bot-optimal")
+    page.goto(f"{live_server.url}/no/such/page/")
+    assert page.locator(".site-header").count() == 1
+    snap(page, shots, "not-found")
+    page.goto(f"{live_server.url}/inbox/")
+    snap(page, shots, "inbox")
+    page.goto(f"{live_server.url}/api/docs/")
+    page.wait_for_selector(".swagger-ui .opblock")  # drawn from the sidecar's static files, offline
+    page.screenshot(path=str(shots / "api-docs-wide.png"))
+
+
+@pytest.fixture
+def bracket(make_user, live_worker):
+    """A single-elimination End Game tournament of four students, played to the end by the real worker
+    (this test commits, so the tournament's tasks reach the broker; made before the browser starts)."""
+    course, instructor, bots = course_with_bots(make_user, "endgame", 4)
+    tournament = entered(instructor, course, bots, game="endgame", format="single-elimination", games_per_series=2)
+    tournament_services.start(instructor, tournament)
+    wait_for(lambda: Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED, 300,
+             "the tournament to finish")
+    return tournament.pk
+
+
+def test_a_student_watches_the_bracket_on_a_phone(live_server, bracket, browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url, "student00", "student00-pass-1234")
+    page.goto(f"{live_server.url}/tournaments/{bracket}/")
+    page.wait_for_selector("svg.bracket")
+    assert page.locator(".site-header").count() == 1
+    snap(page, shots, "tournament")
+    page.goto(f"{live_server.url}/inbox/")
+    assert "Cup, round 1: student00/bot0" in page.inner_text("#inbox")
+    snap(page, shots, "inbox-after-tournament")

@@ -1,0 +1,180 @@
+"""The site as a student or instructor meets it: error pages, the offline API page, the ladder, challenges
+from anywhere, forms that keep what was typed, and match pages that name the winner."""
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from bots.models import Bot
+from matches import services
+from platform_helpers import EXAMPLE_BOT, active_bot, play_now
+
+pytestmark = pytest.mark.django_db
+
+
+def test_404_page_has_the_site_header(client):
+    response = client.get("/no/such/page/")
+    page = response.content.decode()
+    assert response.status_code == 404
+    assert 'class="site-header"' in page and "Page not found" in page and "/no/such/page/" in page
+
+
+def test_500_page_has_the_site_header(settings):
+    settings.ROOT_URLCONF = "site_error_urls"
+    response = Client(raise_request_exception=False).get("/boom/")
+    page = response.content.decode()
+    assert response.status_code == 500
+    assert 'class="site-header"' in page and "Something went wrong on our side" in page
+
+
+def test_api_page_loads_swagger_from_our_static_files_not_a_cdn(client):
+    page = client.get("/api/docs/").content.decode()
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in page
+    assert "cdn" not in page.lower()
+    assert client.get("/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js").status_code == 200
+
+
+def test_game_of_fixed_size_says_two_players(client):
+    page = client.get("/").content.decode()
+    assert "End Game</strong> (2 players)" in page and "2–2" not in page
+    assert "Crazy-KING</strong> (2–5 players)" in page
+
+
+def _rated(bots, times):
+    for _ in range(times):
+        play_now(services.create_match("endgame", bots, purpose="challenge", rated=True))
+
+
+def test_ladder_ranks_only_bots_with_enough_rated_matches(client, settings):
+    settings.ARENA_PROVISIONAL_GAMES = 3
+    optimal, random_bot, greedy = (Bot.objects.builtin("endgame", name) for name in ("optimal", "random", "greedy"))
+    _rated([optimal, random_bot], 3)
+    _rated([greedy, optimal], 1)
+    page = client.get("/ladder/endgame/").content.decode()
+    ranked = page[page.index('id="ladder"'):page.index('id="provisional"')]
+    provisional = page[page.index('id="provisional"'):page.index("Rating history")]
+    # Ranked: only the two with 3+ rated matches, numbered 1 and 2; the 1-match and never-played bots apart.
+    assert "builtin:optimal" in ranked and "builtin:random" in ranked and "builtin:greedy" not in ranked
+    assert "<td>1</td>" in ranked and "<td>2</td>" in ranked and "<td>3</td>" not in ranked
+    assert "builtin:greedy" in provisional and "builtin:parity" in provisional
+    assert provisional.index("builtin:greedy") < provisional.index("builtin:parity")  # played before never played
+    assert 'id="rating-chart-data"' in page and "uPlot-1.6.32.iife.min.js" in page
+
+
+def test_bot_page_has_its_own_rating_chart(client, signed_in):
+    optimal, random_bot = Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")
+    _rated([optimal, random_bot], 2)
+    page = client.get(f"/bots/{optimal.pk}/").content.decode()
+    chart = json.loads(page.split('id="rating-chart-data" type="application/json">')[1].split("</script>")[0])
+    # Its own line only: from the initial rating through each of its two rated matches.
+    assert chart["x"] == [0, 1, 2] and [line["label"] for line in chart["series"]] == ["builtin:optimal"]
+    values = chart["series"][0]["values"]
+    assert values[0] == 1500 and values[2] == round(optimal.rating.value, 1)
+
+
+def test_challenge_button_on_the_ladder_leads_to_my_bot_with_the_opponent_chosen(client, signed_in):
+    mine = active_bot(signed_in)
+    greedy = Bot.objects.builtin("endgame", "greedy")
+    ladder = client.get("/ladder/endgame/").content.decode()
+    assert f'href="/bots/{greedy.pk}/challenge-with-mine/"' in ladder
+    assert f"/bots/{mine.pk}/challenge-with-mine/" not in ladder  # no button to challenge yourself
+    response = client.get(f"/bots/{greedy.pk}/challenge-with-mine/")
+    assert response.url == f"/bots/{mine.pk}/?against={greedy.pk}#challenge"
+    page = client.get(response.url).content.decode()
+    assert f'<option value="{greedy.pk}" selected>builtin:greedy</option>' in page
+
+
+def test_challenge_button_asks_which_bot_when_there_are_several(client, signed_in):
+    first, second = active_bot(signed_in, name="one"), active_bot(signed_in, name="two")
+    greedy = Bot.objects.builtin("endgame", "greedy")
+    page = client.get(f"/bots/{greedy.pk}/challenge-with-mine/").content.decode()
+    assert f"/bots/{first.pk}/?against={greedy.pk}" in page and f"/bots/{second.pk}/?against={greedy.pk}" in page
+    page = client.get(f"/bots/{Bot.objects.builtin('crazyking', 'random').pk}/challenge-with-mine/").content.decode()
+    assert "You have no Crazy-KING bot" in page
+
+
+def test_a_refused_bot_name_keeps_what_was_typed(client, signed_in):
+    client.post("/bots/new/", {"name": "twice", "game": "endgame"})
+    response = client.post("/bots/new/", {"name": "twice", "game": "endgame"})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert 'value="twice"' in page and 'class="errorlist' in page
+
+
+def test_match_page_names_the_winning_bot_and_prints_whole_scores(client, signed_in):
+    honest, random_bot = Bot.objects.builtin("sortinggame", "honest"), Bot.objects.builtin("sortinggame", "random")
+    match = play_now(services.create_match("sortinggame", [honest, random_bot], purpose="challenge", rated=False))
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    winner = match.seats.get(placing=1).bot.label
+    assert f"<strong><a href=\"/bots/{match.seats.get(placing=1).bot_id}/\">{winner}</a></strong>" in page
+    assert ".0</td>" not in page
+    assert "Watch the replay with analysis" in page  # SortingGame's rulings are its analysis
+    crazy = play_now(services.create_match("crazyking", [Bot.objects.builtin("crazyking", "random"),
+                                                         Bot.objects.builtin("crazyking", "most-suit")],
+                                           purpose="challenge", rated=False))
+    page = client.get(f"/matches/{crazy.pk}/").content.decode()
+    assert "Watch the replay</a>" in page and "with analysis" not in page
+
+
+def _rebuilt(data, index):
+    """A frame's view as the browser's viewer rebuilds it from the compact payload (viewer.js viewOf)."""
+    frame = data["frames"][index]
+    logs = {key: data["logs"][key][segment][:length] for key, (segment, length) in frame["lengths"].items()}
+    return {**data["fixed"], **frame["view"], **logs}
+
+
+@pytest.mark.parametrize("game, names", [("crazyking", ("random", "most-suit", "tactician")),
+                                         ("sortinggame", ("honest", "random", "shrewd"))])
+def test_the_viewers_compact_replay_rebuilds_every_frame_and_is_much_smaller(client, signed_in, game, names):
+    from matches.replays import replay_view
+
+    match = play_now(services.create_match(game, [Bot.objects.builtin(game, n) for n in names],
+                                           purpose="challenge", rated=False))
+    for seat in (None, 1):
+        full = replay_view(match.replay, seat)
+        response = client.get(f"/matches/{match.pk}/replay/data/" + ("" if seat is None else f"?seat={seat}"))
+        compact = response.json()
+        assert [_rebuilt(compact, i) for i in range(len(compact["frames"]))] == \
+            json.loads(json.dumps([frame["view"] for frame in full["frames"]]))
+        assert len(response.content) * 2 < len(json.dumps(full))
+    assert client.get(f"/matches/{match.pk}/replay/data/?seat=9").status_code == 400
+    replay_file = client.get(f"/matches/{match.pk}/replay/file/")
+    assert replay_file.json() == match.replay and "match-" in replay_file["Content-Disposition"]
+
+
+def test_a_seats_view_shows_the_decisions_of_that_seat_only(client, signed_in):
+    bots = [Bot.objects.builtin("crazyking", n) for n in ("random", "most-suit")]
+    match = play_now(services.create_match("crazyking", bots, purpose="challenge", rated=False))
+    frames = client.get(f"/matches/{match.pk}/replay/data/?seat=0").json()["frames"]
+    events = [frame["event"] for frame in frames if frame["event"] and "action" in frame["event"]]
+    assert all(event["decision"] is None for event in events if event["seat"] == 1)
+    own = [event["decision"] for event in events if event["seat"] == 0]
+    assert own and all(d["options"][d["chosen"]] in event["text"] for d, event in
+                       zip(own, (e for e in events if e["seat"] == 0)))
+
+
+def test_the_match_page_polls_a_live_fragment_until_the_match_is_over(client, signed_in):
+    mine = active_bot(signed_in)
+    match = services.challenge(signed_in, mine, [Bot.objects.builtin("endgame", "greedy")], rated=False)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f'hx-get="/matches/{match.pk}/live/"' in page and "position 1 in the queue" in page
+    assert "bank" in page  # the time limits, bank included, are explained while the match waits
+    play_now(match)
+    fragment = client.get(f"/matches/{match.pk}/live/").content.decode()
+    assert fragment.startswith('<div id="match-live">') and "hx-get" not in fragment  # over: polling stops
+    assert "Watch the replay with analysis" in fragment
+    greedy = Bot.objects.builtin("endgame", "greedy")
+    assert f'href="/bots/{greedy.pk}/challenge-with-mine/"' in fragment  # a rematch from the result
+    assert f"/bots/{mine.pk}/challenge-with-mine/" not in fragment
+
+
+def test_the_versions_table_polls_while_validating_then_reloads_the_page(client, signed_in, in_process_sandbox):
+    bot = Bot.objects.create(owner=signed_in, game="endgame", name="fresh")
+    client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("mine.py", EXAMPLE_BOT)})
+    assert f'hx-get="/bots/{bot.pk}/versions/live/"' in client.get(f"/bots/{bot.pk}/").content.decode()
+    assert "validating" in client.get(f"/bots/{bot.pk}/versions/live/").content.decode()
+    play_now(bot.versions.get().validation_match)
+    done = client.get(f"/bots/{bot.pk}/versions/live/")
+    assert done["HX-Refresh"] == "true"
