@@ -1,35 +1,76 @@
 """Who may see or do what: the rules every page and endpoint uses.
 
-Operators are superusers. Private material (bot code, stderr logs) follows `can_see_private`; a course's
-own material (its game variants) follows `teaches` (change it) and `attends` (see and use it).
+Operators are superusers. In a course, an **instructor** changes everything of it (rubrics, deadlines,
+rosters, variants); a **teaching assistant** sees everything of it and may run grading and annotate, but
+changes none of that; a **student** sees the course's material and only their own (and their team's) code
+and logs. Private material (bot code, stderr logs) follows `can_see_private`; a course's own material
+follows `teaches` (change it), `staffs` (see everyone's work in it) and `attends` (see and use it).
 """
 
-from .models import Course
+from django.db.models import Q
+
+from .models import Course, Team
+
+INSTRUCTOR, ASSISTANT, STUDENT = "instructor", "assistant", "student"
+# Each role may do what the roles after it may.
+ROLES = (INSTRUCTOR, ASSISTANT, STUDENT)
+
+
+def role_in(user, course) -> str | None:
+    """`user`'s role in `course` (operators act as instructors), or None for an outsider."""
+    if not user.is_authenticated:
+        return None
+    if user.is_superuser or course.instructors.filter(pk=user.pk).exists():
+        return INSTRUCTOR
+    if course.teaching_assistants.filter(pk=user.pk).exists():
+        return ASSISTANT
+    if course.students.filter(pk=user.pk).exists():
+        return STUDENT
+    return None
+
+
+def has_role(user, course, needed: str) -> bool:
+    """True if `user`'s role in `course` is `needed` or above it."""
+    role = role_in(user, course)
+    return role is not None and ROLES.index(role) <= ROLES.index(needed)
 
 
 def can_see_private(user, owner) -> bool:
     """True if `user` may read the code and logs of bots owned by `owner`.
 
-    The owner may, operators (superusers) may, and so may instructors of a course the owner takes; nobody
-    else, in particular no other student. Built-in bots (no owner) have no private material.
+    The owner may, operators (superusers) may, so may the instructors and teaching assistants of a course
+    the owner takes, and the owner's team mates; nobody else, in particular no other student. Built-in
+    bots (no owner) have no private material.
     """
     if owner is None or not user.is_authenticated:
         return False
     if user.pk == owner.pk or user.is_superuser:
         return True
-    return Course.objects.filter(instructors=user, students=owner).exists()
+    if Course.objects.filter(Q(instructors=user) | Q(teaching_assistants=user), students=owner).exists():
+        return True
+    return Team.objects.filter(members=user).filter(members=owner).exists()
+
+
+def team_mates(user) -> set[int]:
+    """Ids of `user` and everyone who shares a team with them."""
+    return {user.pk, *Team.objects.filter(members=user).values_list("members", flat=True)}
 
 
 def courses_seen_by(user):
-    """The courses whose material `user` sees: the ones they teach or take, every one for operators."""
+    """The courses whose material `user` sees: the ones they teach, assist in or take; all for operators."""
     return Course.objects.all() if user.is_superuser else Course.objects.for_user(user)
 
 
 def attends(user, course) -> bool:
-    """True if `user` may see and use `course`'s material: its instructors and students, and operators."""
-    return courses_seen_by(user).filter(pk=course.pk).exists()
+    """True if `user` may see and use `course`'s material: its instructors, assistants and students."""
+    return has_role(user, course, STUDENT)
+
+
+def staffs(user, course) -> bool:
+    """True if `user` sees every student's work in `course` and may grade it: instructors and assistants."""
+    return has_role(user, course, ASSISTANT)
 
 
 def teaches(user, course) -> bool:
     """True if `user` may change `course`'s material: its instructors, and operators."""
-    return user.is_authenticated and (user.is_superuser or course.instructors.filter(pk=user.pk).exists())
+    return has_role(user, course, INSTRUCTOR)

@@ -1,0 +1,111 @@
+"""Grading runs played in this process: the rubric parts, the cache, reproducibility and the evidence."""
+
+import pytest
+
+from grading import runs, services
+from grading.models import Grade, GradingGame, GradingRun
+from grading_helpers import course_with_people, open_assignment, play_run, submitted_bots
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def trusted_bots(in_process_sandbox):
+    """The tests' own bots run as plain processes here; the sandboxed run is in the browser test."""
+
+
+@pytest.fixture
+def graded(make_user):
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course)
+    services.add_part(people["instructor"], assignment, "win_rate", 60, {"opponent": "greedy", "games": 4})
+    services.add_part(people["instructor"], assignment, "reliability", 20, {"opponent": "greedy", "games": 4})
+    services.add_part(people["instructor"], assignment, "solver_loss", 20, {"opponent": "greedy", "games": 4})
+    bots = submitted_bots(assignment, people)
+    return assignment, people, bots
+
+
+def grades_by_student(run):
+    return {grade.submission.student.username.split("-")[1]: grade for grade in run.grades.select_related("submission__student")}
+
+
+def test_a_run_plays_seeded_games_with_seats_alternated_and_grades_every_part(graded):
+    assignment, people, bots = graded
+    run = play_run(runs.start_run(people["assistant"], assignment))
+
+    assert run.status == GradingRun.Status.FINISHED
+    # 3 bots x 4 games vs greedy; the three parts share the same 4 boards and seats, so 12 matches in all.
+    assert run.games.count() == 12
+    matches = Match.objects.filter(grading_game__runs=run)
+    assert set(matches.values_list("purpose", flat=True)) == {Match.Purpose.GRADING}
+    for version in {game.version for game in run.games.all()}:
+        games = run.games.filter(version=version)
+        assert sorted(games.values_list("seat", flat=True)) == [0, 0, 1, 1]
+        assert len(set(games.values_list("seed", flat=True))) == 2  # each board played from both seats
+    grades = grades_by_student(run)
+    cat = grades["cat"].parts
+    assert cat[1]["fraction"] == 0 and "illegal" in cat[1]["detail"]  # every game an illegal move
+    assert grades["ann"].parts[1]["fraction"] == 1.0
+    # The one-move lookahead loses fewer points per move to the solver than the plain greedy rule.
+    assert grades["ben"].parts[2]["facts"]["average_points_lost"] <= grades["ann"].parts[2]["facts"]["average_points_lost"]
+    for grade in grades.values():
+        assert grade.total == pytest.approx(sum(part["points"] for part in grade.parts))
+        for part in grade.parts:  # the evidence: the very matches, the version and the seeds
+            assert len(part["matches"]) == 4 and part["version"] == grade.version.pk
+            assert set(Match.objects.filter(pk__in=part["matches"]).values_list("seed", flat=True)) == set(part["seeds"])
+
+
+def test_a_rerun_after_a_rubric_change_replays_nothing_and_regrades(graded):
+    assignment, people, _ = graded
+    first = play_run(runs.start_run(people["instructor"], assignment))
+    matches_before = Match.objects.count()
+    part = assignment.rubric.get(kind="win_rate")
+    part.weight = 30
+    part.save()
+
+    second = runs.start_run(people["instructor"], assignment)
+    assert second.status == GradingRun.Status.FINISHED  # every game was cached: graded at once
+    assert Match.objects.count() == matches_before
+    for name, grade in grades_by_student(second).items():
+        old = grades_by_student(first)[name]
+        assert grade.parts[0]["fraction"] == old.parts[0]["fraction"]
+        assert grade.parts[0]["points"] == pytest.approx(old.parts[0]["points"] / 2)
+
+
+def test_grades_are_reproducible_when_every_game_is_played_again(graded):
+    assignment, people, _ = graded
+    first = play_run(runs.start_run(people["instructor"], assignment))
+    before = {name: (g.total, [p["fraction"] for p in g.parts]) for name, g in grades_by_student(first).items()}
+    seeds = set(GradingGame.objects.values_list("seed", "seat"))
+    # Throw the cache and its matches away: a new run must play everything again, and agree.
+    GradingRun.objects.all().delete()
+    match_ids = list(GradingGame.objects.values_list("match_id", flat=True))
+    GradingGame.objects.all().delete()
+    Match.objects.filter(pk__in=match_ids).delete()
+
+    second = play_run(runs.start_run(people["instructor"], assignment))
+    assert set(GradingGame.objects.values_list("seed", "seat")) == seeds
+    after = {name: (g.total, [p["fraction"] for p in g.parts]) for name, g in grades_by_student(second).items()}
+    assert after == before
+
+
+def test_the_match_finished_hook_publishes_the_run_advance(graded, monkeypatch):
+    assignment, people, _ = graded
+    published = []
+    monkeypatch.setattr(runs, "publish_on_commit", lambda task, *args: published.append((task, args)))
+    run = runs.start_run(people["instructor"], assignment)
+    from platform_helpers import play_now
+
+    play_now(run.games.first().match)
+    assert published == [("grading.tasks.advance_grading_run", (run.pk,))]
+
+
+def test_a_student_cannot_start_a_run_and_an_empty_rubric_is_refused(graded, make_user):
+    assignment, people, _ = graded
+    with pytest.raises(services.GradingError, match="instructors and teaching assistants"):
+        runs.start_run(people["ann"], assignment)
+    assignment.rubric.all().delete()
+    with pytest.raises(services.GradingError, match="rubric is empty"):
+        runs.start_run(people["instructor"], assignment)
+    assert not Grade.objects.exists()
