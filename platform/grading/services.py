@@ -12,12 +12,12 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from games import ConfigError, get_game
 
-from accounts.access import attends, teaches, team_mates
+from accounts.access import attends, staffs, teaches, team_mates
 from accounts.models import Team
 from bots.models import Bot, BotVersion
 
 from . import parts
-from .models import Assignment, RubricPart, Submission
+from .models import Adjustment, Assignment, RubricPart, Submission
 
 
 class GradingError(ValueError):
@@ -174,3 +174,19 @@ def late_days(deadline: datetime, uploaded_at: datetime) -> int:
 
 def late_factor(assignment: Assignment, days: int) -> float:
     return max(0.0, 1 - assignment.late_penalty_per_day * days / 100)
+
+
+# --- manual adjustments -----------------------------------------------------------------------------------
+
+def adjust(user, submission: Submission, points: float, comment: str) -> Adjustment:
+    """Add `points` (negative to take away) to a submission's grade, with the reason, kept in its history.
+    Teaching assistants may annotate (0 points); changing the grade is for instructors."""
+    course = submission.assignment.course
+    if not staffs(user, course):
+        raise GradingError("only the course's instructors and teaching assistants can annotate grades")
+    if points and not teaches(user, course):
+        raise GradingError("teaching assistants annotate (0 points); only instructors change a grade")
+    comment = comment.strip()
+    if not comment:
+        raise GradingError("say why: an adjustment needs a comment")
+    return Adjustment.objects.create(submission=submission, points=points, comment=comment, author=user)

@@ -1,0 +1,170 @@
+"""The grading pages and API: roles across courses and teams, the dashboard, the drill-down, adjustments
+and the gradebook CSV."""
+
+import csv
+import io
+
+import pytest
+
+from accounts import people as people_services
+from accounts.models import RosterEntry
+from grading import runs, services
+from grading_helpers import course_with_people, open_assignment, play_run, submitted_bots
+from platform_helpers import play_now
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def trusted_bots(in_process_sandbox):
+    """The tests' own bots run as plain processes here."""
+
+
+@pytest.fixture
+def graded(make_user):
+    """A graded assignment of course `algo`: ann and ben rostered, cat not; a second course `other`."""
+    course, people = course_with_people(make_user)
+    for name in ("ann", "ben"):  # the roster finds their accounts by e-mail
+        people[name].email = f"{name}@uni.example"
+        people[name].save()
+    people_services.import_roster(people["instructor"], course,
+                                  "student_id,email,name\n1001,ann@uni.example,Ann Smith\n1002,ben@uni.example,Ben Jones\n")
+    assert RosterEntry.objects.get(student_id="1001").user == people["ann"]
+    assignment = open_assignment(people["instructor"], course, late_cutoff_days=2, late_penalty_per_day=10)
+    services.add_part(people["instructor"], assignment, "win_rate", 80, {"opponent": "greedy", "games": 2})
+    services.add_part(people["instructor"], assignment, "reliability", 20, {"opponent": "greedy", "games": 2})
+    bots = submitted_bots(assignment, people)
+    run = play_run(runs.start_run(people["instructor"], assignment))
+    _, strangers = course_with_people(make_user, "other")
+    return {"assignment": assignment, "people": people, "bots": bots, "run": run, "strangers": strangers}
+
+
+def test_a_student_of_another_course_sees_nothing_of_this_one(client, api_client, graded):
+    assignment, outsider = graded["assignment"], graded["strangers"]["ann"]
+    client.force_login(outsider)
+    api_client.force_authenticate(outsider)
+    course = assignment.course.pk
+    for url in (f"/courses/{course}/people/", f"/courses/{course}/assignments/", f"/assignments/{assignment.pk}/",
+                f"/assignments/{assignment.pk}/grades.csv"):
+        assert client.get(url).status_code == 404, url
+    for url in (f"/api/courses/{course}/people/", f"/api/assignments/{assignment.pk}/",
+                f"/api/assignments/{assignment.pk}/grades/", f"/api/grading-runs/{graded['run'].pk}/"):
+        assert api_client.get(url).status_code == 404, url
+    assert api_client.get("/api/assignments/").json()["count"] == 0
+    # Nor can the other course's instructor.
+    api_client.force_authenticate(graded["strangers"]["instructor"])
+    assert api_client.get(f"/api/assignments/{assignment.pk}/grades/").status_code == 404
+
+
+def test_a_ta_grades_and_annotates_but_cannot_change_rubric_deadline_roster_or_points(api_client, graded):
+    assignment, people = graded["assignment"], graded["people"]
+    api_client.force_authenticate(people["assistant"])
+    assert api_client.get(f"/api/assignments/{assignment.pk}/grades/").status_code == 200
+    assert api_client.post(f"/api/assignments/{assignment.pk}/runs/").status_code == 201
+    refused = [
+        api_client.post(f"/api/assignments/{assignment.pk}/rubric/", {"kind": "win_rate", "weight": 5}, format="json"),
+        api_client.patch(f"/api/assignments/{assignment.pk}/", {"deadline": "2030-01-01T00:00:00Z"}, format="json"),
+        api_client.post(f"/api/courses/{assignment.course.pk}/roster/", {"text": "student_id,email,name\n9,x@y.z,X\n"},
+                        format="json"),
+        api_client.post(f"/api/courses/{assignment.course.pk}/teams/", {"name": "t", "members": [people["ann"].pk]},
+                        format="json"),
+    ]
+    assert [response.status_code for response in refused] == [403, 403, 403, 403]
+    assert assignment.rubric.count() == 2
+    submission = assignment.submissions.get(student=people["cat"])
+    url = f"/api/submissions/{submission.pk}/adjustments/"
+    assert api_client.post(url, {"points": 5, "comment": "nice"}, format="json").status_code == 400
+    assert api_client.post(url, {"points": 0, "comment": "crashes on empty boards"}, format="json").status_code == 201
+
+
+def test_a_student_never_sees_another_teams_code_grade_or_the_dashboard(client, api_client, graded):
+    assignment, people, bots = graded["assignment"], graded["people"], graded["bots"]
+    ben_version = bots["ben"].versions.get()
+    client.force_login(people["ann"])
+    assert client.get(f"/bots/{bots['ben'].pk}/versions/1/code/").status_code == 404
+    ben_submission = assignment.submissions.get(student=people["ben"])
+    assert client.get(f"/assignments/{assignment.pk}/grades/{ben_submission.pk}/").status_code == 403
+    assert client.get(f"/assignments/{assignment.pk}/grades.csv").status_code == 403
+    page = client.get(f"/assignments/{assignment.pk}/").content.decode()
+    assert 'id="grades"' not in page and "Your submission" in page
+    api_client.force_authenticate(people["ann"])
+    grades = api_client.get(f"/api/assignments/{assignment.pk}/grades/").json()
+    assert [g["submission"]["student"] for g in grades] == [people["ann"].username]
+    assert api_client.get(f"/api/versions/{ben_version.pk}/code/").status_code in (403, 404)
+    # Once ann and ben form a team, each sees the other's code.
+    people_services.create_team(people["instructor"], assignment.course, "pair", [people["ann"], people["ben"]])
+    assert client.get(f"/bots/{bots['ben'].pk}/versions/1/code/").status_code == 200
+    assert client.get(f"/bots/{bots['cat'].pk}/versions/1/code/").status_code == 404
+
+
+def test_the_dashboard_shows_the_class_and_the_drill_down_leads_to_the_replays(client, graded, make_user):
+    assignment, people, run = graded["assignment"], graded["people"], graded["run"]
+    newcomer = make_user("algo-dan")
+    assignment.course.students.add(newcomer)
+    client.force_login(people["assistant"])
+    page = client.get(f"/assignments/{assignment.pk}/?sort=-total").content.decode()
+    assert 'id="histogram"' in page and 'id="timeline"' in page
+    assert "algo-dan" in page.split('id="missing"')[1].split("</p>")[0]
+    rows = page.split('<tbody>')[-1]
+    # Sorted by total, best first: cat's illegal bot is last of those graded; dan (no submission) after.
+    assert rows.index("algo-cat") < rows.index("algo-dan") and rows.index("algo-ann") < rows.index("algo-cat")
+
+    cat = assignment.submissions.get(student=people["cat"])
+    drill = client.get(f"/assignments/{assignment.pk}/grades/{cat.pk}/").content.decode()
+    grade = run.grades.get(submission=cat)
+    for part in grade.parts:
+        for match in part["matches"]:
+            assert f"/matches/{match}/replay/" in drill
+    assert "0 of 2 games without failure (2 illegal)" in drill
+
+
+def test_adjustments_need_a_comment_and_keep_a_history(client, graded):
+    assignment, people = graded["assignment"], graded["people"]
+    ann = assignment.submissions.get(student=people["ann"])
+    with pytest.raises(services.GradingError, match="comment"):
+        services.adjust(people["instructor"], ann, 3, "  ")
+    services.adjust(people["instructor"], ann, 3, "good write-up")
+    services.adjust(people["instructor"], ann, -1, "late README")
+    assert list(ann.adjustments.values_list("points", "comment")) == [(3, "good write-up"), (-1, "late README")]
+    client.force_login(people["instructor"])
+    drill = client.get(f"/assignments/{assignment.pk}/grades/{ann.pk}/").content.decode()
+    grade = graded["run"].grades.get(submission=ann)
+    assert f"total {grade.total + 2:g}" in drill and "late README" in drill
+
+
+def test_the_csv_export_has_a_line_per_student_ready_for_a_gradebook(client, graded):
+    assignment, people, run = graded["assignment"], graded["people"], graded["run"]
+    ann = assignment.submissions.get(student=people["ann"])
+    services.adjust(people["instructor"], ann, 2.5, "bonus")
+    client.force_login(people["instructor"])
+    response = client.get(f"/assignments/{assignment.pk}/grades.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    lines = list(csv.reader(io.StringIO(response.content.decode())))
+    labels = [part["label"] for part in run.rubric]
+    assert lines[0] == ["student_id", "email", "name", "total", *labels, "late_days"]
+    by_id = {line[0] or line[2]: line for line in lines[1:]}
+    ann_grade = run.grades.get(submission=ann)
+    assert by_id["1001"][:4] == ["1001", "ann@uni.example", "Ann Smith", f"{ann_grade.total + 2.5:g}"]
+    assert by_id["1001"][4:] == [f"{p['points']:g}" for p in ann_grade.parts] + ["0"]
+    assert by_id["algo-cat"][0] == "" and len(lines) == 4  # cat is not rostered: no student id
+
+
+def test_the_api_creates_an_assignment_with_a_rubric_and_students_submit(api_client, graded):
+    people, bots = graded["people"], graded["bots"]
+    course = graded["assignment"].course
+    api_client.force_authenticate(people["instructor"])
+    created = api_client.post("/api/assignments/", {
+        "course": course.pk, "title": "Second", "game": "endgame", "opens_at": "2026-01-01T08:00:00Z",
+        "deadline": "2026-01-08T08:00:00Z"}, format="json")
+    assert created.status_code == 201, created.content
+    pk = created.json()["id"]
+    bad = api_client.post(f"/api/assignments/{pk}/rubric/", {"kind": "win_rate", "weight": 10,
+                                                             "params": {"opponent": "nobody"}}, format="json")
+    assert bad.status_code == 400 and "opponent must be a built-in" in bad.json()["detail"]
+    assert api_client.post(f"/api/assignments/{pk}/rubric/", {"kind": "win_rate", "weight": 10}, format="json").status_code == 201
+    api_client.force_authenticate(people["ben"])
+    assert api_client.post(f"/api/assignments/{pk}/submission/", {"bot": bots["ann"].pk}, format="json").status_code == 400
+    submitted = api_client.post(f"/api/assignments/{pk}/submission/", {"bot": bots["ben"].pk}, format="json")
+    assert submitted.status_code == 200 and submitted.json()["bot"] == bots["ben"].pk
+    people_view = api_client.get(f"/api/courses/{course.pk}/people/").json()
+    assert people_view["role"] == "student" and people_view["students"] is None and people_view["invite_code"] is None
