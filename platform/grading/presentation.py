@@ -8,6 +8,7 @@ from django.db.models import Sum
 
 from accounts.models import RosterEntry
 from bots.models import BotVersion
+from matches.models import Match
 
 from . import charts
 from .models import Assignment, Grade, GradingRun, Submission
@@ -96,10 +97,24 @@ def dashboard(assignment: Assignment, sort: str = "name") -> dict:
 
 
 def drill_down(submission: Submission, graded: GradingRun | None) -> dict:
+    """A submission's grade part by part, each with the games behind it (seed, seats, opponent, result)."""
     grade = Grade.objects.filter(run=graded, submission=submission).select_related("version").first() if graded else None
     return {"submission": submission, "grade": grade, "run": graded,
+            "parts": [{**part, "games": _games(part["matches"], submission.bot_id)} for part in grade.parts] if grade else [],
             "adjustments": submission.adjustments.select_related("author"),
             "adjustment": submission.adjustments.aggregate(points=Sum("points"))["points"] or 0.0}
+
+
+def _games(match_ids: list[int], bot_id: int) -> list[dict]:
+    games = []
+    for match in Match.objects.filter(pk__in=match_ids).prefetch_related("seats__bot__owner").order_by("id"):
+        seats = list(match.seats.all())
+        mine = next(seat for seat in seats if seat.bot_id == bot_id)
+        result = "draw" if mine.seat in match.winners and match.is_draw else (
+            "won" if mine.seat in match.winners else "lost")
+        games.append({"match": match, "seat": mine.seat, "status": mine.status, "score": mine.score,
+                      "opponents": ", ".join(seat.bot.label for seat in seats if seat is not mine), "result": result})
+    return games
 
 
 def gradebook_csv(assignment: Assignment) -> str:

@@ -101,7 +101,7 @@ def test_an_instructor_builds_an_assignment_grades_it_and_exports_the_csv(live_s
     prof.click("#grades tr:has-text('ann') a.total")
     prof.wait_for_selector("#graded-version:has-text('v1')")
     assert prof.locator("section.part").count() == 2
-    assert prof.locator("section.part .games a").count() == 4  # both parts: the same two games vs greedy
+    assert prof.locator("section.part a.replay").count() == 4  # both parts: the same two games vs greedy
     prof.go_back()
     with prof.expect_download() as download:
         prof.click("#export")

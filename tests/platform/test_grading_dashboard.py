@@ -116,6 +116,7 @@ def test_the_dashboard_shows_the_class_and_the_drill_down_leads_to_the_replays(c
         for match in part["matches"]:
             assert f"/matches/{match}/replay/" in drill
     assert "0 of 2 games without failure (2 illegal)" in drill
+    assert drill.count("<td>illegal</td><td>lost</td>") == 4  # 2 games, shown under both parts
 
 
 def test_adjustments_need_a_comment_and_keep_a_history(client, graded):
@@ -168,3 +169,43 @@ def test_the_api_creates_an_assignment_with_a_rubric_and_students_submit(api_cli
     assert submitted.status_code == 200 and submitted.json()["bot"] == bots["ben"].pk
     people_view = api_client.get(f"/api/courses/{course.pk}/people/").json()
     assert people_view["role"] == "student" and people_view["students"] is None and people_view["invite_code"] is None
+
+
+def test_a_team_submits_once_and_each_member_gets_the_teams_grade_in_the_csv(client, make_user):
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course, team_size=2)
+    services.add_part(people["instructor"], assignment, "reliability", 10, {"opponent": "greedy", "games": 2})
+    people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
+    bots = submitted_bots(assignment, people, codes={"ann": "def act(o):\n    return 'left'\n"})
+    services.submit(people["ben"], assignment, bots["ann"])  # ben resubmits for the team: still one submission
+    assert assignment.submissions.count() == 1
+    play_run(runs.start_run(people["instructor"], assignment))
+
+    client.force_login(people["instructor"])
+    page = client.get(f"/assignments/{assignment.pk}/").content.decode()
+    assert "algo-cat (no team)" in page.split('id="missing"')[1].split("</p>")[0]
+    lines = list(csv.reader(io.StringIO(client.get(f"/assignments/{assignment.pk}/grades.csv").content.decode())))
+    totals = {line[2]: line[3] for line in lines[1:]}
+    assert totals == {"algo-ann": "10", "algo-ben": "10", "algo-cat": ""}
+
+
+def test_the_people_pages_upload_a_roster_and_the_invitation_link_enrols(client, make_user):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    course, people = course_with_people(make_user)
+    client.force_login(people["instructor"])
+    roster = SimpleUploadedFile("roster.csv", b"student_id,email,name\n7,zoe@uni.example,Zoe\n8,bad,Bad Row\n")
+    response = client.post(f"/courses/{course.pk}/people/roster/", {"file": roster}, follow=True)
+    text = response.content.decode()
+    assert "1 enrolled, 0 updated, 0 unchanged, 1 failed" in text and "line 3: &#x27;bad&#x27; is not an e-mail" in text
+    assert "zoe@uni.example" in client.get(f"/courses/{course.pk}/people/").content.decode()
+
+    client.force_login(people["assistant"])
+    page = client.get(f"/courses/{course.pk}/people/").content.decode()
+    assert course.invite_code in page and "Upload roster" not in page
+    assert client.post(f"/courses/{course.pk}/people/roster/", {"file": roster}).status_code == 403
+
+    newcomer = make_user("newcomer")
+    client.force_login(newcomer)
+    assert course.invite_code not in client.get(f"/join/{course.invite_code}/", follow=True).content.decode()
+    assert course.students.filter(pk=newcomer.pk).exists()
