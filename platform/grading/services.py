@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils import timezone
 from games import ConfigError, get_game
 
 from accounts.access import attends, staffs, teaches, team_mates
@@ -118,6 +119,7 @@ def submit(user, assignment: Assignment, bot: Bot) -> Submission:
         raise GradingError("only the course's students submit")
     if bot.game != assignment.game:
         raise GradingError(f"{bot} plays {bot.game}, not {assignment.game}")
+    _check_window(assignment, timezone.now())
     team = team_for(user, assignment)
     allowed = set(team.members.values_list("pk", flat=True)) if team else {user.pk}
     if bot.owner_id not in allowed:
@@ -127,6 +129,16 @@ def submit(user, assignment: Assignment, bot: Bot) -> Submission:
         submission, _ = Submission.objects.select_for_update().update_or_create(
             assignment=assignment, **key, defaults={"bot": bot, "student": user})
     return submission
+
+
+def _check_window(assignment: Assignment, now: datetime) -> None:
+    """Submissions open at the opening and close at the deadline, or at the late cut-off when late work counts."""
+    closes = assignment.deadline + timedelta(days=assignment.late_cutoff_days)
+    if now < assignment.opens_at:
+        raise GradingError("the assignment is not open yet")
+    if now > closes:
+        raise GradingError("submissions are closed: the deadline" + (" and the late period have" if
+                                                                    assignment.late_cutoff_days else " has") + " passed")
 
 
 def submission_of(user, assignment: Assignment) -> Submission | None:

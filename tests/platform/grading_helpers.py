@@ -7,7 +7,7 @@ from django.utils import timezone
 from accounts.models import Course
 from bots.models import BotVersion
 from grading import runs, services
-from grading.models import GradingRun
+from grading.models import Assignment, GradingRun
 from matches.models import Match
 from platform_helpers import EXAMPLE_BOT, play_now
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot
@@ -29,21 +29,30 @@ def course_with_people(make_user, code="algo"):
 
 
 def open_assignment(instructor, course, **fields):
-    """An End Game assignment whose deadline has passed (so the graded versions are settled)."""
+    """An open End Game assignment, due in an hour."""
     now = timezone.now()
     fields = {"title": "Greedy and beyond", "game": "endgame", "opens_at": now - timedelta(days=7),
-              "deadline": now - timedelta(minutes=1), **fields}
+              "deadline": now + timedelta(hours=1), **fields}
     return services.create_assignment(instructor, course, **fields)
 
 
+def pass_deadline(assignment):
+    """Move the deadline a minute into the past, as if the hour had gone by (the graded versions settle)."""
+    Assignment.objects.filter(pk=assignment.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    assignment.refresh_from_db()
+
+
 def submitted_bots(assignment, people, codes=None):
-    """ann, ben and cat each submit an accepted bot (honest, one-move lookahead, illegal)."""
+    """ann, ben and cat each submit an accepted bot (honest, one-move lookahead, illegal), uploaded an
+    hour before the deadline; then the deadline passes."""
     codes = codes or {"ann": EXAMPLE_BOT.decode(), "ben": LOOKAHEAD_BOT, "cat": ILLEGAL_BOT}
     bots = {}
     for name, code in codes.items():
         bots[name] = accepted_bot(people[name], assignment.game, f"{name}-bot", code)
         BotVersion.objects.filter(bot=bots[name]).update(uploaded_at=assignment.deadline - timedelta(hours=1))
         services.submit(people[name], assignment, bots[name])
+    pass_deadline(assignment)
+    BotVersion.objects.filter(bot__in=bots.values()).update(uploaded_at=assignment.deadline - timedelta(hours=1))
     return bots
 
 

@@ -3,14 +3,16 @@ and the gradebook CSV."""
 
 import csv
 import io
+from datetime import timedelta
 
 import pytest
 
 from accounts import people as people_services
 from accounts.models import RosterEntry
+from bots.models import BotVersion
 from grading import runs, services
-from grading_helpers import course_with_people, open_assignment, play_run, submitted_bots
-from platform_helpers import play_now
+from grading_helpers import course_with_people, open_assignment, pass_deadline, play_run, submitted_bots
+from tournament_helpers import accepted_bot
 
 pytestmark = pytest.mark.django_db
 
@@ -101,10 +103,15 @@ def test_the_dashboard_shows_the_class_and_the_drill_down_leads_to_the_replays(c
     assignment, people, run = graded["assignment"], graded["people"], graded["run"]
     newcomer = make_user("algo-dan")
     assignment.course.students.add(newcomer)
+    rejected = graded["bots"]["ben"].versions.get()
+    rejected.pk, rejected.number, rejected.status = None, 2, BotVersion.Status.REJECTED
+    rejected.save()  # ben's newest upload failed validation
     client.force_login(people["assistant"])
     page = client.get(f"/assignments/{assignment.pk}/?sort=-total").content.decode()
     assert 'id="histogram"' in page and 'id="timeline"' in page
     assert "algo-dan" in page.split('id="missing"')[1].split("</p>")[0]
+    failing = page.split('id="failing"')[1].split("</p>")[0]
+    assert "algo-ben" in failing and "algo-ann" not in failing
     rows = page.split('<tbody>')[-1]
     # Sorted by total, best first: cat's illegal bot is last of those graded; dan (no submission) after.
     assert rows.index("algo-cat") < rows.index("algo-dan") and rows.index("algo-ann") < rows.index("algo-cat")
@@ -156,7 +163,7 @@ def test_the_api_creates_an_assignment_with_a_rubric_and_students_submit(api_cli
     api_client.force_authenticate(people["instructor"])
     created = api_client.post("/api/assignments/", {
         "course": course.pk, "title": "Second", "game": "endgame", "opens_at": "2026-01-01T08:00:00Z",
-        "deadline": "2026-01-08T08:00:00Z"}, format="json")
+        "deadline": "2099-01-08T08:00:00Z"}, format="json")
     assert created.status_code == 201, created.content
     pk = created.json()["id"]
     bad = api_client.post(f"/api/assignments/{pk}/rubric/", {"kind": "win_rate", "weight": 10,
@@ -176,9 +183,12 @@ def test_a_team_submits_once_and_each_member_gets_the_teams_grade_in_the_csv(cli
     assignment = open_assignment(people["instructor"], course, team_size=2)
     services.add_part(people["instructor"], assignment, "reliability", 10, {"opponent": "greedy", "games": 2})
     people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
-    bots = submitted_bots(assignment, people, codes={"ann": "def act(o):\n    return 'left'\n"})
-    services.submit(people["ben"], assignment, bots["ann"])  # ben resubmits for the team: still one submission
+    bot = accepted_bot(people["ann"], "endgame", "shared", "def act(o):\n    return 'left'\n")
+    services.submit(people["ann"], assignment, bot)
+    services.submit(people["ben"], assignment, bot)  # ben submits for the team too: still one submission
     assert assignment.submissions.count() == 1
+    pass_deadline(assignment)
+    BotVersion.objects.filter(bot=bot).update(uploaded_at=assignment.deadline - timedelta(hours=1))
     play_run(runs.start_run(people["instructor"], assignment))
 
     client.force_login(people["instructor"])

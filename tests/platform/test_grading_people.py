@@ -141,3 +141,24 @@ def test_submissions_follow_the_roles_and_teams(make_user):
     with pytest.raises(services.GradingError, match="instructors"):
         services.add_part(people["assistant"], assignment, "win_rate", 10)
     assert Course.objects.for_user(people["assistant"]).get() == course
+
+
+def test_submissions_open_at_the_opening_and_close_at_the_deadline_or_the_late_cut_off(make_user):
+    from django.utils import timezone
+
+    from grading.models import Assignment
+
+    course, people = course_with_people(make_user)
+    now = timezone.now()
+    assignment = open_assignment(people["instructor"], course, opens_at=now + timedelta(hours=1),
+                                 deadline=now + timedelta(days=1))
+    bot = accepted_bot(people["ann"], "endgame", "mine", "def act(o):\n    return 'left'\n")
+    with pytest.raises(services.GradingError, match="not open yet"):
+        services.submit(people["ann"], assignment, bot)
+    Assignment.objects.filter(pk=assignment.pk).update(opens_at=now - timedelta(days=3), deadline=now - timedelta(days=1))
+    assignment.refresh_from_db()
+    with pytest.raises(services.GradingError, match="the deadline has passed"):
+        services.submit(people["ann"], assignment, bot)
+    assignment.late_cutoff_days = 2  # late work is still accepted for another day
+    assignment.save()
+    assert services.submit(people["ann"], assignment, bot).bot == bot
