@@ -68,6 +68,19 @@ class Roster(APIView):
         return Response(serializers.RosterReportSerializer(report.as_dict()).data)
 
 
+class Assistants(APIView):
+    @extend_schema(request=serializers.NewAssistantSerializer, responses={201: serializers.PersonSerializer})
+    def post(self, request, pk):
+        """Instructors: make a user a teaching assistant of the course."""
+        course = get_object_or_404(Course, pk=pk)
+        require(request.user, course, INSTRUCTOR)
+        new = serializers.NewAssistantSerializer(data=request.data)
+        new.is_valid(raise_exception=True)
+        assistant = new.validated_data["username"]
+        _call(people_services.add_assistant, request.user, course, assistant)
+        return Response(serializers.PersonSerializer(assistant).data, status=status.HTTP_201_CREATED)
+
+
 class Teams(APIView):
     @extend_schema(request=serializers.NewTeamSerializer, responses={201: serializers.TeamSerializer})
     def post(self, request, pk):

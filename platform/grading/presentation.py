@@ -14,7 +14,9 @@ from . import charts
 from .models import Assignment, Grade, GradingRun, Submission
 from .runs import progress
 
-SORT_KEYS = ("name", "-name", "total", "-total", "late_days", "-late_days")
+# Columns the dashboard sorts by (a leading "-" for descending); "part-<id>" sorts by one rubric part.
+SORT_COLUMNS = {"name": lambda row: row["label"], "total": lambda row: row["total"],
+                "late_days": lambda row: row["late_days"]}
 
 
 def latest_runs(assignment: Assignment) -> tuple[GradingRun | None, GradingRun | None]:
@@ -60,13 +62,24 @@ def rows(assignment: Assignment, graded: GradingRun | None, sort: str = "name") 
         result.append({**submitter, "submission": submission, "grade": grade, "adjustment": adjustment,
                        "total": total, "late_days": grade.late_days if grade else None,
                        "points": {p["part"]: p["points"] for p in grade.parts} if grade else {}})
-    field = {"name": "label"}.get(sort.lstrip("-"), sort.lstrip("-"))
-    if field in ("label", "total", "late_days"):
-        # Rows without a value (not submitted, not graded) go last whichever way the column is sorted.
-        valued = sorted((row for row in result if row[field] is not None), key=lambda row: row[field],
-                        reverse=sort.startswith("-"))
-        result = valued + [row for row in result if row[field] is None]
-    return result
+    return sort_rows(result, sort)
+
+
+def sort_rows(table: list[dict], sort: str) -> list[dict]:
+    """Rows sorted by a column; rows without a value (not submitted, not graded) go last either way."""
+    value = _column(sort.lstrip("-"))
+    if value is None:
+        return table
+    valued = sorted((row for row in table if value(row) is not None), key=value, reverse=sort.startswith("-"))
+    return valued + [row for row in table if value(row) is None]
+
+
+def _column(column: str):
+    """How to read a sort column's value from a row, or None for an unknown column."""
+    if column.startswith("part-") and column[5:].isdigit():
+        part = int(column[5:])
+        return lambda row: row["points"].get(part)
+    return SORT_COLUMNS.get(column)
 
 
 def failing_validation(assignment: Assignment) -> list[Submission]:

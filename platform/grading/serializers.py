@@ -1,3 +1,4 @@
+from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from accounts.models import Course, Team
@@ -46,6 +47,10 @@ class RosterReportSerializer(serializers.Serializer):
     updated = serializers.ListField(child=serializers.CharField())
     unchanged = serializers.ListField(child=serializers.CharField())
     failed = serializers.ListField(child=serializers.DictField(), help_text="{line, row, reason} per failed row.")
+
+
+class NewAssistantSerializer(serializers.Serializer):
+    username = serializers.SlugRelatedField(slug_field="username", queryset=get_user_model().objects.all())
 
 
 class NewTeamSerializer(serializers.Serializer):

@@ -13,6 +13,7 @@ api_urlpatterns = [
     path("courses/<int:pk>/people/", api.CoursePeople.as_view(), name="course-people"),
     path("courses/<int:pk>/roster/", api.Roster.as_view(), name="course-roster"),
     path("courses/<int:pk>/teams/", api.Teams.as_view(), name="course-teams"),
+    path("courses/<int:pk>/assistants/", api.Assistants.as_view(), name="course-assistants"),
     path("", include(router.urls)),
 ]
 

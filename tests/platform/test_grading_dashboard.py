@@ -115,6 +115,9 @@ def test_the_dashboard_shows_the_class_and_the_drill_down_leads_to_the_replays(c
     rows = page.split('<tbody>')[-1]
     # Sorted by total, best first: cat's illegal bot is last of those graded; dan (no submission) after.
     assert rows.index("algo-cat") < rows.index("algo-dan") and rows.index("algo-ann") < rows.index("algo-cat")
+    reliability = assignment.rubric.get(kind="reliability").pk
+    by_part = client.get(f"/assignments/{assignment.pk}/?sort=part-{reliability}").content.decode().split("<tbody>")[-1]
+    assert by_part.index("algo-cat") < by_part.index("algo-ann")  # ascending: cat's 0 first
 
     cat = assignment.submissions.get(student=people["cat"])
     drill = client.get(f"/assignments/{assignment.pk}/grades/{cat.pk}/").content.decode()
@@ -176,6 +179,12 @@ def test_the_api_creates_an_assignment_with_a_rubric_and_students_submit(api_cli
     assert submitted.status_code == 200 and submitted.json()["bot"] == bots["ben"].pk
     people_view = api_client.get(f"/api/courses/{course.pk}/people/").json()
     assert people_view["role"] == "student" and people_view["students"] is None and people_view["invite_code"] is None
+    assert api_client.post(f"/api/courses/{course.pk}/assistants/", {"username": "algo-ben"}).status_code == 403
+    api_client.force_authenticate(people["instructor"])
+    assert api_client.post(f"/api/courses/{course.pk}/assistants/", {"username": "algo-cat"}).status_code == 201
+    staff_view = api_client.get(f"/api/courses/{course.pk}/people/").json()
+    assert {p["username"] for p in staff_view["assistants"]} == {"algo-ta", "algo-cat"}
+    assert {s["student_id"] for s in staff_view["students"]} == {"1001", "1002", None}
 
 
 def test_a_team_submits_once_and_each_member_gets_the_teams_grade_in_the_csv(client, make_user):

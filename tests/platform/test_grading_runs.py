@@ -198,3 +198,19 @@ def test_a_part_refuses_options_it_cannot_use(graded, make_user):
     crazy = open_assignment(teacher, assignment.course, game="crazyking")
     with pytest.raises(services.GradingError, match="only for endgame"):
         services.add_part(teacher, crazy, "solver_loss", 10)
+
+
+def test_a_submission_with_no_version_in_time_gets_nothing_and_plays_nothing(make_user):
+    from datetime import timedelta
+
+    from bots.models import BotVersion
+
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course)
+    services.add_part(people["instructor"], assignment, "win_rate", 10, {"opponent": "greedy", "games": 2})
+    bots = submitted_bots(assignment, people, codes={"ann": "def act(o):\n    return 'left'\n"})
+    BotVersion.objects.filter(bot=bots["ann"]).update(uploaded_at=assignment.deadline + timedelta(seconds=1))
+    run = runs.start_run(people["instructor"], assignment)
+    grade = run.grades.get()
+    assert run.status == GradingRun.Status.FINISHED and not run.games.exists()
+    assert (grade.version, grade.total, grade.note) == (None, 0, "no version that passed validation was uploaded in time")
