@@ -14,7 +14,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from .access import teaches
-from .models import Course, RosterEntry, Team, new_invite_code
+from .models import Course, RosterEntry, Team, new_invite_code, validate_time_zone
 
 ROSTER_COLUMNS = ("student_id", "email", "name")
 
@@ -145,6 +145,19 @@ def _new_account(email: str, name: str):
     account.set_unusable_password()
     account.save(update_fields=["password"])
     return account
+
+
+# --- the course ----------------------------------------------------------------------------------------------
+
+def set_time_zone(user, course: Course, name: str) -> None:
+    """The zone the course's deadlines are shown (and entered) in; they stay stored in UTC."""
+    _require_instructor(user, course)
+    try:
+        validate_time_zone(name)
+    except ValidationError as exc:
+        raise PeopleError(exc.messages[0]) from exc
+    course.time_zone = name
+    course.save(update_fields=["time_zone"])
 
 
 # --- assistants and teams ---------------------------------------------------------------------------------

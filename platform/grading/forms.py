@@ -63,12 +63,17 @@ class AssistantForm(forms.Form):
 
 
 class TeamForm(forms.Form):
+    takes_course = True
     name = forms.CharField(max_length=80)
     members = forms.ModelMultipleChoiceField(queryset=get_user_model().objects.none())
 
     def __init__(self, *args, course, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["members"].queryset = course.students.order_by("username")
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.CharField(max_length=64, help_text="e.g. Europe/Paris; deadlines are shown in it.")
 
 
 class SubmitForm(forms.Form):

@@ -17,7 +17,8 @@ from accounts.access import role_in
 from accounts.models import Course
 
 from . import presentation, runs, services
-from .forms import AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, SubmitForm, TeamForm
+from .forms import (AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, SubmitForm, TeamForm,
+                    TimeZoneForm)
 from .models import Assignment, RubricPart
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, require
 
@@ -48,14 +49,18 @@ def people(request, pk):
         context["students"] = [(s, roster.get(s.pk)) for s in course.students.order_by("username")]
         context["invite_url"] = request.build_absolute_uri(f"/join/{course.invite_code}/")
     if role == INSTRUCTOR:
-        context.update(roster_form=RosterForm(), assistant_form=AssistantForm(), team_form=TeamForm(course=course))
+        context.update(roster_form=RosterForm(), assistant_form=AssistantForm(), team_form=TeamForm(course=course),
+                       time_zone_form=TimeZoneForm(initial={"time_zone": course.time_zone}))
     return _render(request, course, "grading/people.html", context)
 
 
-def _people_verb(request, pk, form_class, verb, **form_kwargs):
+def _people_verb(request, pk, form_class, verb):
+    """An instructor's change of the course's people: `verb(course, cleaned data)` once the form is valid;
+    a form class taking the course (course-aware choices) declares `takes_course`."""
     course = get_object_or_404(Course, pk=pk)
     require(request.user, course, INSTRUCTOR)
-    form = form_class(request.POST, request.FILES, **form_kwargs) if form_class else None
+    extra = {"course": course} if getattr(form_class, "takes_course", False) else {}
+    form = form_class(request.POST, request.FILES, **extra) if form_class else None
     if form is not None and not form.is_valid():
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))
@@ -90,9 +95,15 @@ def add_assistant(request, pk):
 @login_required
 @require_POST
 def create_team(request, pk):
-    course = get_object_or_404(Course, pk=pk)
     return _people_verb(request, pk, TeamForm, lambda course, data: people_services.create_team(
-        request.user, course, data["name"], data["members"]), course=course)
+        request.user, course, data["name"], data["members"]))
+
+
+@login_required
+@require_POST
+def set_time_zone(request, pk):
+    return _people_verb(request, pk, TimeZoneForm, lambda course, data: people_services.set_time_zone(
+        request.user, course, data["time_zone"]))
 
 
 @login_required

@@ -218,6 +218,11 @@ def test_the_people_pages_upload_a_roster_and_the_invitation_link_enrols(client,
     text = response.content.decode()
     assert "1 enrolled, 0 updated, 0 unchanged, 1 failed" in text and "line 3: &#x27;bad&#x27; is not an e-mail" in text
     assert "zoe@uni.example" in client.get(f"/courses/{course.pk}/people/").content.decode()
+    bad_zone = client.post(f"/courses/{course.pk}/people/time-zone/", {"time_zone": "Mars/Olympus"}, follow=True)
+    assert "&#x27;Mars/Olympus&#x27; is not a time zone name" in bad_zone.content.decode()
+    client.post(f"/courses/{course.pk}/people/time-zone/", {"time_zone": "Asia/Tokyo"})
+    course.refresh_from_db()
+    assert course.time_zone == "Asia/Tokyo"
 
     client.force_login(people["assistant"])
     page = client.get(f"/courses/{course.pk}/people/").content.decode()
@@ -228,3 +233,16 @@ def test_the_people_pages_upload_a_roster_and_the_invitation_link_enrols(client,
     client.force_login(newcomer)
     assert course.invite_code not in client.get(f"/join/{course.invite_code}/", follow=True).content.decode()
     assert course.students.filter(pk=newcomer.pk).exists()
+
+
+def test_deadlines_are_stored_in_utc_and_shown_in_the_courses_time_zone(client, make_user):
+    from datetime import datetime, timezone
+
+    course, people = course_with_people(make_user)  # Europe/Paris
+    client.force_login(people["instructor"])
+    response = client.post(f"/courses/{course.pk}/assignments/", {
+        "title": "Winter", "game": "endgame", "opens_at": "2030-01-01T09:00", "deadline": "2030-01-15T23:59",
+        "team_size": 1, "late_penalty_per_day": 0, "late_cutoff_days": 0}, follow=True)
+    assignment = course.assignments.get()
+    assert assignment.deadline == datetime(2030, 1, 15, 22, 59, tzinfo=timezone.utc)  # entered in Paris time
+    assert "2030-01-15 23:59 CET" in response.content.decode()
