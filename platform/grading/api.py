@@ -27,6 +27,15 @@ def _call(verb, *args, **kwargs):
         raise ValidationError({"detail": str(exc)}) from exc
 
 
+def _instructor_input(request, pk, serializer_class) -> tuple[Course, dict]:
+    """The course of an instructors-only people endpoint and its validated input."""
+    course = get_object_or_404(Course, pk=pk)
+    require(request.user, course, INSTRUCTOR)
+    new = serializer_class(data=request.data)
+    new.is_valid(raise_exception=True)
+    return course, new.validated_data
+
+
 # --- people ---------------------------------------------------------------------------------------------------
 
 class CoursePeople(APIView):
@@ -58,12 +67,9 @@ class Roster(APIView):
                    responses=serializers.RosterReportSerializer)
     def post(self, request, pk):
         """Instructors: enrol the students of a roster CSV; the report lists every row that failed and why."""
-        course = get_object_or_404(Course, pk=pk)
-        require(request.user, course, INSTRUCTOR)
-        upload = serializers.RosterUploadSerializer(data=request.data)
-        upload.is_valid(raise_exception=True)
-        file = upload.validated_data.get("file")
-        text = file.read().decode("utf-8", errors="replace") if file else upload.validated_data.get("text", "")
+        course, data = _instructor_input(request, pk, serializers.RosterUploadSerializer)
+        file = data.get("file")
+        text = file.read().decode("utf-8", errors="replace") if file else data.get("text", "")
         report = _call(people_services.import_roster, request.user, course, text)
         return Response(serializers.RosterReportSerializer(report.as_dict()).data)
 
@@ -72,11 +78,8 @@ class Assistants(APIView):
     @extend_schema(request=serializers.NewAssistantSerializer, responses={201: serializers.PersonSerializer})
     def post(self, request, pk):
         """Instructors: make a user a teaching assistant of the course."""
-        course = get_object_or_404(Course, pk=pk)
-        require(request.user, course, INSTRUCTOR)
-        new = serializers.NewAssistantSerializer(data=request.data)
-        new.is_valid(raise_exception=True)
-        assistant = new.validated_data["username"]
+        course, data = _instructor_input(request, pk, serializers.NewAssistantSerializer)
+        assistant = data["username"]
         _call(people_services.add_assistant, request.user, course, assistant)
         return Response(serializers.PersonSerializer(assistant).data, status=status.HTTP_201_CREATED)
 
@@ -85,14 +88,11 @@ class Teams(APIView):
     @extend_schema(request=serializers.NewTeamSerializer, responses={201: serializers.TeamSerializer})
     def post(self, request, pk):
         """Instructors: a team of the course's students."""
-        course = get_object_or_404(Course, pk=pk)
-        require(request.user, course, INSTRUCTOR)
-        new = serializers.NewTeamSerializer(data=request.data)
-        new.is_valid(raise_exception=True)
-        members = list(course.students.filter(pk__in=new.validated_data["members"]))
-        if len(members) != len(set(new.validated_data["members"])):
+        course, data = _instructor_input(request, pk, serializers.NewTeamSerializer)
+        members = list(course.students.filter(pk__in=data["members"]))
+        if len(members) != len(set(data["members"])):
             raise ValidationError({"members": "every member must be a student of the course"})
-        team = _call(people_services.create_team, request.user, course, new.validated_data["name"], members)
+        team = _call(people_services.create_team, request.user, course, data["name"], members)
         return Response(serializers.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
 
 

@@ -112,10 +112,11 @@ def dashboard(assignment: Assignment, sort: str = "name") -> dict:
 def drill_down(submission: Submission, graded: GradingRun | None) -> dict:
     """A submission's grade part by part, each with the games behind it (seed, seats, opponent, result)."""
     grade = Grade.objects.filter(run=graded, submission=submission).select_related("version").first() if graded else None
+    adjustment = submission.adjustments.aggregate(points=Sum("points"))["points"] or 0.0
     return {"submission": submission, "grade": grade, "run": graded,
             "parts": [{**part, "games": _games(part["matches"], submission.bot_id)} for part in grade.parts] if grade else [],
             "adjustments": submission.adjustments.select_related("author"),
-            "adjustment": submission.adjustments.aggregate(points=Sum("points"))["points"] or 0.0}
+            "adjustment": adjustment, "final": round(grade.total + adjustment, 4) if grade else None}
 
 
 def _games(match_ids: list[int], bot_id: int) -> list[dict]:

@@ -134,13 +134,13 @@ def test_adjustments_need_a_comment_and_keep_a_history(client, graded):
     ann = assignment.submissions.get(student=people["ann"])
     with pytest.raises(services.GradingError, match="comment"):
         services.adjust(people["instructor"], ann, 3, "  ")
-    services.adjust(people["instructor"], ann, 3, "good write-up")
+    services.adjust(people["instructor"], ann, 3.25, "good write-up")
     services.adjust(people["instructor"], ann, -1, "late README")
-    assert list(ann.adjustments.values_list("points", "comment")) == [(3, "good write-up"), (-1, "late README")]
+    assert list(ann.adjustments.values_list("points", "comment")) == [(3.25, "good write-up"), (-1, "late README")]
     client.force_login(people["instructor"])
     drill = client.get(f"/assignments/{assignment.pk}/grades/{ann.pk}/").content.decode()
     grade = graded["run"].grades.get(submission=ann)
-    assert f"total {grade.total + 2:g}" in drill and "late README" in drill
+    assert f"total {grade.total + 2.25:g}" in drill and "late README" in drill  # fractions kept
 
 
 def test_the_csv_export_has_a_line_per_student_ready_for_a_gradebook(client, graded):

@@ -47,7 +47,7 @@ class Command(BaseCommand):
             for username, (password, staff) in ACCOUNTS.items():
                 accounts[username] = users.create_user(username, password=password, is_staff=staff,
                                                        is_superuser=staff, email=f"{username}@demo.example")
-            course = Course.objects.create(code="algo-demo", name="Algorithms (demo)")
+            course = Course.objects.create(code="algo-demo", name="Algorithms (demo)", time_zone="Europe/Berlin")
             course.instructors.add(accounts["instructor"])
             course.teaching_assistants.add(accounts["assistant"])
             course.students.add(accounts["alice"], accounts["bob"])
