@@ -164,7 +164,28 @@ def assignment(request, pk):
         context["view"] = presentation.dashboard(assignment, request.GET.get("sort", "name"))
         if role == INSTRUCTOR:
             context["part_form"] = PartForm()
+            with course_time(assignment.course):
+                context["edit_form"] = AssignmentForm(initial=_current(assignment), course=assignment.course)
     return _render(request, assignment.course, "grading/assignment.html", context)
+
+
+def _current(assignment: Assignment) -> dict:
+    """The assignment's settings as the form shows them (times in the course's zone, by the form widget)."""
+    return {name: getattr(assignment, name) for name in AssignmentForm.base_fields}
+
+
+@login_required
+@require_POST
+def edit(request, pk):
+    """Instructors change the assignment's settings (deadline, late policy...); graded runs keep what they used."""
+    assignment, _ = _assignment(request, pk, INSTRUCTOR)
+    with course_time(assignment.course):
+        form = AssignmentForm(request.POST, course=assignment.course)
+        if not form.is_valid():
+            messages.error(request, "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()))
+            return redirect("grading:assignment", assignment.pk)
+    return _verb(request, assignment, lambda user: services.update_assignment(user, assignment, **form.cleaned_data),
+                 success="Assignment updated.")
 
 
 @login_required

@@ -28,6 +28,7 @@ urlpatterns = [
     path("courses/<int:pk>/people/time-zone/", pages.set_time_zone, name="set_time_zone"),
     path("courses/<int:pk>/assignments/", pages.assignments, name="assignments"),
     path("assignments/<int:pk>/", pages.assignment, name="assignment"),
+    path("assignments/<int:pk>/edit/", pages.edit, name="edit"),
     path("assignments/<int:pk>/run/", pages.run_progress, name="run_progress"),
     path("assignments/<int:pk>/run/start/", pages.start_run, name="start_run"),
     path("assignments/<int:pk>/rubric/", pages.add_part, name="add_part"),

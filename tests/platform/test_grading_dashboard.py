@@ -246,3 +246,22 @@ def test_deadlines_are_stored_in_utc_and_shown_in_the_courses_time_zone(client, 
     assignment = course.assignments.get()
     assert assignment.deadline == datetime(2030, 1, 15, 22, 59, tzinfo=timezone.utc)  # entered in Paris time
     assert "2030-01-15 23:59 CET" in response.content.decode()
+
+
+def test_only_instructors_change_an_assignment_from_its_page(client, make_user):
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course)
+    form = {"title": "Renamed", "game": "endgame", "opens_at": "2030-01-01T09:00", "deadline": "2030-02-01T12:00",
+            "team_size": 1, "late_penalty_per_day": 5, "late_cutoff_days": 2}
+    client.force_login(people["assistant"])
+    assert 'id="edit"' not in client.get(f"/assignments/{assignment.pk}/").content.decode()
+    assert client.post(f"/assignments/{assignment.pk}/edit/", form).status_code == 403
+    client.force_login(people["instructor"])
+    page = client.get(f"/assignments/{assignment.pk}/").content.decode()
+    assert 'id="edit"' in page and 'value="Greedy and beyond"' in page
+    client.post(f"/assignments/{assignment.pk}/edit/", form)
+    assignment.refresh_from_db()
+    assert (assignment.title, assignment.late_cutoff_days, assignment.deadline.isoformat()) == (
+        "Renamed", 2, "2030-02-01T11:00:00+00:00")  # noon in Paris
+    refused = client.post(f"/assignments/{assignment.pk}/edit/", {**form, "deadline": "2029-12-31T09:00"}, follow=True)
+    assert "the deadline must come after the opening" in refused.content.decode()
