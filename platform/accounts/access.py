@@ -7,6 +7,7 @@ and logs. Private material (bot code, stderr logs) follows `can_see_private`; a 
 follows `teaches` (change it), `staffs` (see everyone's work in it) and `attends` (see and use it).
 """
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from .models import Course, Team
@@ -51,9 +52,23 @@ def can_see_private(user, owner) -> bool:
     return Team.objects.filter(members=user).filter(members=owner).exists()
 
 
+def with_private_access(queryset, user, owner_field: str):
+    """The rows of `queryset` whose owner (at `owner_field`) has private material `user` may see, by the
+    rule of can_see_private: their own, their team mates', and their course's students' for its staff."""
+    if not user.is_authenticated:
+        return queryset.none()
+    if user.is_superuser:
+        return queryset
+    staffed = (Q(**{f"{owner_field}__courses__instructors": user})
+               | Q(**{f"{owner_field}__courses__teaching_assistants": user}))
+    return queryset.filter(Q(**{f"{owner_field}__in": team_mates(user)}) | staffed).distinct()
+
+
 def team_mates(user) -> set[int]:
     """Ids of `user` and everyone who shares a team with them."""
-    return {user.pk, *Team.objects.filter(members=user).values_list("members", flat=True)}
+    # Users in a team that has `user` as a member (filtering Team by members=user and then reading its
+    # members would reuse that join and yield `user` alone).
+    return {user.pk, *get_user_model().objects.filter(teams__members=user).values_list("pk", flat=True)}
 
 
 def courses_seen_by(user):

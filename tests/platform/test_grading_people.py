@@ -86,6 +86,21 @@ def test_roles_across_courses_and_teams(make_user):
     assert role_in(people["ann"], other) is None and role_in(strangers["assistant"], course) is None
 
 
+def test_the_queryset_rule_agrees_with_can_see_private_for_every_pair(make_user):
+    from accounts.access import with_private_access
+    from bots.models import Bot
+
+    course, people = course_with_people(make_user, "algo")
+    _, strangers = course_with_people(make_user, "other")
+    people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
+    everyone = [*people.values(), *strangers.values()]
+    for owner in everyone:
+        Bot.objects.create(owner=owner, game="endgame", name="mine")
+    for viewer in everyone:
+        visible = set(with_private_access(Bot.objects.all(), viewer, "owner").values_list("owner", flat=True))
+        assert visible == {owner.pk for owner in everyone if can_see_private(viewer, owner)}, viewer.username
+
+
 def test_a_student_is_in_one_team_per_course_and_teams_hold_only_its_students(make_user):
     course, people = course_with_people(make_user)
     _, strangers = course_with_people(make_user, "other")
@@ -128,6 +143,7 @@ def test_submissions_follow_the_roles_and_teams(make_user):
     with pytest.raises(services.GradingError, match="for teams"):
         services.submit(people["ann"], assignment, ann_bot)
     people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
+    assert ann_bot in services.visible_bots(people["ben"], assignment)  # offered to the team mate
     # ben submits his team mate's bot; it is the team's one submission, and ann sees it as hers.
     submission = services.submit(people["ben"], assignment, ann_bot)
     assert services.submission_of(people["ann"], assignment) == submission
