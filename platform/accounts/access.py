@@ -1,46 +1,90 @@
 """Who may see or do what: the rules every page and endpoint uses.
 
-Operators are superusers. Private material (bot code, stderr logs) follows `can_see_private`; a course's
-own material (its game variants) follows `teaches` (change it) and `attends` (see and use it).
+Operators are superusers. In a course, an **instructor** changes everything of it (rubrics, deadlines,
+rosters, variants); a **teaching assistant** sees everything of it and may run grading and annotate, but
+changes none of that; a **student** sees the course's material and only their own (and their team's) code
+and logs. Private material (bot code, stderr logs) follows `can_see_private`; a course's own material
+follows `teaches` (change it), `staffs` (see everyone's work in it) and `attends` (see and use it).
 """
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.http import Http404
 
-from .models import Course
+from .models import Course, Team
+
+INSTRUCTOR, ASSISTANT, STUDENT = "instructor", "assistant", "student"
+# Each role may do what the roles after it may.
+ROLES = (INSTRUCTOR, ASSISTANT, STUDENT)
+
+
+def role_in(user, course) -> str | None:
+    """`user`'s role in `course` (operators act as instructors), or None for an outsider."""
+    if not user.is_authenticated:
+        return None
+    if user.is_superuser or course.instructors.filter(pk=user.pk).exists():
+        return INSTRUCTOR
+    if course.teaching_assistants.filter(pk=user.pk).exists():
+        return ASSISTANT
+    if course.students.filter(pk=user.pk).exists():
+        return STUDENT
+    return None
+
+
+def has_role(user, course, needed: str) -> bool:
+    """True if `user`'s role in `course` is `needed` or above it."""
+    role = role_in(user, course)
+    return role is not None and ROLES.index(role) <= ROLES.index(needed)
 
 
 def can_see_private(user, owner) -> bool:
     """True if `user` may read the code and logs of bots owned by `owner`.
 
-    The owner may, operators (superusers) may, and so may instructors of a course the owner takes; nobody
-    else, in particular no other student. Built-in bots (no owner) have no private material.
+    The owner may, operators (superusers) may, so may the instructors and teaching assistants of a course
+    the owner takes, and the owner's team mates; nobody else, in particular no other student. Built-in
+    bots (no owner) have no private material.
     """
     if owner is None or not user.is_authenticated:
         return False
     if user.pk == owner.pk or user.is_superuser:
         return True
-    return Course.objects.filter(instructors=user, students=owner).exists()
+    if Course.objects.filter(Q(instructors=user) | Q(teaching_assistants=user), students=owner).exists():
+        return True
+    return Team.objects.filter(members=user).filter(members=owner).exists()
 
 
 def with_private_access(queryset, user, owner_field: str):
     """The rows of `queryset` whose owner (at `owner_field`) has private material `user` may see, by the
-    rule of can_see_private."""
+    rule of can_see_private: their own, their team mates', and their course's students' for its staff."""
     if not user.is_authenticated:
         return queryset.none()
     if user.is_superuser:
         return queryset
-    return queryset.filter(Q(**{owner_field: user}) | Q(**{f"{owner_field}__courses__instructors": user})).distinct()
+    staffed = (Q(**{f"{owner_field}__courses__instructors": user})
+               | Q(**{f"{owner_field}__courses__teaching_assistants": user}))
+    return queryset.filter(Q(**{f"{owner_field}__in": team_mates(user)}) | staffed).distinct()
+
+
+def team_mates(user) -> set[int]:
+    """Ids of `user` and everyone who shares a team with them."""
+    # Users in a team that has `user` as a member (filtering Team by members=user and then reading its
+    # members would reuse that join and yield `user` alone).
+    return {user.pk, *get_user_model().objects.filter(teams__members=user).values_list("pk", flat=True)}
 
 
 def courses_seen_by(user):
-    """The courses whose material `user` sees: the ones they teach or take, every one for operators."""
+    """The courses whose material `user` sees: the ones they teach, assist in or take; all for operators."""
     return Course.objects.all() if user.is_superuser else Course.objects.for_user(user)
 
 
 def attends(user, course) -> bool:
-    """True if `user` may see and use `course`'s material: its instructors and students, and operators."""
-    return courses_seen_by(user).filter(pk=course.pk).exists()
+    """True if `user` may see and use `course`'s material: its instructors, assistants and students."""
+    return has_role(user, course, STUDENT)
+
+
+def staffs(user, course) -> bool:
+    """True if `user` sees every student's work in `course` and may grade it: instructors and assistants."""
+    return has_role(user, course, ASSISTANT)
 
 
 def attended_course(user, pk) -> Course:
@@ -54,4 +98,4 @@ def attended_course(user, pk) -> Course:
 
 def teaches(user, course) -> bool:
     """True if `user` may change `course`'s material: its instructors, and operators."""
-    return user.is_authenticated and (user.is_superuser or course.instructors.filter(pk=user.pk).exists())
+    return has_role(user, course, INSTRUCTOR)

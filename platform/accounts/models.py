@@ -1,24 +1,86 @@
-"""Courses: who teaches whom. Users are Django's own; a course links instructors to their students."""
+"""Courses and their people: instructors, teaching assistants, students (with their roster record) and teams.
+
+Users are Django's own. A course links instructors and teaching assistants to their students; a student's
+`RosterEntry` holds what the institution knows of them (student id, e-mail, name) for gradebook exports;
+a `Team` is a group of a course's students who share bots.
+"""
+
+import secrets
+import zoneinfo
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def validate_time_zone(name: str) -> None:
+    if name not in zoneinfo.available_timezones():
+        raise ValidationError(f"{name!r} is not a time zone name (e.g. Europe/Paris)")
 
 
 class CourseQuerySet(models.QuerySet):
     def for_user(self, user):
-        """The courses `user` teaches or takes."""
+        """The courses `user` teaches, assists in or takes."""
         if not user.is_authenticated:
             return self.none()
-        return self.filter(models.Q(instructors=user) | models.Q(students=user)).distinct()
+        return self.filter(
+            models.Q(instructors=user) | models.Q(teaching_assistants=user) | models.Q(students=user)
+        ).distinct()
 
 
 class Course(models.Model):
     code = models.SlugField(unique=True, help_text="Short identifier, e.g. algo-2026.")
     name = models.CharField(max_length=200)
     instructors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="taught_courses", blank=True)
+    teaching_assistants = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="assisted_courses",
+                                                 blank=True)
     students = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="courses", blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone],
+                                 help_text="Deadlines are stored in UTC and shown in this zone.")
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code,
+                                   help_text="Whoever signs in through /join/<code>/ becomes a student.")
 
     objects = CourseQuerySet.as_manager()
+
+    def __str__(self):
+        return self.name
+
+
+class RosterEntry(models.Model):
+    """A student as the institution knows them; re-uploading the roster updates these rows in place."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="roster")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="roster_entries")
+    student_id = models.CharField(max_length=64)
+    email = models.EmailField()
+    name = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["course", "name", "student_id"]
+        verbose_name_plural = "roster entries"
+        constraints = [
+            models.UniqueConstraint(fields=["course", "student_id"], name="student_id_unique_in_course"),
+            models.UniqueConstraint(fields=["course", "user"], name="one_roster_entry_per_student"),
+        ]
+
+    def __str__(self):
+        return f"{self.student_id} {self.name}"
+
+
+class Team(models.Model):
+    """Students of one course who share bots: each sees the others' code and logs, and they submit once."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=80)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teams")
+
+    class Meta:
+        ordering = ["course", "name"]
+        constraints = [models.UniqueConstraint(fields=["course", "name"], name="team_name_unique_in_course")]
 
     def __str__(self):
         return self.name

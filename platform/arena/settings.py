@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "variants",
     "similarity",
     "tournaments",
+    "grading",
     "api",
     "web",
     # After matches: its match_finished receiver reads the validation verdict the matches app's wrote.
@@ -212,6 +213,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-matches": {"task": "matches.tasks.requeue_stuck_matches", "schedule": 60.0},
     "resume-tournaments": {"task": "tournaments.tasks.resume_tournaments", "schedule": 60.0},
+    "resume-grading-runs": {"task": "grading.tasks.resume_grading_runs", "schedule": 60.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles.views import serve
 from django.urls import include, path, re_path
+from grading import urls as grading_urls
 from tournaments import urls as tournament_urls
 
 from api.throttles import SignInThrottle
@@ -13,9 +14,11 @@ urlpatterns = [
     path("admin/login/", rate_limited(SignInThrottle)(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/", include(tournament_urls.api_urlpatterns)),
+    path("api/", include(grading_urls.api_urlpatterns)),
     path("api/", include("api.urls")),
     path("", include(tournament_urls)),
     path("accounts/login/", rate_limited(SignInThrottle)(auth_views.LoginView.as_view()), name="login"),
+    path("", include(grading_urls)),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("notifications.urls")),
     path("", include("web.urls")),

@@ -41,6 +41,7 @@ class Match(models.Model):
         CHALLENGE = "challenge"
         VALIDATION = "validation"
         TOURNAMENT = "tournament"
+        GRADING = "grading"
 
     game = models.CharField(max_length=40)
     config = models.JSONField(default=dict, blank=True, help_text="Game options; the game's defaults fill the rest.")

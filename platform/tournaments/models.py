@@ -13,13 +13,13 @@ from games.tournament import FORMATS, Outcome
 
 class TournamentQuerySet(models.QuerySet):
     def visible_to(self, user):
-        """Tournaments of the courses `user` teaches or takes (all for operators); drafts only to the
-        course's instructors."""
+        """Tournaments of the courses `user` teaches, assists in or takes (all for operators); drafts only to
+        the course's instructors and teaching assistants."""
         if not user.is_authenticated:
             return self.none()
         if user.is_superuser:
             return self
-        taught = models.Q(course__instructors=user)
+        taught = models.Q(course__instructors=user) | models.Q(course__teaching_assistants=user)
         taken = models.Q(course__students=user) & ~models.Q(status=Tournament.Status.DRAFT)
         return self.filter(taught | taken).distinct()
 
@@ -96,9 +96,9 @@ class Tournament(models.Model):
 
     def results_visible_to(self, user) -> bool:
         """Results of an `at-end` tournament are hidden from students until it finishes."""
-        from accounts.access import teaches
+        from accounts.access import staffs
 
-        return self.visibility == self.Visibility.LIVE or self.is_over or teaches(user, self.course)
+        return self.visibility == self.Visibility.LIVE or self.is_over or staffs(user, self.course)
 
 
 class Entrant(models.Model):

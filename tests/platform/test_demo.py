@@ -34,3 +34,16 @@ def test_readme_states_the_demo_passwords():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for username, (password, _) in ACCOUNTS.items():
         assert f"`{username}` | `{password}`" in readme
+
+
+def test_demo_data_has_a_graded_assignment_with_a_filled_dashboard(in_process_sandbox):
+    from grading.models import GradingRun
+
+    call_command("seed_demo")
+    run = GradingRun.objects.get()
+    assert run.status == GradingRun.Status.FINISHED and run.grades.count() == 2
+    client = Client()
+    client.login(username="assistant", password=ACCOUNTS["assistant"][0])
+    page = client.get(f"/assignments/{run.assignment.pk}/").content.decode()
+    assert 'id="histogram"' in page and "Everyone has submitted." in page
+    assert page.count('class="total"') == 2

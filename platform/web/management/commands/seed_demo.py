@@ -1,16 +1,23 @@
-"""Demo data: an instructor, two students in a course, their example bots, a few finished matches, and a
-finished tournament."""
+"""Demo data: an instructor, a teaching assistant, two students in a course, their example bots, a few
+finished matches (every game), a finished tournament, and a graded assignment (all played here, in-process,
+so that nothing is queued and the pages are full from the start)."""
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 from games import get_game
 
+from accounts import people
 from accounts.models import Course
-from bots.models import Bot
+from bots.models import Bot, BotVersion
 from bots.services import create_bot, upload_version
+from grading import runs
+from grading import services as grading
+from grading.models import GradingGame
 from matches import services
 from matches.models import Match
 from tournaments import services as tournament_services
@@ -20,10 +27,13 @@ DEMO_BOTS = Path(__file__).resolve().parents[2] / "demo_bots"
 # The README states these; they are for a local demo only.
 ACCOUNTS = {
     "instructor": ("arena-instructor", True),
+    "assistant": ("arena-assistant", False),
     "alice": ("arena-alice", False),
     "bob": ("arena-bob", False),
 }
 STUDENT_BOTS = {"alice": ("greedy", "greedy.py"), "bob": ("lookahead", "lookahead.py")}
+# The roster matches alice and bob to their accounts by e-mail (set below) and gives them student ids.
+ROSTER = "student_id,email,name\n2026001,alice@demo.example,Alice Liddell\n2026002,bob@demo.example,Bob Marley\n"
 
 
 class Command(BaseCommand):
@@ -38,10 +48,12 @@ class Command(BaseCommand):
             accounts = {}
             for username, (password, staff) in ACCOUNTS.items():
                 accounts[username] = users.create_user(username, password=password, is_staff=staff,
-                                                       is_superuser=staff)
-            course = Course.objects.create(code="algo-demo", name="Algorithms (demo)")
+                                                       is_superuser=staff, email=f"{username}@demo.example")
+            course = Course.objects.create(code="algo-demo", name="Algorithms (demo)", time_zone="Europe/Berlin")
             course.instructors.add(accounts["instructor"])
+            course.teaching_assistants.add(accounts["assistant"])
             course.students.add(accounts["alice"], accounts["bob"])
+            people.import_roster(accounts["instructor"], course, ROSTER)
             # A course variant to show on the course page: SortingGame with its robbery extension.
             create_variant(accounts["instructor"], course, game="sortinggame", name="with robbery (Extension 1)",
                            config={"robbery": True})
@@ -69,6 +81,7 @@ class Command(BaseCommand):
         self._play(services.create_match("sprouts", sprouts, purpose=Match.Purpose.CHALLENGE, rated=True,
                                          config={"spots": 3}))
         self._tournament(accounts["instructor"], course, [bots["alice"], bots["bob"], greedy, optimal])
+        self._graded_assignment(accounts, course, bots)
         self.stdout.write(self.style.SUCCESS(
             "demo data created: " + ", ".join(f"{user} / {password}" for user, (password, _) in ACCOUNTS.items())
         ))
@@ -94,3 +107,26 @@ class Command(BaseCommand):
             services.run(claimed)
         match.refresh_from_db()
         self.stdout.write(f"  {match}: " + ", ".join(f"{s.bot} {s.score:g} ({s.status})" for s in match.seats.all()))
+
+    def _graded_assignment(self, accounts, course, bots) -> None:
+        """An End Game assignment past its deadline with a three-part rubric, both students' submissions, and
+        a finished grading run whose games are played here, so the demo never shows a run in progress."""
+        now = timezone.now()
+        # The demo bots were uploaded just now: date them before the deadline, as if handed in on time.
+        BotVersion.objects.filter(bot__in=bots.values()).update(uploaded_at=now - timedelta(days=1, hours=2))
+        assignment = grading.create_assignment(
+            accounts["instructor"], course, title="End Game: beat greedy", game="endgame",
+            opens_at=now - timedelta(days=14), deadline=now - timedelta(days=1), late_cutoff_days=3,
+            late_penalty_per_day=10, starter_code=(DEMO_BOTS / "greedy.py").read_text())
+        options = {"opponent": "greedy", "games": 6}
+        grading.add_part(accounts["instructor"], assignment, "win_rate", 50, {**options, "full_at": 0.8})
+        grading.add_part(accounts["instructor"], assignment, "reliability", 20, options)
+        grading.add_part(accounts["instructor"], assignment, "solver_loss", 30, options)
+        for username, bot in bots.items():
+            grading.submit(accounts[username], assignment, bot)
+        run = runs.start_run(accounts["instructor"], assignment)
+        for game in GradingGame.objects.filter(runs=run).select_related("match"):
+            self._play(game.match)
+        runs.advance_run(run.pk)
+        grading.adjust(accounts["instructor"], assignment.submissions.get(student=accounts["bob"]), 2,
+                       "clear write-up of the lookahead idea")

@@ -1,0 +1,90 @@
+import json
+
+from django import forms
+from django.contrib.auth import get_user_model
+from games import available_games
+
+from bots.models import Bot
+from variants.models import Variant
+
+from . import parts
+
+
+class AssignmentForm(forms.Form):
+    title = forms.CharField(max_length=120)
+    game = forms.ChoiceField()
+    variant = forms.ModelChoiceField(queryset=Variant.objects.none(), required=False, empty_label="standard rules",
+                                     label="Rules")
+    opens_at = forms.DateTimeField(label="Opens", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                   help_text="In the course's time zone.")
+    deadline = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                   help_text="In the course's time zone. The version active then is graded.")
+    team_size = forms.IntegerField(min_value=1, max_value=6, initial=1, help_text="1: individual work.")
+    late_penalty_per_day = forms.FloatField(min_value=0, max_value=100, initial=0, label="Late penalty (% per day)")
+    late_cutoff_days = forms.IntegerField(min_value=0, max_value=60, initial=0, label="Late work accepted for (days)",
+                                          help_text="0: no late work.")
+    starter_code = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False)
+
+    def __init__(self, *args, course, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(name, game.title) for name, game in sorted(available_games().items())]
+        self.fields["variant"].queryset = course.variants.all()
+
+
+class PartForm(forms.Form):
+    kind = forms.ChoiceField(choices=[(kind, part.title) for kind, part in parts.KINDS.items()])
+    weight = forms.FloatField(min_value=0.01, initial=10, help_text="Points.")
+    label = forms.CharField(max_length=80, required=False, help_text="Default: described from the options.")
+    params = forms.CharField(required=False, initial="{}", label="Options (JSON)",
+                             help_text='e.g. {"opponent": "greedy", "games": 20, "full_at": 0.8}')
+
+    def clean_params(self):
+        try:
+            value = json.loads(self.cleaned_data["params"] or "{}")
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(f"not JSON: {exc}") from exc
+        if not isinstance(value, dict):
+            raise forms.ValidationError("the options are a JSON object")
+        return value
+
+
+class RosterForm(forms.Form):
+    file = forms.FileField(help_text="CSV with the header student_id,email,name.")
+
+
+class AssistantForm(forms.Form):
+    username = forms.CharField(max_length=150)
+
+    def clean_username(self):
+        user = get_user_model().objects.filter(username=self.cleaned_data["username"]).first()
+        if user is None:
+            raise forms.ValidationError("no such user")
+        return user
+
+
+class TeamForm(forms.Form):
+    takes_course = True
+    name = forms.CharField(max_length=80)
+    members = forms.ModelMultipleChoiceField(queryset=get_user_model().objects.none())
+
+    def __init__(self, *args, course, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["members"].queryset = course.students.order_by("username")
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.CharField(max_length=64, help_text="e.g. Europe/Paris; deadlines are shown in it.")
+
+
+class SubmitForm(forms.Form):
+    bot = forms.ModelChoiceField(queryset=Bot.objects.none())
+
+    def __init__(self, *args, bots, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["bot"].queryset = bots
+        self.fields["bot"].label_from_instance = lambda bot: bot.label
+
+
+class AdjustForm(forms.Form):
+    points = forms.FloatField(initial=0, help_text="Added to the total; negative to take away; 0 for a note.")
+    comment = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))

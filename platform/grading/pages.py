@@ -1,0 +1,288 @@
+"""Pages of courses' people and assignments: the roster, teams and invitation link; an assignment's
+dashboard (staff) or submission (students); the drill-down behind a grade; the gradebook CSV.
+Access follows grading.permissions.require (roles of accounts.access)."""
+
+import zoneinfo
+from contextlib import contextmanager
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts import people as people_services
+from accounts.access import role_in
+from accounts.models import Course
+
+from . import presentation, runs, services
+from .forms import (AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, SubmitForm, TeamForm,
+                    TimeZoneForm)
+from .models import Assignment, RubricPart
+from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, require
+
+
+@contextmanager
+def course_time(course: Course):
+    """Times read from forms and shown in pages are in the course's time zone (stored in UTC)."""
+    with timezone.override(zoneinfo.ZoneInfo(course.time_zone)):
+        yield
+
+
+def _render(request, course, template, context):
+    with course_time(course):
+        return render(request, template, {"course": course, "role": role_in(request.user, course), **context})
+
+
+# --- people -------------------------------------------------------------------------------------------------
+
+@login_required
+def people(request, pk):
+    course = get_object_or_404(Course, pk=pk)
+    role = require(request.user, course, STUDENT)
+    context = {"teams": course.teams.prefetch_related("members"),
+               "instructors": course.instructors.order_by("username"),
+               "assistants": course.teaching_assistants.order_by("username")}
+    if role != STUDENT:
+        roster = {entry.user_id: entry for entry in course.roster.all()}
+        context["students"] = [(s, roster.get(s.pk)) for s in course.students.order_by("username")]
+        context["invite_url"] = request.build_absolute_uri(f"/join/{course.invite_code}/")
+    if role == INSTRUCTOR:
+        context.update(roster_form=RosterForm(), assistant_form=AssistantForm(), team_form=TeamForm(course=course),
+                       time_zone_form=TimeZoneForm(initial={"time_zone": course.time_zone}))
+    return _render(request, course, "grading/people.html", context)
+
+
+def _people_verb(request, pk, form_class, verb):
+    """An instructor's change of the course's people: `verb(course, cleaned data)` once the form is valid;
+    a form class taking the course (course-aware choices) declares `takes_course`."""
+    course = get_object_or_404(Course, pk=pk)
+    require(request.user, course, INSTRUCTOR)
+    extra = {"course": course} if getattr(form_class, "takes_course", False) else {}
+    form = form_class(request.POST, request.FILES, **extra) if form_class else None
+    if form is not None and not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+        return redirect("grading:people", course.pk)
+    try:
+        verb(course, form.cleaned_data if form else None)
+    except people_services.PeopleError as exc:
+        messages.error(request, str(exc))
+    return redirect("grading:people", course.pk)
+
+
+@login_required
+@require_POST
+def upload_roster(request, pk):
+    def verb(course, data):
+        text = data["file"].read().decode("utf-8", errors="replace")
+        report = people_services.import_roster(request.user, course, text)
+        messages.success(request, f"Roster: {len(report.created)} enrolled, {len(report.updated)} updated, "
+                                  f"{len(report.unchanged)} unchanged, {len(report.failed)} failed.")
+        for failure in report.failed:
+            messages.error(request, f"line {failure['line']}: {failure['reason']}")
+    return _people_verb(request, pk, RosterForm, verb)
+
+
+@login_required
+@require_POST
+def add_assistant(request, pk):
+    return _people_verb(request, pk, AssistantForm, lambda course, data: people_services.add_assistant(
+        request.user, course, data["username"]))
+
+
+@login_required
+@require_POST
+def create_team(request, pk):
+    return _people_verb(request, pk, TeamForm, lambda course, data: people_services.create_team(
+        request.user, course, data["name"], data["members"]))
+
+
+@login_required
+@require_POST
+def set_time_zone(request, pk):
+    return _people_verb(request, pk, TimeZoneForm, lambda course, data: people_services.set_time_zone(
+        request.user, course, data["time_zone"]))
+
+
+@login_required
+@require_POST
+def reset_invite(request, pk):
+    return _people_verb(request, pk, None, lambda course, _: people_services.reset_invite(request.user, course))
+
+
+@login_required
+def join(request, code):
+    try:
+        course = people_services.join(request.user, code)
+    except people_services.PeopleError as exc:
+        messages.error(request, str(exc))
+        return redirect("web:home")
+    messages.success(request, f"You are enrolled in {course.name}.")
+    return redirect("grading:assignments", course.pk)
+
+
+# --- assignments ----------------------------------------------------------------------------------------------
+
+@login_required
+def assignments(request, pk):
+    course = get_object_or_404(Course, pk=pk)
+    role = require(request.user, course, STUDENT)
+    form = None
+    if role == INSTRUCTOR:
+        with course_time(course):
+            form = AssignmentForm(request.POST or None, course=course)
+            if request.method == "POST" and form.is_valid():
+                try:
+                    assignment = services.create_assignment(request.user, course, **form.cleaned_data)
+                    messages.success(request, f"{assignment.title} created: now build its rubric.")
+                    return redirect("grading:assignment", assignment.pk)
+                except services.GradingError as exc:
+                    messages.error(request, str(exc))
+    return _render(request, course, "grading/assignments.html",
+                   {"assignments": course.assignments.all(), "form": form})
+
+
+def _assignment(request, pk, needed=STUDENT) -> tuple[Assignment, str]:
+    assignment = get_object_or_404(Assignment.objects.select_related("course"), pk=pk)
+    return assignment, require(request.user, assignment.course, needed)
+
+
+@login_required
+def assignment(request, pk):
+    assignment, role = _assignment(request, pk)
+    context = {"assignment": assignment, "rubric": assignment.rubric.all(),
+               # The similarity report (similarity app) links from here once it is wired in.
+               "similarity_url": None}
+    if role == STUDENT:
+        submission = services.submission_of(request.user, assignment)
+        context.update(submission=submission, submit_form=SubmitForm(bots=services.visible_bots(request.user, assignment)),
+                       own=presentation.drill_down(submission, presentation.latest_runs(assignment)[1])
+                       if submission else None)
+    else:
+        context["view"] = presentation.dashboard(assignment, request.GET.get("sort", "name"))
+        if role == INSTRUCTOR:
+            context["part_form"] = PartForm()
+            with course_time(assignment.course):
+                context["edit_form"] = AssignmentForm(initial=_current(assignment), course=assignment.course)
+    return _render(request, assignment.course, "grading/assignment.html", context)
+
+
+def _current(assignment: Assignment) -> dict:
+    """The assignment's settings as the form shows them (times in the course's zone, by the form widget)."""
+    return {name: getattr(assignment, name) for name in AssignmentForm.base_fields}
+
+
+@login_required
+@require_POST
+def edit(request, pk):
+    """Instructors change the assignment's settings (deadline, late policy...); graded runs keep what they used."""
+    assignment, _ = _assignment(request, pk, INSTRUCTOR)
+    with course_time(assignment.course):
+        form = AssignmentForm(request.POST, course=assignment.course)
+        if not form.is_valid():
+            messages.error(request, "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()))
+            return redirect("grading:assignment", assignment.pk)
+    return _verb(request, assignment, lambda user: services.update_assignment(user, assignment, **form.cleaned_data),
+                 success="Assignment updated.")
+
+
+@login_required
+def run_progress(request, pk):
+    """The run's progress bar (polled by htmx while the run is going)."""
+    assignment, _ = _assignment(request, pk, ASSISTANT)
+    latest = presentation.latest_runs(assignment)[0]
+    response = _render(request, assignment.course, "grading/_run.html",
+                       {"assignment": assignment, "latest": latest, "progress": runs.progress(latest) if latest else None})
+    if latest is None or latest.status != latest.Status.RUNNING:
+        response["HX-Refresh"] = "true"  # the run ended: reload the page to show its grades
+    return response
+
+
+def _verb(request, assignment, verb, *args, success=""):
+    try:
+        verb(request.user, *args)
+        if success:
+            messages.success(request, success)
+    except services.GradingError as exc:
+        messages.error(request, str(exc))
+    return redirect("grading:assignment", assignment.pk)
+
+
+@login_required
+@require_POST
+def add_part(request, pk):
+    assignment, _ = _assignment(request, pk, INSTRUCTOR)
+    form = PartForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "; ".join(" ".join(errors) for errors in form.errors.values()))
+        return redirect("grading:assignment", assignment.pk)
+    data = form.cleaned_data
+    return _verb(request, assignment, lambda user: services.add_part(
+        user, assignment, data["kind"], data["weight"], data["params"], data["label"]))
+
+
+@login_required
+@require_POST
+def remove_part(request, pk, part_pk):
+    assignment, _ = _assignment(request, pk, INSTRUCTOR)
+    return _verb(request, assignment, services.remove_part, get_object_or_404(RubricPart, assignment=assignment,
+                                                                                pk=part_pk))
+
+
+@login_required
+@require_POST
+def start_run(request, pk):
+    assignment, _ = _assignment(request, pk, ASSISTANT)
+    return _verb(request, assignment, runs.start_run, assignment, success="Grading started.")
+
+
+@login_required
+@require_POST
+def submit(request, pk):
+    assignment, _ = _assignment(request, pk)
+    form = SubmitForm(request.POST, bots=services.visible_bots(request.user, assignment))
+    if not form.is_valid():
+        messages.error(request, "Choose one of your bots of this game.")
+        return redirect("grading:assignment", assignment.pk)
+    return _verb(request, assignment, services.submit, assignment, form.cleaned_data["bot"],
+                 success=f"{form.cleaned_data['bot'].label} is your submission.")
+
+
+@login_required
+def grade(request, pk, submission_pk):
+    """The drill-down: every part's points with the matches, versions and seeds behind them."""
+    assignment, role = _assignment(request, pk)
+    submission = get_object_or_404(assignment.submissions.select_related("bot__owner", "team", "student"),
+                                   pk=submission_pk)
+    if role == STUDENT and services.submission_of(request.user, assignment) != submission:
+        require(request.user, assignment.course, ASSISTANT)  # another student's grade: 403
+    context = {"assignment": assignment, **presentation.drill_down(submission, presentation.latest_runs(assignment)[1])}
+    if role != STUDENT:
+        context["adjust_form"] = AdjustForm()
+    return _render(request, assignment.course, "grading/grade.html", context)
+
+
+@login_required
+@require_POST
+def adjust(request, pk, submission_pk):
+    assignment, _ = _assignment(request, pk, ASSISTANT)
+    submission = get_object_or_404(assignment.submissions, pk=submission_pk)
+    form = AdjustForm(request.POST)
+    if form.is_valid():
+        try:
+            services.adjust(request.user, submission, form.cleaned_data["points"], form.cleaned_data["comment"])
+        except services.GradingError as exc:
+            messages.error(request, str(exc))
+    else:
+        messages.error(request, "An adjustment needs points (0 for a note) and a comment.")
+    return redirect("grading:grade", assignment.pk, submission.pk)
+
+
+@login_required
+def export_csv(request, pk):
+    assignment, _ = _assignment(request, pk, ASSISTANT)
+    response = HttpResponse(presentation.gradebook_csv(assignment), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{assignment.course.code}-assignment-{assignment.pk}.csv"'
+    return response

@@ -1,0 +1,247 @@
+"""The registry of rubric part types: each turns measured play into a fraction of the part's weight.
+
+A part type declares the games it needs (`games`: against which built-in, with which seed, in which seat)
+and measures a submission from their finished matches (`measure`); types that need no games of their own
+(tournament placement, Elo percentile) read what the platform already recorded. A new type (the Sorted!
+score, a Sprouts winning-move rate) is a subclass registered with `@register`.
+"""
+
+import hashlib
+from dataclasses import dataclass, field
+
+from games import get_game
+
+
+class PartError(ValueError):
+    """Options a part type cannot use; the message says why."""
+
+
+@dataclass(frozen=True)
+class GameNeed:
+    """A game a part needs played: the graded bot in `seat` against the built-in `opponent`, on `seed`."""
+
+    opponent: str
+    seed: int
+    seat: int
+
+
+@dataclass
+class Measured:
+    fraction: float
+    detail: str
+    matches: list[int] = field(default_factory=list)
+    facts: dict = field(default_factory=dict)
+
+
+@dataclass
+class Context:
+    """What a part measures: the submission's graded version and the finished matches of its needs."""
+
+    assignment: object
+    submission: object
+    version: object
+    played: dict  # GameNeed -> Match (finished)
+
+
+KINDS: dict[str, "PartType"] = {}
+
+
+def register(cls):
+    KINDS[cls.kind] = cls()
+    return cls
+
+
+def derived_seed(base: int, index: int) -> int:
+    """The seed of the `index`-th board of an assignment: the same for every student and every run."""
+    return int.from_bytes(hashlib.sha256(f"{base}:{index}".encode()).digest()[:6], "big")
+
+
+def _number(params: dict, name: str, default, low, high, cast=float):
+    try:
+        value = cast(params.get(name, default))
+    except (TypeError, ValueError) as exc:
+        raise PartError(f"{name} must be a number") from exc
+    if not low <= value <= high:
+        raise PartError(f"{name} must be between {low} and {high}")
+    return value
+
+
+class PartType:
+    kind = ""
+    title = ""
+    # Games the part can grade; empty: every game.
+    games_supported: tuple[str, ...] = ()
+
+    def clean(self, assignment, params: dict) -> dict:
+        if self.games_supported and assignment.game not in self.games_supported:
+            raise PartError(f"only for {', '.join(self.games_supported)}, not {assignment.game}")
+        return {}
+
+    def describe(self, params: dict) -> str:
+        return self.title
+
+    def needs(self, assignment, params: dict) -> list[GameNeed]:
+        return []
+
+    def measure(self, context: Context, params: dict) -> Measured:
+        raise NotImplementedError
+
+
+class PlaysBuiltin(PartType):
+    """Parts measured over N seeded games against one built-in, seats alternated on each board."""
+
+    default_opponent = "greedy"
+
+    def clean(self, assignment, params):
+        super().clean(assignment, params)
+        builtins = sorted(get_game(assignment.game).builtin_bots())
+        opponent = params.get("opponent") or (self.default_opponent if self.default_opponent in builtins
+                                               else builtins[0])
+        if opponent not in builtins:
+            raise PartError(f"opponent must be a built-in bot of {assignment.game}: {', '.join(builtins)}")
+        games = _number(params, "games", 10, 2, 200, int)
+        return {"opponent": opponent, "games": games + games % 2}
+
+    def needs(self, assignment, params):
+        return [GameNeed(params["opponent"], derived_seed(assignment.seed, board), seat)
+                for board in range(params["games"] // 2) for seat in (0, 1)]
+
+    @staticmethod
+    def _graded_seats(context: Context, params: dict):
+        """(need, match, the graded bot's seat row) for each of the part's games."""
+        for need, match in sorted(context.played.items(), key=lambda item: item[1].pk):
+            yield need, match, next(seat for seat in match.seats.all() if seat.seat == need.seat)
+
+
+@register
+class WinRate(PlaysBuiltin):
+    kind = "win_rate"
+    title = "win rate"
+
+    def clean(self, assignment, params):
+        cleaned = super().clean(assignment, params)
+        cleaned["full_at"] = _number(params, "full_at", 0.8, 0.01, 1.0)
+        return cleaned
+
+    def describe(self, params):
+        return f"win rate vs {params['opponent']} (full at {params['full_at']:.0%})"
+
+    def measure(self, context, params):
+        score, ids = 0.0, []
+        for need, match, _ in self._graded_seats(context, params):
+            ids.append(match.pk)
+            if need.seat in match.winners:
+                score += 1 / len(match.winners)  # a shared win (draw) counts its share
+        rate = score / len(ids) if ids else 0.0
+        return Measured(min(1.0, rate / params["full_at"]),
+                        f"{score:g} of {len(ids)} games won ({rate:.0%}) against {params['opponent']}",
+                        ids, {"win_rate": rate})
+
+
+@register
+class Reliability(PlaysBuiltin):
+    kind = "reliability"
+    title = "reliability"
+
+    def describe(self, params):
+        return f"reliability (games without crash, timeout or illegal move, vs {params['opponent']})"
+
+    def measure(self, context, params):
+        clean, ids, failures = 0, [], {}
+        for _, match, seat in self._graded_seats(context, params):
+            ids.append(match.pk)
+            if seat.status == "ok":
+                clean += 1
+            else:
+                failures[seat.status] = failures.get(seat.status, 0) + 1
+        share = clean / len(ids) if ids else 0.0
+        detail = f"{clean} of {len(ids)} games without failure"
+        if failures:
+            detail += " (" + ", ".join(f"{count} {status}" for status, count in sorted(failures.items())) + ")"
+        return Measured(share, detail, ids, {"failures": failures})
+
+
+@register
+class SolverLoss(PlaysBuiltin):
+    """Average points lost against optimal play per decision, from the game's solver analysis."""
+
+    kind = "solver_loss"
+    title = "play against the solver"
+    games_supported = ("endgame",)
+
+    def clean(self, assignment, params):
+        cleaned = super().clean(assignment, params)
+        cleaned["zero_at"] = _number(params, "zero_at", 3.0, 0.1, 1000.0)
+        return cleaned
+
+    def describe(self, params):
+        return f"points lost per move vs optimal (0 for full marks, {params['zero_at']:g} or more for none)"
+
+    def measure(self, context, params):
+        lost, decisions, ids = 0, 0, []
+        rules = get_game(context.assignment.game)
+        for need, match, _ in self._graded_seats(context, params):
+            ids.append(match.pk)
+            rows = [row for row in rules.analyse(match.replay) or [] if row["seat"] == need.seat]
+            lost += sum(row["points_lost"] for row in rows)
+            decisions += len(rows)
+        average = lost / decisions if decisions else params["zero_at"]
+        return Measured(max(0.0, 1 - average / params["zero_at"]),
+                        f"{average:.2f} points lost per move over {decisions} moves", ids,
+                        {"average_points_lost": average})
+
+
+@register
+class TournamentPlacement(PartType):
+    kind = "tournament"
+    title = "tournament placement"
+
+    def clean(self, assignment, params):
+        from tournaments.models import Tournament
+
+        tournament = Tournament.objects.filter(pk=params.get("tournament"), course=assignment.course_id,
+                                               game=assignment.game).first()
+        if tournament is None:
+            raise PartError(f"tournament must be the id of a {assignment.game} tournament of this course")
+        return {"tournament": tournament.pk}
+
+    def describe(self, params):
+        return f"placement in tournament {params['tournament']}"
+
+    def measure(self, context, params):
+        from tournaments.models import Tournament
+        from tournaments.services import format_of, played_outcomes
+
+        tournament = Tournament.objects.get(pk=params["tournament"])
+        entrant = tournament.entrants.filter(bot=context.submission.bot).first()
+        if entrant is None or entrant.seed is None or tournament.status == Tournament.Status.DRAFT:
+            return Measured(0.0, f"{context.submission.bot} did not play in {tournament.name}")
+        standings = format_of(tournament).standings(played_outcomes(tournament))
+        place = next(row.place for row in standings if row.entrant == entrant.seed)
+        field_size = len(standings)
+        fraction = 1.0 if field_size < 2 else (field_size - place) / (field_size - 1)
+        state = "" if tournament.status == Tournament.Status.FINISHED else f" ({tournament.status}, so far)"
+        return Measured(fraction, f"place {place} of {field_size} in {tournament.name}{state}",
+                        facts={"tournament": tournament.pk, "place": place, "of": field_size})
+
+
+@register
+class EloPercentile(PartType):
+    kind = "elo_percentile"
+    title = "Elo percentile on the course ladder"
+
+    def measure(self, context, params):
+        from ratings.services import ladder
+
+        course = context.assignment.course
+        members = set(course.students.values_list("pk", flat=True))
+        rows = [row for row in ladder(context.assignment.game) if row["bot"].owner_id in members]
+        mine = next((row for row in rows if row["bot"].pk == context.submission.bot_id), None)
+        if mine is None or len(rows) < 2:
+            return Measured(0.0 if mine is None else 1.0, "not on the ladder" if mine is None else "alone on the ladder")
+        below = sum(1 for row in rows if row["rating"] < mine["rating"])
+        equal = sum(1 for row in rows if row["rating"] == mine["rating"]) - 1
+        fraction = (below + equal / 2) / (len(rows) - 1)
+        return Measured(fraction, f"rating {mine['rating']:.0f}, above {fraction:.0%} of the course's {len(rows)} bots",
+                        facts={"rating": mine["rating"], "bots": len(rows)})
+

@@ -1,0 +1,129 @@
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from accounts.models import Course, Team
+from bots.models import Bot
+from variants.models import Variant
+
+from .models import Adjustment, Assignment, Grade, GradingRun, RubricPart, Submission
+
+
+class PersonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class StudentSerializer(PersonSerializer):
+    student_id = serializers.CharField(allow_null=True, help_text="From the roster; null when not rostered.")
+    name = serializers.CharField(allow_null=True)
+    email = serializers.CharField(allow_null=True)
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    members = PersonSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Team
+        fields = ["id", "name", "members"]
+
+
+class PeopleSerializer(serializers.Serializer):
+    role = serializers.CharField(help_text="Your role: instructor, assistant or student.")
+    time_zone = serializers.CharField()
+    instructors = PersonSerializer(many=True)
+    assistants = PersonSerializer(many=True)
+    teams = TeamSerializer(many=True)
+    students = StudentSerializer(many=True, allow_null=True, help_text="Staff only (null for students).")
+    invite_code = serializers.CharField(allow_null=True, help_text="Staff only: /join/<code>/ enrols a student.")
+
+
+class RosterUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(required=False, help_text="CSV: student_id,email,name.")
+    text = serializers.CharField(required=False, help_text="The CSV as text, instead of a file.")
+
+
+class RosterReportSerializer(serializers.Serializer):
+    created = serializers.ListField(child=serializers.CharField())
+    updated = serializers.ListField(child=serializers.CharField())
+    unchanged = serializers.ListField(child=serializers.CharField())
+    failed = serializers.ListField(child=serializers.DictField(), help_text="{line, row, reason} per failed row.")
+
+
+class NewAssistantSerializer(serializers.Serializer):
+    username = serializers.SlugRelatedField(slug_field="username", queryset=get_user_model().objects.all())
+
+
+class NewTeamSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    members = serializers.ListField(child=serializers.IntegerField(), help_text="User ids of the course's students.")
+
+
+class RubricPartSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RubricPart
+        fields = ["id", "kind", "label", "weight", "params", "order"]
+        read_only_fields = ["id", "order"]
+        extra_kwargs = {"label": {"required": False, "help_text": "Default: described from the options."}}
+
+
+class AssignmentSerializer(serializers.ModelSerializer):
+    course = serializers.PrimaryKeyRelatedField(queryset=Course.objects.all())
+    variant = serializers.PrimaryKeyRelatedField(queryset=Variant.objects.all(), required=False, allow_null=True)
+    rubric = RubricPartSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Assignment
+        fields = ["id", "course", "title", "game", "config", "variant", "opens_at", "deadline", "team_size",
+                  "late_penalty_per_day", "late_cutoff_days", "starter_code", "seed", "rubric", "created_at"]
+        read_only_fields = ["id", "seed", "rubric", "created_at"]
+
+
+class SubmitSerializer(serializers.Serializer):
+    bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all())
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    label = serializers.CharField(read_only=True)
+    student = serializers.CharField(source="student.username", read_only=True)
+
+    class Meta:
+        model = Submission
+        fields = ["id", "assignment", "label", "student", "team", "bot", "submitted_at"]
+        read_only_fields = fields
+
+
+class RunProgressSerializer(serializers.Serializer):
+    done = serializers.IntegerField(help_text="Games finished.")
+    total = serializers.IntegerField()
+    percent = serializers.IntegerField()
+
+
+class GradingRunSerializer(serializers.ModelSerializer):
+    progress = RunProgressSerializer(read_only=True)
+
+    class Meta:
+        model = GradingRun
+        fields = ["id", "assignment", "status", "rubric", "plan", "note", "created_at", "finished_at", "progress"]
+        read_only_fields = fields
+
+
+class GradeSerializer(serializers.ModelSerializer):
+    submission = SubmissionSerializer(read_only=True)
+    version = serializers.IntegerField(source="version.number", read_only=True, allow_null=True)
+    adjustment = serializers.FloatField(read_only=True, help_text="Sum of the manual adjustments.")
+    final = serializers.FloatField(read_only=True, help_text="total + adjustment.")
+
+    class Meta:
+        model = Grade
+        fields = ["id", "run", "submission", "version", "late_days", "parts", "measured", "total", "adjustment",
+                  "final", "note"]
+        read_only_fields = fields
+
+
+class AdjustmentSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="author.username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Adjustment
+        fields = ["id", "points", "comment", "author", "created_at"]
+        read_only_fields = ["id", "author", "created_at"]

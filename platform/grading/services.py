@@ -1,0 +1,204 @@
+"""Assignment domain verbs: create and change assignments and rubrics, submit, and the deadline rule.
+
+Who may do what is checked here, with the roles of accounts.access: instructors change assignments and
+rubrics, a student (or their team) submits, and the graded version follows `graded_version` whatever is
+uploaded later.
+"""
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from games import ConfigError, get_game
+
+from accounts.access import attends, staffs, teaches, team_mates
+from accounts.models import Team
+from bots.models import Bot, BotVersion
+
+from . import parts
+from .models import Adjustment, Assignment, RubricPart, Submission
+
+
+class GradingError(ValueError):
+    """A request about an assignment or its grading that cannot be met; the message says why."""
+
+
+def _require_instructor(user, course) -> None:
+    if not teaches(user, course):
+        raise GradingError("only the course's instructors can change its assignments and rubrics")
+
+
+# --- assignments and rubrics ------------------------------------------------------------------------------
+
+ASSIGNMENT_FIELDS = ("title", "game", "config", "variant", "opens_at", "deadline", "team_size",
+                     "late_penalty_per_day", "late_cutoff_days", "starter_code")
+
+
+def create_assignment(user, course, **fields) -> Assignment:
+    _require_instructor(user, course)
+    assignment = Assignment(course=course, created_by=user)
+    return _apply(assignment, fields)
+
+
+def update_assignment(user, assignment: Assignment, **fields) -> Assignment:
+    _require_instructor(user, assignment.course)
+    return _apply(assignment, fields)
+
+
+def _apply(assignment: Assignment, fields: dict) -> Assignment:
+    unknown = set(fields) - set(ASSIGNMENT_FIELDS)
+    if unknown:
+        raise GradingError(f"unknown assignment fields: {', '.join(sorted(unknown))}")
+    for name, value in fields.items():
+        setattr(assignment, name, value)
+    try:
+        rules = get_game(assignment.game)
+    except KeyError as exc:
+        raise GradingError(f"unknown game {assignment.game!r}") from exc
+    variant = assignment.variant
+    if variant is not None:
+        if variant.course_id != assignment.course_id or variant.game != assignment.game:
+            raise GradingError(f"{variant.name} is not a {assignment.game} variant of this course")
+        assignment.config = variant.config
+    try:
+        rules.new_game(2, assignment.config or {})
+    except ConfigError as exc:
+        raise GradingError(f"these options cannot be played: {exc}") from exc
+    if assignment.deadline <= assignment.opens_at:
+        raise GradingError("the deadline must come after the opening")
+    if not 1 <= assignment.team_size <= 6:
+        raise GradingError("a team has 1 to 6 students")
+    if assignment.late_penalty_per_day < 0 or assignment.late_penalty_per_day > 100:
+        raise GradingError("the late penalty is a percentage per day, 0 to 100")
+    assignment.title = assignment.title.strip() or f"{rules.title} assignment"
+    assignment.save()
+    return assignment
+
+
+def add_part(user, assignment: Assignment, kind: str, weight: float, params: dict | None = None,
+             label: str = "") -> RubricPart:
+    """A rubric part of a registered kind (parts.KINDS), its options checked by the kind."""
+    _require_instructor(user, assignment.course)
+    try:
+        part_type = parts.KINDS[kind]
+    except KeyError as exc:
+        raise GradingError(f"unknown rubric part {kind!r}; known: {', '.join(sorted(parts.KINDS))}") from exc
+    if not weight > 0:
+        raise GradingError("a part's weight is a positive number of points")
+    try:
+        params = part_type.clean(assignment, params or {})
+    except parts.PartError as exc:
+        raise GradingError(f"{kind}: {exc}") from exc
+    order = assignment.rubric.count()
+    return RubricPart.objects.create(assignment=assignment, kind=kind, weight=weight, params=params, order=order,
+                                     label=label.strip() or part_type.describe(params))
+
+
+def remove_part(user, part: RubricPart) -> None:
+    _require_instructor(user, part.assignment.course)
+    part.delete()
+
+
+# --- submitting -------------------------------------------------------------------------------------------
+
+def team_for(user, assignment: Assignment) -> Team | None:
+    """The team `user` submits with, for a team assignment (GradingError if they have none)."""
+    if not assignment.for_teams:
+        return None
+    team = Team.objects.filter(course=assignment.course, members=user).first()
+    if team is None:
+        raise GradingError("this assignment is for teams: ask your instructor to put you in one")
+    return team
+
+
+def submit(user, assignment: Assignment, bot: Bot) -> Submission:
+    """Designate `bot` (yours, or a team mate's for a team assignment) as your submission; again to change it."""
+    if not attends(user, assignment.course) or not assignment.course.students.filter(pk=user.pk).exists():
+        raise GradingError("only the course's students submit")
+    if bot.game != assignment.game:
+        raise GradingError(f"{bot} plays {bot.game}, not {assignment.game}")
+    _check_window(assignment, timezone.now())
+    team = team_for(user, assignment)
+    allowed = set(team.members.values_list("pk", flat=True)) if team else {user.pk}
+    if bot.owner_id not in allowed:
+        raise GradingError("submit one of your own bots" + (" or one of your team's" if team else ""))
+    key = {"team": team} if team else {"student": user, "team": None}
+    with transaction.atomic():
+        submission, _ = Submission.objects.select_for_update().update_or_create(
+            assignment=assignment, **key, defaults={"bot": bot, "student": user})
+    return submission
+
+
+def _check_window(assignment: Assignment, now: datetime) -> None:
+    """Submissions open at the opening and close at the deadline, or at the late cut-off when late work counts."""
+    closes = assignment.deadline + timedelta(days=assignment.late_cutoff_days)
+    if now < assignment.opens_at:
+        raise GradingError("the assignment is not open yet")
+    if now > closes:
+        raise GradingError("submissions are closed: the deadline" + (" and the late period have" if
+                                                                    assignment.late_cutoff_days else " has") + " passed")
+
+
+def submission_of(user, assignment: Assignment) -> Submission | None:
+    """The submission `user` is graded by: their own, or their team's for a team assignment."""
+    submissions = assignment.submissions.select_related("bot", "team", "student")
+    if assignment.for_teams:
+        return submissions.filter(team__members=user).first()
+    return submissions.filter(student=user, team=None).first()
+
+
+def visible_bots(user, assignment: Assignment):
+    """The bots `user` may submit: theirs, and for a team assignment their team mates'."""
+    owners = team_mates(user) if assignment.for_teams else {user.pk}
+    return Bot.objects.filter(owner__in=owners, game=assignment.game).select_related("owner")
+
+
+# --- the deadline rule ------------------------------------------------------------------------------------
+
+@dataclass
+class Graded:
+    version: BotVersion | None
+    late_days: int
+    note: str
+
+
+def graded_version(assignment: Assignment, bot: Bot) -> Graded:
+    """The version that counts: the newest accepted one uploaded by the deadline; failing that (late work),
+    the newest accepted one uploaded before the late cut-off, with the days late (each started day counts).
+    Anything uploaded later never counts."""
+    accepted = bot.versions.filter(status=BotVersion.Status.ACCEPTED).order_by("-uploaded_at", "-number")
+    on_time = accepted.filter(uploaded_at__lte=assignment.deadline).first()
+    if on_time is not None:
+        return Graded(on_time, 0, "")
+    if assignment.late_cutoff_days:
+        cutoff = assignment.deadline + timedelta(days=assignment.late_cutoff_days)
+        late = accepted.filter(uploaded_at__lte=cutoff).first()
+        if late is not None:
+            return Graded(late, late_days(assignment.deadline, late.uploaded_at), "late")
+    return Graded(None, 0, "no version that passed validation was uploaded in time")
+
+
+def late_days(deadline: datetime, uploaded_at: datetime) -> int:
+    return max(0, math.ceil((uploaded_at - deadline).total_seconds() / 86400))
+
+
+def late_factor(assignment: Assignment, days: int) -> float:
+    return max(0.0, 1 - assignment.late_penalty_per_day * days / 100)
+
+
+# --- manual adjustments -----------------------------------------------------------------------------------
+
+def adjust(user, submission: Submission, points: float, comment: str) -> Adjustment:
+    """Add `points` (negative to take away) to a submission's grade, with the reason, kept in its history.
+    Teaching assistants may annotate (0 points); changing the grade is for instructors."""
+    course = submission.assignment.course
+    if not staffs(user, course):
+        raise GradingError("only the course's instructors and teaching assistants can annotate grades")
+    if points and not teaches(user, course):
+        raise GradingError("teaching assistants annotate (0 points); only instructors change a grade")
+    comment = comment.strip()
+    if not comment:
+        raise GradingError("say why: an adjustment needs a comment")
+    return Adjustment.objects.create(submission=submission, points=points, comment=comment, author=user)

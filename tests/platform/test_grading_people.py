@@ -1,0 +1,180 @@
+"""Courses' people: the roster CSV, the invitation link, teams, and the role rules of accounts.access."""
+
+from datetime import timedelta
+
+import pytest
+
+from accounts import people as people_services
+from accounts.access import can_see_private, role_in, staffs, teaches
+from accounts.models import Course, RosterEntry
+from bots.models import BotVersion
+from grading import services
+from grading_helpers import course_with_people, open_assignment
+from tournament_helpers import accepted_bot
+
+pytestmark = pytest.mark.django_db
+
+ROSTER = (
+    "student_id,email,name\n"
+    "1001,dana@uni.example,Dana Scully\n"
+    "1002,not-an-address,Fox Mulder\n"
+    "1003,walt@uni.example,\n"
+    "1001,other@uni.example,Someone Else\n"
+    "1004,DANA@uni.example,Dana Again\n"
+    "1005,eve@uni.example,Eve Moneypenny\n"
+)
+
+
+def test_a_roster_upload_enrols_good_rows_reports_every_bad_one_and_is_idempotent(make_user):
+    course, people = course_with_people(make_user)
+    existing = make_user("eve", email="eve@uni.example")
+
+    report = people_services.import_roster(people["instructor"], course, ROSTER)
+    assert report.created == ["1001", "1005"]
+    assert [(row["line"], row["reason"]) for row in report.failed] == [
+        (3, "'not-an-address' is not an e-mail address"),
+        (4, "name is empty"),
+        (5, "the same student id as line 2"),
+        (6, "the same e-mail as line 2"),
+    ]
+    assert course.students.filter(pk=existing.pk).exists()  # matched by e-mail, not duplicated
+    dana = RosterEntry.objects.get(course=course, student_id="1001").user
+    assert dana.email == "dana@uni.example" and not dana.has_usable_password()
+
+    again = people_services.import_roster(people["instructor"], course, ROSTER)
+    assert again.created == [] and again.unchanged == ["1001", "1005"] and len(again.failed) == 4
+    assert RosterEntry.objects.filter(course=course).count() == 2
+    renamed = people_services.import_roster(people["instructor"], course,
+                                            "student_id,email,name\n1001,dana@uni.example,Dana K. Scully\n")
+    assert renamed.updated == ["1001"]
+
+
+def test_only_instructors_upload_rosters_and_a_header_is_required(make_user):
+    course, people = course_with_people(make_user)
+    with pytest.raises(people_services.PeopleError, match="instructors"):
+        people_services.import_roster(people["assistant"], course, ROSTER)
+    with pytest.raises(people_services.PeopleError, match="missing: email"):
+        people_services.import_roster(people["instructor"], course, "student_id,name\n1,x\n")
+
+
+def test_the_invitation_link_enrols_and_a_reset_code_stops_the_old_one(make_user):
+    course, people = course_with_people(make_user)
+    newcomer = make_user("newcomer")
+    old = course.invite_code
+    assert people_services.join(newcomer, old) == course
+    assert role_in(newcomer, course) == "student"
+    people_services.reset_invite(people["instructor"], course)
+    with pytest.raises(people_services.PeopleError, match="not valid"):
+        people_services.join(make_user("late"), old)
+
+
+def test_roles_across_courses_and_teams(make_user):
+    course, people = course_with_people(make_user, "algo")
+    other, strangers = course_with_people(make_user, "other")
+    team = people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
+    assert team.members.count() == 2
+
+    # Team mates see each other's code; another student of the course does not.
+    assert can_see_private(people["ann"], people["ben"])
+    assert not can_see_private(people["cat"], people["ann"])
+    # A TA sees the private material of the course's students, not of another course's.
+    assert can_see_private(people["assistant"], people["cat"])
+    assert not can_see_private(people["assistant"], strangers["ann"])
+    assert not can_see_private(strangers["instructor"], people["ann"])
+    # A TA staffs the course but does not teach it; nobody has a role in a course they are not in.
+    assert staffs(people["assistant"], course) and not teaches(people["assistant"], course)
+    assert role_in(people["ann"], other) is None and role_in(strangers["assistant"], course) is None
+
+
+def test_the_queryset_rule_agrees_with_can_see_private_for_every_pair(make_user):
+    from accounts.access import with_private_access
+    from bots.models import Bot
+
+    course, people = course_with_people(make_user, "algo")
+    _, strangers = course_with_people(make_user, "other")
+    people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
+    everyone = [*people.values(), *strangers.values()]
+    for owner in everyone:
+        Bot.objects.create(owner=owner, game="endgame", name="mine")
+    for viewer in everyone:
+        visible = set(with_private_access(Bot.objects.all(), viewer, "owner").values_list("owner", flat=True))
+        assert visible == {owner.pk for owner in everyone if can_see_private(viewer, owner)}, viewer.username
+
+
+def test_a_student_is_in_one_team_per_course_and_teams_hold_only_its_students(make_user):
+    course, people = course_with_people(make_user)
+    _, strangers = course_with_people(make_user, "other")
+    people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
+    with pytest.raises(people_services.PeopleError, match="already in a team of this course: algo-ben"):
+        people_services.create_team(people["instructor"], course, "trio", [people["ben"], people["cat"]])
+    with pytest.raises(people_services.PeopleError, match="not students of"):
+        people_services.create_team(people["instructor"], course, "mixed", [people["cat"], strangers["ann"]])
+    with pytest.raises(people_services.PeopleError, match="instructors"):
+        people_services.create_team(people["assistant"], course, "ta-made", [people["cat"]])
+
+
+def test_an_upload_one_second_late_is_not_graded_as_on_time(make_user):
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course, late_cutoff_days=0)
+    bot = accepted_bot(people["ann"], "endgame", "mine", "def act(o):\n    return 'left'\n")
+    first = bot.versions.get()
+    BotVersion.objects.filter(pk=first.pk).update(uploaded_at=assignment.deadline)  # exactly on time
+    second = accepted_bot(people["ann"], "endgame", "tmp", "def act(o):\n    return 'right'\n").versions.get()
+    second.bot, second.number = bot, 2
+    second.save()
+    BotVersion.objects.filter(pk=second.pk).update(uploaded_at=assignment.deadline + timedelta(seconds=1))
+
+    graded = services.graded_version(assignment, bot)
+    assert graded.version == first and graded.late_days == 0
+
+    BotVersion.objects.filter(pk=first.pk).delete()
+    assert services.graded_version(assignment, bot).version is None  # no late work accepted
+    assignment.late_cutoff_days, assignment.late_penalty_per_day = 3, 10
+    assignment.save()
+    late = services.graded_version(assignment, bot)
+    assert late.version == second and late.late_days == 1  # one second into the first day late
+    assert services.late_factor(assignment, late.late_days) == pytest.approx(0.9)
+
+
+def test_submissions_follow_the_roles_and_teams(make_user):
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course, team_size=2)
+    ann_bot = accepted_bot(people["ann"], "endgame", "ann", "def act(o):\n    return 'left'\n")
+    with pytest.raises(services.GradingError, match="for teams"):
+        services.submit(people["ann"], assignment, ann_bot)
+    people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
+    assert ann_bot in services.visible_bots(people["ben"], assignment)  # offered to the team mate
+    # ben submits his team mate's bot; it is the team's one submission, and ann sees it as hers.
+    submission = services.submit(people["ben"], assignment, ann_bot)
+    assert services.submission_of(people["ann"], assignment) == submission
+    with pytest.raises(services.GradingError, match="only the course's students"):
+        services.submit(people["assistant"], assignment, ann_bot)
+    people_services.create_team(people["instructor"], course, "solo", [people["cat"]])
+    with pytest.raises(services.GradingError, match="own bots or one of your team's"):
+        services.submit(people["cat"], assignment, ann_bot)
+    with pytest.raises(services.GradingError, match="instructors"):
+        services.update_assignment(people["assistant"], assignment, deadline=assignment.deadline)
+    with pytest.raises(services.GradingError, match="instructors"):
+        services.add_part(people["assistant"], assignment, "win_rate", 10)
+    assert Course.objects.for_user(people["assistant"]).get() == course
+
+
+def test_submissions_open_at_the_opening_and_close_at_the_deadline_or_the_late_cut_off(make_user):
+    from django.utils import timezone
+
+    from grading.models import Assignment
+
+    course, people = course_with_people(make_user)
+    now = timezone.now()
+    assignment = open_assignment(people["instructor"], course, opens_at=now + timedelta(hours=1),
+                                 deadline=now + timedelta(days=1))
+    bot = accepted_bot(people["ann"], "endgame", "mine", "def act(o):\n    return 'left'\n")
+    with pytest.raises(services.GradingError, match="not open yet"):
+        services.submit(people["ann"], assignment, bot)
+    Assignment.objects.filter(pk=assignment.pk).update(opens_at=now - timedelta(days=3), deadline=now - timedelta(days=1))
+    assignment.refresh_from_db()
+    with pytest.raises(services.GradingError, match="the deadline has passed"):
+        services.submit(people["ann"], assignment, bot)
+    assignment.late_cutoff_days = 2  # late work is still accepted for another day
+    assignment.save()
+    assert services.submit(people["ann"], assignment, bot).bot == bot

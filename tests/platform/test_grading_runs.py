@@ -1,0 +1,216 @@
+"""Grading runs played in this process: the rubric parts, the cache, reproducibility and the evidence."""
+
+import pytest
+
+from grading import runs, services
+from grading.models import Grade, GradingGame, GradingRun
+from grading_helpers import course_with_people, open_assignment, play_run, submitted_bots
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+# Fixed boards, so that comparisons between the bots' play are the same on every run of the tests.
+BOARDS_SEED = 2026
+
+
+@pytest.fixture(autouse=True)
+def trusted_bots(in_process_sandbox):
+    """The tests' own bots run as plain processes here; the sandboxed run is in the browser test."""
+
+
+@pytest.fixture
+def graded(make_user):
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course)
+    assignment.seed = BOARDS_SEED
+    assignment.save()
+    services.add_part(people["instructor"], assignment, "win_rate", 60, {"opponent": "greedy", "games": 4})
+    services.add_part(people["instructor"], assignment, "reliability", 20, {"opponent": "greedy", "games": 4})
+    services.add_part(people["instructor"], assignment, "solver_loss", 20, {"opponent": "greedy", "games": 4})
+    bots = submitted_bots(assignment, people)
+    return assignment, people, bots
+
+
+def grades_by_student(run):
+    return {grade.submission.student.username.split("-")[1]: grade for grade in run.grades.select_related("submission__student")}
+
+
+def test_a_run_plays_seeded_games_with_seats_alternated_and_grades_every_part(graded):
+    assignment, people, bots = graded
+    run = play_run(runs.start_run(people["assistant"], assignment))
+
+    assert run.status == GradingRun.Status.FINISHED
+    # 3 bots x 4 games vs greedy; the three parts share the same 4 boards and seats, so 12 matches in all.
+    assert run.games.count() == 12
+    matches = Match.objects.filter(grading_game__runs=run)
+    assert set(matches.values_list("purpose", flat=True)) == {Match.Purpose.GRADING}
+    for version in {game.version for game in run.games.all()}:
+        games = run.games.filter(version=version)
+        assert sorted(games.values_list("seat", flat=True)) == [0, 0, 1, 1]
+        assert len(set(games.values_list("seed", flat=True))) == 2  # each board played from both seats
+    grades = grades_by_student(run)
+    cat = grades["cat"].parts
+    assert cat[1]["fraction"] == 0 and "illegal" in cat[1]["detail"]  # every game an illegal move
+    assert grades["ann"].parts[1]["fraction"] == 1.0
+    # On these boards the one-move lookahead loses fewer points per move to the solver than the greedy rule.
+    assert grades["ben"].parts[2]["facts"]["average_points_lost"] < grades["ann"].parts[2]["facts"]["average_points_lost"]
+    for grade in grades.values():
+        assert grade.total == pytest.approx(sum(part["points"] for part in grade.parts))
+        for part in grade.parts:  # the evidence: the very matches, the version and the seeds
+            assert len(part["matches"]) == 4 and part["version"] == grade.version.pk
+            assert set(Match.objects.filter(pk__in=part["matches"]).values_list("seed", flat=True)) == set(part["seeds"])
+
+
+def test_a_rerun_after_a_rubric_change_replays_nothing_and_regrades(graded):
+    assignment, people, _ = graded
+    first = play_run(runs.start_run(people["instructor"], assignment))
+    matches_before = Match.objects.count()
+    part = assignment.rubric.get(kind="win_rate")
+    part.weight = 30
+    part.save()
+
+    second = runs.start_run(people["instructor"], assignment)
+    assert second.status == GradingRun.Status.FINISHED  # every game was cached: graded at once
+    assert Match.objects.count() == matches_before
+    for name, grade in grades_by_student(second).items():
+        old = grades_by_student(first)[name]
+        assert grade.parts[0]["fraction"] == old.parts[0]["fraction"]
+        assert grade.parts[0]["points"] == pytest.approx(old.parts[0]["points"] / 2)
+
+
+def test_grades_are_reproducible_when_every_game_is_played_again(graded):
+    assignment, people, _ = graded
+    first = play_run(runs.start_run(people["instructor"], assignment))
+    before = {name: (g.total, [p["fraction"] for p in g.parts]) for name, g in grades_by_student(first).items()}
+    seeds = set(GradingGame.objects.values_list("seed", "seat"))
+    # Throw the cache and its matches away: a new run must play everything again, and agree.
+    GradingRun.objects.all().delete()
+    match_ids = list(GradingGame.objects.values_list("match_id", flat=True))
+    GradingGame.objects.all().delete()
+    Match.objects.filter(pk__in=match_ids).delete()
+
+    second = play_run(runs.start_run(people["instructor"], assignment))
+    assert set(GradingGame.objects.values_list("seed", "seat")) == seeds
+    after = {name: (g.total, [p["fraction"] for p in g.parts]) for name, g in grades_by_student(second).items()}
+    assert after == before
+
+
+def test_the_match_finished_hook_publishes_the_run_advance(graded, monkeypatch):
+    assignment, people, _ = graded
+    published = []
+    monkeypatch.setattr(runs, "publish_on_commit", lambda task, *args: published.append((task, args)))
+    run = runs.start_run(people["instructor"], assignment)
+    from platform_helpers import play_now
+
+    play_now(run.games.first().match)
+    assert published == [("grading.tasks.advance_grading_run", (run.pk,))]
+
+
+def test_a_student_cannot_start_a_run_and_an_empty_rubric_is_refused(graded, make_user):
+    assignment, people, _ = graded
+    with pytest.raises(services.GradingError, match="instructors and teaching assistants"):
+        runs.start_run(people["ann"], assignment)
+    assignment.rubric.all().delete()
+    with pytest.raises(services.GradingError, match="rubric is empty"):
+        runs.start_run(people["instructor"], assignment)
+    assert not Grade.objects.exists()
+
+
+def test_the_periodic_task_finishes_a_run_whose_advance_message_was_lost(graded):
+    from grading import tasks
+    from platform_helpers import play_now
+
+    assignment, people, _ = graded
+    run = runs.start_run(people["instructor"], assignment)
+    for game in run.games.select_related("match"):
+        play_now(game.match)  # in a test transaction the hook's on-commit publish never happens: "lost"
+    run.refresh_from_db()
+    assert run.status == GradingRun.Status.RUNNING
+    assert tasks.resume_grading_runs() == 1
+    run.refresh_from_db()
+    assert run.status == GradingRun.Status.FINISHED and run.grades.count() == 3
+
+
+def test_a_game_failing_on_the_platform_is_replayed_then_fails_the_run(graded):
+    from matches import services as match_services
+
+    assignment, people, _ = graded
+    run = runs.start_run(people["instructor"], assignment)
+    game = run.games.select_related("match").first()
+    for attempt in range(1, runs.MAX_PLATFORM_ERRORS + 1):
+        match_services.record_error(match_services.claim(game.match_id), "no sandbox")
+        runs.advance_run(run.pk)
+        game.refresh_from_db()
+        run.refresh_from_db()
+        assert game.platform_errors == attempt
+        expected = GradingRun.Status.FAILED if attempt == runs.MAX_PLATFORM_ERRORS else GradingRun.Status.RUNNING
+        assert run.status == expected
+    assert "failed on the platform 3 times (no sandbox)" in run.note and not run.grades.exists()
+
+
+def test_late_work_is_graded_with_its_penalty(make_user):
+    from datetime import timedelta
+
+    from bots.models import BotVersion
+
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course, late_cutoff_days=3, late_penalty_per_day=25)
+    services.add_part(people["instructor"], assignment, "reliability", 10, {"opponent": "greedy", "games": 2})
+    bots = submitted_bots(assignment, people, codes={"ann": "def act(o):\n    return 'left'\n"})
+    BotVersion.objects.filter(bot=bots["ann"]).update(uploaded_at=assignment.deadline + timedelta(days=1, seconds=1))
+    grade = play_run(runs.start_run(people["instructor"], assignment)).grades.get()
+    assert grade.late_days == 2 and grade.note == "late"
+    assert grade.measured == 10 and grade.total == pytest.approx(5.0)
+
+
+def test_tournament_placement_and_elo_percentile_read_what_the_platform_recorded(graded):
+    from ratings.models import Rating
+    from tournament_helpers import entered, play_out
+    from tournaments import services as tournament_services
+
+    assignment, people, bots = graded
+    tournament = entered(people["instructor"], assignment.course, list(bots.values()), game="endgame",
+                         format="round-robin", games_per_series=2)
+    tournament_services.start(people["instructor"], tournament)
+    play_out(tournament)
+    for name, value in (("ann", 1600), ("ben", 1500), ("cat", 1400)):
+        Rating.objects.create(bot=bots[name], value=value)
+    assignment.rubric.all().delete()
+    services.add_part(people["instructor"], assignment, "tournament", 10, {"tournament": tournament.pk})
+    services.add_part(people["instructor"], assignment, "elo_percentile", 10)
+
+    run = runs.start_run(people["instructor"], assignment)
+    assert run.status == GradingRun.Status.FINISHED and not run.games.exists()  # nothing to play
+    grades = grades_by_student(run)
+    assert grades["cat"].parts[0]["fraction"] == 0.0  # an illegal move every game: last place
+    assert grades["cat"].parts[0]["facts"] == {"tournament": tournament.pk, "place": 3, "of": 3}
+    assert [grades[name].parts[1]["fraction"] for name in ("ann", "ben", "cat")] == [1.0, 0.5, 0.0]
+
+
+def test_a_part_refuses_options_it_cannot_use(graded, make_user):
+    assignment, people, _ = graded
+    teacher = people["instructor"]
+    with pytest.raises(services.GradingError, match="unknown rubric part 'style'"):
+        services.add_part(teacher, assignment, "style", 10)
+    with pytest.raises(services.GradingError, match="games must be between 2 and 200"):
+        services.add_part(teacher, assignment, "win_rate", 10, {"games": 1000})
+    with pytest.raises(services.GradingError, match="tournament must be the id"):
+        services.add_part(teacher, assignment, "tournament", 10, {"tournament": 999})
+    crazy = open_assignment(teacher, assignment.course, game="crazyking")
+    with pytest.raises(services.GradingError, match="only for endgame"):
+        services.add_part(teacher, crazy, "solver_loss", 10)
+
+
+def test_a_submission_with_no_version_in_time_gets_nothing_and_plays_nothing(make_user):
+    from datetime import timedelta
+
+    from bots.models import BotVersion
+
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course)
+    services.add_part(people["instructor"], assignment, "win_rate", 10, {"opponent": "greedy", "games": 2})
+    bots = submitted_bots(assignment, people, codes={"ann": "def act(o):\n    return 'left'\n"})
+    BotVersion.objects.filter(bot=bots["ann"]).update(uploaded_at=assignment.deadline + timedelta(seconds=1))
+    run = runs.start_run(people["instructor"], assignment)
+    grade = run.grades.get()
+    assert run.status == GradingRun.Status.FINISHED and not run.games.exists()
+    assert (grade.version, grade.total, grade.note) == (None, 0, "no version that passed validation was uploaded in time")
