@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('accounts', '0001_initial'),
         ('bots', '0002_initial'),
-        ('matches', '0004_one_bot_may_fill_a_cooperative_team'),
+        ('matches', '0005_one_bot_may_fill_a_cooperative_team'),
         ('variants', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

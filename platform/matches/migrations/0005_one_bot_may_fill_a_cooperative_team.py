@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0003_deadline_covers_queued_matches'),
+        ('matches', '0004_grading_purpose'),
     ]
 
     operations = [
