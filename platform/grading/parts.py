@@ -2,8 +2,8 @@
 
 A part type declares the games it needs (`games`: against which built-in, with which seed, in which seat)
 and measures a submission from their finished matches (`measure`); types that need no games of their own
-(tournament placement, Elo percentile) read what the platform already recorded. A new type (the Sorted!
-score, a Sprouts winning-move rate) is a subclass registered with `@register`.
+(tournament placement, Elo percentile) read what the platform already recorded. A new type is a subclass
+registered with `@register`.
 """
 
 import hashlib
@@ -18,7 +18,8 @@ class PartError(ValueError):
 
 @dataclass(frozen=True)
 class GameNeed:
-    """A game a part needs played: the graded bot in `seat` against the built-in `opponent`, on `seed`."""
+    """A game a part needs played: the graded bot in `seat` against the built-in `opponent`, on `seed`;
+    with no opponent (""), a cooperative game the graded bot plays alone, in every seat."""
 
     opponent: str
     seed: int
@@ -94,7 +95,11 @@ class PlaysBuiltin(PartType):
 
     def clean(self, assignment, params):
         super().clean(assignment, params)
-        builtins = sorted(get_game(assignment.game).builtin_bots())
+        rules = get_game(assignment.game)
+        if rules.cooperative or rules.min_players > 2:
+            raise PartError(f"it plays two-seat games against a built-in; {rules.title} seats "
+                            f"{rules.min_players}: use team_score")
+        builtins = sorted(rules.builtin_bots())
         opponent = params.get("opponent") or (self.default_opponent if self.default_opponent in builtins
                                                else builtins[0])
         if opponent not in builtins:
@@ -245,3 +250,71 @@ class EloPercentile(PartType):
         return Measured(fraction, f"rating {mine['rating']:.0f}, above {fraction:.0%} of the course's {len(rows)} bots",
                         facts={"rating": mine["rating"], "bots": len(rows)})
 
+
+
+@register
+class SproutsWinningMoves(PlaysBuiltin):
+    """Of the graded bot's moves made in a won position, the share that kept it won (the solver's verdict)."""
+
+    kind = "winning_moves"
+    title = "winning moves kept"
+    games_supported = ("sprouts",)
+    default_opponent = "random"
+
+    def clean(self, assignment, params):
+        cleaned = super().clean(assignment, params)
+        cleaned["full_at"] = _number(params, "full_at", 1.0, 0.01, 1.0)
+        return cleaned
+
+    def describe(self, params):
+        return f"winning moves kept in won positions vs {params['opponent']} (full at {params['full_at']:.0%})"
+
+    def measure(self, context, params):
+        kept, chances, ids = 0, 0, []
+        rules = get_game(context.assignment.game)
+        for need, match, _ in self._graded_seats(context, params):
+            ids.append(match.pk)
+            rows = [row for row in rules.analyse(match.replay) or [] if row["seat"] == need.seat and row["won_before"]]
+            kept += sum(row["keeps_win"] for row in rows)
+            chances += len(rows)
+        if not chances:
+            return Measured(0.0, "never had a won position to keep", ids, {"winning_move_rate": None})
+        rate = kept / chances
+        return Measured(min(1.0, rate / params["full_at"]),
+                        f"kept the win with {kept} of {chances} moves made in won positions ({rate:.0%})", ids,
+                        {"winning_move_rate": rate})
+
+
+@register
+class TeamScore(PartType):
+    """Sorted!: the graded bot plays the whole team on N seeded deals; the average team score is graded
+    (full marks at `full_at` or better, none at `zero_at` or worse, linear between; lower is better)."""
+
+    kind = "team_score"
+    title = "team score"
+    games_supported = ("sorted",)
+
+    def clean(self, assignment, params):
+        super().clean(assignment, params)
+        full_at = _number(params, "full_at", 0.0, 0.0, 1000.0)
+        zero_at = _number(params, "zero_at", 10.0, 0.1, 1000.0)
+        if zero_at <= full_at:
+            raise PartError("zero_at must be worse (higher) than full_at")
+        return {"games": _number(params, "games", 10, 1, 200, int), "full_at": full_at, "zero_at": zero_at}
+
+    def describe(self, params):
+        return f"average team score over {params['games']} deals (full marks at {params['full_at']:g}, none at " \
+               f"{params['zero_at']:g})"
+
+    def needs(self, assignment, params):
+        return [GameNeed("", derived_seed(assignment.seed, deal), 0) for deal in range(params["games"])]
+
+    def measure(self, context, params):
+        matches = sorted(context.played.values(), key=lambda match: match.pk)
+        scores = [next(seat.score for seat in match.seats.all() if seat.seat == 0) for match in matches]
+        average = sum(scores) / len(scores) if scores else params["zero_at"]
+        won = sum(1 for match in matches if match.winners)
+        span = params["zero_at"] - params["full_at"]
+        fraction = min(1.0, max(0.0, (params["zero_at"] - average) / span))
+        return Measured(fraction, f"average team score {average:.2f} over {len(scores)} deals ({won} sorted)",
+                        [match.pk for match in matches], {"average_score": average, "won": won})

@@ -16,6 +16,7 @@ import logging
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from games import get_game
 
 from accounts.access import staffs
 from arena.queue import publish_on_commit
@@ -65,15 +66,24 @@ def start_run(user, assignment: Assignment) -> GradingRun:
     return run
 
 
+def cache_key(assignment: Assignment, version: BotVersion, need: parts.GameNeed, digest: str) -> dict:
+    """What identifies a grading game: the version, whom it plays with, the seed, its seat and the rules.
+    A need without an opponent is a cooperative game the version plays alone, in every seat."""
+    opponent = version.bot if not need.opponent else Bot.objects.builtin(assignment.game, need.opponent)
+    return {"version": version, "opponent": opponent, "seed": need.seed, "seat": need.seat, "rules": digest}
+
+
 def cached_game(assignment: Assignment, version: BotVersion, need: parts.GameNeed) -> GradingGame:
     """The game of `version` against a built-in on a seed in a seat: the cached one, or a new queued match."""
-    opponent = Bot.objects.builtin(assignment.game, need.opponent)
-    key = {"version": version, "opponent": opponent, "seed": need.seed, "seat": need.seat,
-           "rules": rules_digest(assignment)}
+    key = cache_key(assignment, version, need, rules_digest(assignment))
     game = GradingGame.objects.filter(**key).first()
     if game is not None:
         return game
-    bots = [version.bot, opponent] if need.seat == 0 else [opponent, version.bot]
+    opponent = key["opponent"]
+    if not need.opponent:
+        bots = match_services.seating(get_game(assignment.game), version.bot, [])
+    else:
+        bots = [version.bot, opponent] if need.seat == 0 else [opponent, version.bot]
     try:
         with transaction.atomic():  # a concurrent run may create the same game: keep theirs
             match = match_services.create_match(
@@ -144,8 +154,7 @@ def _measure(run, part: dict, submission, version, digest: str) -> dict:
     played = {}
     for need in needs:
         game = (GradingGame.objects.select_related("match").prefetch_related("match__seats")
-                .get(version=version, opponent__game=run.assignment.game, opponent__builtin_name=need.opponent,
-                     opponent__owner=None, seed=need.seed, seat=need.seat, rules=digest))
+                .get(**cache_key(run.assignment, version, need, digest)))
         played[need] = game.match
     measured = part_type.measure(parts.Context(run.assignment, submission, version, played), part["params"])
     return {"part": part["part"], "kind": part["kind"], "label": part["label"], "weight": part["weight"],

@@ -63,7 +63,7 @@ def _apply(assignment: Assignment, fields: dict) -> Assignment:
             raise GradingError(f"{variant.name} is not a {assignment.game} variant of this course")
         assignment.config = variant.config
     try:
-        rules.new_game(2, assignment.config or {})
+        rules.new_game(rules.default_players, assignment.config or {})
     except ConfigError as exc:
         raise GradingError(f"these options cannot be played: {exc}") from exc
     if assignment.deadline <= assignment.opens_at:
