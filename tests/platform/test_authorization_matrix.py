@@ -188,6 +188,7 @@ NEW_ASSIGNMENT = as_json(lambda w: {"course": w.course.pk, "title": "Second", "g
                                     "opens_at": "2030-01-01T00:00:00Z", "deadline": "2030-02-01T00:00:00Z"})
 NEW_PART = as_json(lambda w: {"kind": "reliability", "weight": 10, "params": {"opponent": "greedy", "games": 2}})
 NOTE = as_json(lambda w: {"points": 0, "comment": "checked by hand"})
+BONUS = as_json(lambda w: {"points": 5, "comment": "a clever endgame"})
 
 
 def bob_entry_form(world):
@@ -351,9 +352,14 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "assignment-export": Case({"GET": STAFF_API}),
     "grading-run-list": Case({"GET": SIGNED_IN_API}),  # the runs of the courses one staffs
     "grading-run-detail": Case({"GET": STAFF_API}),
-    "submission-adjustments": Case({"GET": STAFF_API, "POST": expect(
-        403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)},
-        data=NOTE),
+    "submission-adjustments": (
+        Case({"GET": STAFF_API, "POST": expect(
+            403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)},
+            data=NOTE),
+        # Changing the points is the instructors': the assistant is refused, with the reason (400).
+        Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=400, instructor=201,
+                             operator=201)}, data=BONUS),
+    ),
     # Static files (served by Django in the embedded setup).
     "^static/(?P<path>.*)$": Case({"GET": PUBLIC, "POST": PUBLIC}),
 }
@@ -594,3 +600,13 @@ def test_every_declaration_names_a_route_of_the_site():
         for case in declared if isinstance(declared, tuple) else (declared,):
             assert {(key, m) for m in case.methods} <= methods, f"{key}: a method the route does not take"
 
+
+
+@pytest.mark.parametrize(("role_name", "graded"), [("owner", ["ada"]), ("mate", []), ("classmate", []),
+                                                    ("ta", ["ada"]), ("instructor", ["ada"])])
+def test_the_grades_list_holds_only_the_students_own_grade(world, role_name, graded):
+    """The list answers every member of the course (above); what it holds is their own grade, or all for staff."""
+    role = next(r for r in ROLES if r.name == role_name)
+    response = ask(world, role, "GET", f"/api/assignments/{world.assignment.pk}/grades/", Case({}))
+    assert response.status_code == 200
+    assert [grade["submission"]["student"] for grade in response.json()] == graded
