@@ -248,9 +248,9 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "grading:submit": Case({"GET": POST_ONLY_PAGE, "POST": MEMBER_FORM_PAGE}),
     "grading:run_progress": Case({"GET": STAFF_PAGE, "POST": STAFF_PAGE}),
     "grading:start_run": Case({"GET": POST_ONLY_PAGE, "POST": STAFF_ACTION_PAGE}),
-    # ada's grade is hers alone among the students (her team mate's too only on a team assignment).
-    "grading:grade": Case({method: expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, owner=200, ta=200,
-                                          instructor=200, operator=200) for method in ("GET", "POST")}),
+    # ada's team's grade is theirs alone among the students.
+    "grading:grade": Case({method: expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, owner=200, mate=200,
+                                          ta=200, instructor=200, operator=200) for method in ("GET", "POST")}),
     "grading:adjust": Case({"GET": POST_ONLY_PAGE, "POST": STAFF_ACTION_PAGE}),
     "grading:export": Case({"GET": STAFF_PAGE, "POST": STAFF_PAGE}),
     "web:ladder": Case({"GET": PUBLIC, "POST": PUBLIC}),
@@ -343,8 +343,8 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "assignment-rubric": Case({"GET": COURSE_API, "POST": expect(
         403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=201, operator=201)},
         data=NEW_PART),
-    # Your own submission: only ada has one; a submission sent without a bot is refused.
-    "assignment-submission": Case({"GET": expect(404, anonymous=UNAUTHENTICATED, owner=200),
+    # Your own (team's) submission: only ada's team has one; a submission sent without a bot is refused.
+    "assignment-submission": Case({"GET": expect(404, anonymous=UNAUTHENTICATED, owner=200, mate=200),
                                    "POST": expect(400, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404)}),
     "assignment-runs": Case({"GET": STAFF_API, "POST": expect(
         403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)}),
@@ -436,7 +436,7 @@ class World:
     """Course `algo` (instructor teacher, assistant ta, students ada and bob, each with a bot, and mia, in a
     team with ada), course `other` (instructor other_teacher, student olga), an operator; a finished match of
     ada's bot against bob's, a SortingGame variant of `algo`, `algo` tournaments in the states the routes
-    need, and an `algo` assignment with ada's submission graded by a finished run (and adjusted once)."""
+    need, and an `algo` team assignment with ada's submission graded by a finished run (and adjusted once)."""
 
     def __init__(self):
         # No passwords (the sessions are made with force_login): hashing them is most of the setup's time.
@@ -469,9 +469,10 @@ class World:
         self._graded_assignment()
 
     def _graded_assignment(self):
-        """ada submits her bot in time; the teacher grades it (two games against greedy) and adds a note."""
+        """ada submits her bot in time for her team (with mia); the teacher grades it (two games against greedy)
+    and adds a note."""
         teacher = self.users["teacher"]
-        self.assignment = open_assignment(teacher, self.course)
+        self.assignment = open_assignment(teacher, self.course, team_size=2)  # ada submits for her team
         self.part = grading_services.add_part(teacher, self.assignment, "win_rate", 100,
                                               {"opponent": "greedy", "games": 2})
         self.submission = grading_services.submit(self.users["ada"], self.assignment, self.bots["ada"])
@@ -602,10 +603,10 @@ def test_every_declaration_names_a_route_of_the_site():
 
 
 
-@pytest.mark.parametrize(("role_name", "graded"), [("owner", ["ada"]), ("mate", []), ("classmate", []),
+@pytest.mark.parametrize(("role_name", "graded"), [("owner", ["ada"]), ("mate", ["ada"]), ("classmate", []),
                                                     ("ta", ["ada"]), ("instructor", ["ada"])])
 def test_the_grades_list_holds_only_the_students_own_grade(world, role_name, graded):
-    """The list answers every member of the course (above); what it holds is their own grade, or all for staff."""
+    """The list answers every member of the course (above); it holds their own (team's) grade, or all for staff."""
     role = next(r for r in ROLES if r.name == role_name)
     response = ask(world, role, "GET", f"/api/assignments/{world.assignment.pk}/grades/", Case({}))
     assert response.status_code == 200
