@@ -195,6 +195,16 @@ def bob_entry_form(world):
     return {"bot": world.bots["bob"].pk}, None
 
 
+def page(answer) -> Case:
+    """A plain page: GET and POST answered alike (the view does not look at the method)."""
+    return Case({"GET": answer, "POST": answer})
+
+
+def post_only(answer) -> Case:
+    """A form's target: 405 to a GET (after the sign-in check), `answer` to a POST."""
+    return Case({"GET": POST_ONLY_PAGE, "POST": answer})
+
+
 def running(**methods) -> tuple[Case, Case]:
     """A tournament route tried on a running tournament (its students see it) and on a draft (they do not)."""
     draft = {method: DRAFT_API if answer is COURSE_API else DRAFT_PAGE if answer is COURSE_PAGE else answer
@@ -204,56 +214,55 @@ def running(**methods) -> tuple[Case, Case]:
 
 ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # Site pages (web).
-    "web:home": Case({"GET": PUBLIC, "POST": PUBLIC}),
-    "web:register": Case({"GET": PUBLIC, "POST": PUBLIC}),  # POST without a form: the form again, with errors
+    "web:home": page(PUBLIC),
+    "web:register": page(PUBLIC),  # POST without a form: the form again, with errors
     "web:new_bot": Case({"GET": POST_ONLY_PAGE, "POST": expect(400, anonymous=LOGIN)}),  # no name: the form again
-    "web:versions_live": Case({"GET": PRIVATE_POLL, "POST": PRIVATE_POLL}),
+    "web:versions_live": page(PRIVATE_POLL),
     # bob has one bot of the game: on to its challenge form; the others pick among theirs (none here).
-    "web:challenge_opponent": Case({"GET": expect(200, anonymous=LOGIN, classmate=ANY_REDIRECT, mate=200, ta=200),
-                                    "POST": expect(200, anonymous=LOGIN, classmate=ANY_REDIRECT, mate=200, ta=200)}),
-    "web:bot": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "web:challenge_opponent": page(expect(200, anonymous=LOGIN, classmate=ANY_REDIRECT, mate=200, ta=200)),
+    "web:bot": page(SIGNED_IN_PAGE),
     "web:upload": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
                        data=code_file),
     "web:challenge": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
                           data=lambda w: ({"opponents": [w.bots["bob"].pk]}, None)),
-    "web:version_code": Case({"GET": PRIVATE_PAGE, "POST": PRIVATE_PAGE}),
-    "web:course": Case({"GET": COURSE_PAGE, "POST": COURSE_PAGE}),
+    "web:version_code": page(PRIVATE_PAGE),
+    "web:course": page(COURSE_PAGE),
     "web:new_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)},
         data=deck_file),
     "web:delete_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)}),
-    "web:match": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
-    "web:replay": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
-    "web:match_live": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
-    "web:replay_data": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
-    "web:replay_file": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "web:match": page(SIGNED_IN_PAGE),
+    "web:replay": page(SIGNED_IN_PAGE),
+    "web:match_live": page(SIGNED_IN_PAGE),
+    "web:replay_data": page(SIGNED_IN_PAGE),
+    "web:replay_file": page(SIGNED_IN_PAGE),
     # The inbox: everyone their own.
-    "notifications:inbox": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "notifications:inbox": page(SIGNED_IN_PAGE),
     "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
     # Grading pages: people.
-    "grading:join": Case({"GET": expect(ANY_REDIRECT, anonymous=LOGIN), "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
-    "grading:people": Case({"GET": COURSE_PAGE, "POST": COURSE_PAGE}),
-    "grading:upload_roster": Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}),
-    "grading:add_assistant": Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}),
-    "grading:create_team": Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}),
-    "grading:reset_invite": Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}),
-    "grading:set_time_zone": Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}),
+    "grading:join": page(expect(ANY_REDIRECT, anonymous=LOGIN)),  # the invitation link: any signed-in user joins
+    "grading:people": page(COURSE_PAGE),
+    "grading:upload_roster": post_only(STEER_PAGE),
+    "grading:add_assistant": post_only(STEER_PAGE),
+    "grading:create_team": post_only(STEER_PAGE),
+    "grading:reset_invite": post_only(STEER_PAGE),
+    "grading:set_time_zone": post_only(STEER_PAGE),
     # Grading pages: assignments (ada's graded submission in the drill-down routes).
-    "grading:assignments": Case({"GET": COURSE_PAGE, "POST": COURSE_PAGE}),  # an empty form: shown with errors
-    "grading:assignment": Case({"GET": COURSE_PAGE, "POST": COURSE_PAGE}),
-    "grading:edit": Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}),
-    "grading:add_part": Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}),
-    "grading:remove_part": Case({"GET": POST_ONLY_PAGE, "POST": STEER_PAGE}),
-    "grading:submit": Case({"GET": POST_ONLY_PAGE, "POST": MEMBER_FORM_PAGE}),
-    "grading:run_progress": Case({"GET": STAFF_PAGE, "POST": STAFF_PAGE}),
-    "grading:start_run": Case({"GET": POST_ONLY_PAGE, "POST": STAFF_ACTION_PAGE}),
+    "grading:assignments": page(COURSE_PAGE),  # an empty form: shown with errors
+    "grading:assignment": page(COURSE_PAGE),
+    "grading:edit": post_only(STEER_PAGE),
+    "grading:add_part": post_only(STEER_PAGE),
+    "grading:remove_part": post_only(STEER_PAGE),
+    "grading:submit": post_only(MEMBER_FORM_PAGE),
+    "grading:run_progress": page(STAFF_PAGE),
+    "grading:start_run": post_only(STAFF_ACTION_PAGE),
     # ada's team's grade is theirs alone among the students.
-    "grading:grade": Case({method: expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, owner=200, mate=200,
-                                          ta=200, instructor=200, operator=200) for method in ("GET", "POST")}),
-    "grading:adjust": Case({"GET": POST_ONLY_PAGE, "POST": STAFF_ACTION_PAGE}),
-    "grading:export": Case({"GET": STAFF_PAGE, "POST": STAFF_PAGE}),
-    "web:ladder": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "grading:grade": page(expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, owner=200, mate=200, ta=200,
+                                 instructor=200, operator=200)),
+    "grading:adjust": post_only(STAFF_ACTION_PAGE),
+    "grading:export": page(STAFF_PAGE),
+    "web:ladder": page(PUBLIC),
     # Tournament pages.
     "tournaments:course": Case({"GET": COURSE_PAGE, "POST": expect(  # an empty form is shown again, with errors
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=200, operator=200)}),
@@ -274,13 +283,13 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "cancel"}),
     ),
     # Django's sign-in pages.
-    "login": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "login": page(PUBLIC),
     "logout": Case({"GET": expect(405), "POST": expect(ANY_REDIRECT)}),
-    "password_change": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "password_change": page(SIGNED_IN_PAGE),
     "password_change_done": Case({"GET": SIGNED_IN_PAGE, "POST": expect(405, anonymous=LOGIN)}),
-    "password_reset": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "password_reset": page(PUBLIC),
     "password_reset_done": Case({"GET": PUBLIC, "POST": expect(405)}),
-    "password_reset_confirm": Case({"GET": PUBLIC, "POST": PUBLIC}),  # a bad link: the page says so
+    "password_reset_confirm": page(PUBLIC),  # a bad link: the page says so
     "password_reset_complete": Case({"GET": PUBLIC, "POST": expect(405)}),
     # The REST API.
     "api-root": Case({"GET": SIGNED_IN_API}),
@@ -361,7 +370,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
                              operator=201)}, data=BONUS),
     ),
     # Static files (served by Django in the embedded setup).
-    "^static/(?P<path>.*)$": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "^static/(?P<path>.*)$": page(PUBLIC),
 }
 
 # The Django admin: operators only; everyone else is sent to its sign-in page. Routes differing are named.
