@@ -12,6 +12,7 @@ what the next role sees.
 
 import json
 import re
+from datetime import timedelta
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -27,8 +28,12 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from games.sortinggame.deck import STANDARD_DECK
 from rest_framework.authtoken.models import Token
 
+from accounts import people as people_services
 from accounts.models import Course
-from bots.models import Bot
+from bots.models import Bot, BotVersion
+from grading import runs as grading_runs
+from grading import services as grading_services
+from grading_helpers import open_assignment, pass_deadline, play_run
 from matches import services as match_services
 from platform_helpers import EXAMPLE_BOT, play_now
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot, entered
@@ -52,13 +57,14 @@ ROLES = [
     Role("anonymous", None),
     Role("owner", lambda w: w.users["ada"]),  # owns the bot, version and match in question; takes the course
     Role("classmate", lambda w: w.users["bob"]),  # another student of the same course
+    Role("mate", lambda w: w.users["mia"], like="classmate"),  # a student of the course in ada's team
+    Role("ta", lambda w: w.users["ta"], like="classmate"),  # a teaching assistant of the course
     Role("outsider", lambda w: w.users["olga"]),  # a student of another course
     Role("instructor", lambda w: w.users["teacher"]),  # teaches the course
     Role("other_instructor", lambda w: w.users["other_teacher"]),  # teaches the other course only
     Role("operator", lambda w: w.users["root"]),  # a superuser
-    # A teaching assistant, once accounts has them, is one more line such as
-    # Role("ta", lambda w: w.users["ta"], like="classmate") with the user made in World; then the routes
-    # where a TA's answer differs name "ta" in their expect(...).
+    # A new kind of user is one more line here, with its user made in World; the routes where its answer
+    # differs from its `like` role's name it in their expect(...).
 ]
 ROLE_NAMES = {role.name for role in ROLES}
 
@@ -116,9 +122,12 @@ PUBLIC = expect(200)
 SIGNED_IN_PAGE = expect(200, anonymous=LOGIN)
 SIGNED_IN_API = expect(200, anonymous=UNAUTHENTICATED)
 POST_ONLY_PAGE = expect(405, anonymous=LOGIN)  # @login_required outside @require_POST
-# Private material of ada's bot: ada, her course's instructor and operators; nobody else learns it exists.
-PRIVATE_PAGE = expect(404, anonymous=LOGIN, owner=200, instructor=200, operator=200)
-PRIVATE_API = expect(404, anonymous=UNAUTHENTICATED, owner=200, instructor=200, operator=200)
+# Private material of ada's bot: ada, her team mate, her course's instructor and assistant, and operators;
+# nobody else learns it exists.
+PRIVATE_PAGE = expect(404, anonymous=LOGIN, owner=200, mate=200, ta=200, instructor=200, operator=200)
+PRIVATE_API = expect(404, anonymous=UNAUTHENTICATED, owner=200, mate=200, ta=200, instructor=200, operator=200)
+# Its htmx poll: 204 (reload the page) once no version is validating, as here.
+PRIVATE_POLL = expect(404, anonymous=LOGIN, owner=204, mate=204, ta=204, instructor=204, operator=204)
 # The course's material: its members and operators; it does not exist for anyone else.
 COURSE_PAGE = expect(200, anonymous=LOGIN, outsider=404, other_instructor=404)
 COURSE_API = expect(200, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404)
@@ -126,10 +135,23 @@ COURSE_API = expect(200, anonymous=UNAUTHENTICATED, outsider=404, other_instruct
 STEER_API = expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=200, operator=200)
 STEER_PAGE = expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT,
                     operator=ANY_REDIRECT)
-DRAFT_STEER_PAGE = expect(404, anonymous=LOGIN, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)
-# A draft tournament is its instructors' alone.
-DRAFT_PAGE = expect(404, anonymous=LOGIN, instructor=200, operator=200)
-DRAFT_API = expect(404, anonymous=UNAUTHENTICATED, instructor=200, operator=200)
+DRAFT_STEER_PAGE = expect(404, anonymous=LOGIN, ta=403, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)
+# Everyone's work in the course (all submissions, grades, runs): its staff, instructors and assistants; its
+# students are refused; it does not exist for anyone else.
+STAFF_PAGE = expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, ta=200, instructor=200, operator=200)
+STAFF_API = expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=200, instructor=200,
+                   operator=200)
+# What the staff may do (run grading, annotate a grade): the assistant too, unlike STEER_PAGE.
+STAFF_ACTION_PAGE = expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, ta=ANY_REDIRECT,
+                           instructor=ANY_REDIRECT, operator=ANY_REDIRECT)
+# Members of the course who send an empty form: told what is missing (a redirect with a message).
+MEMBER_FORM_PAGE = expect(ANY_REDIRECT, anonymous=LOGIN, outsider=404, other_instructor=404)
+# An instructors-only people endpoint sent nothing: the instructor is told what is missing.
+PEOPLE_API = expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=400,
+                    operator=400)
+# A draft tournament is its staff's alone (its assistants see it, but are refused changes to it).
+DRAFT_PAGE = expect(404, anonymous=LOGIN, ta=200, instructor=200, operator=200)
+DRAFT_API = expect(404, anonymous=UNAUTHENTICATED, ta=200, instructor=200, operator=200)
 
 
 # --- The routes -----------------------------------------------------------------------------------------------
@@ -162,10 +184,25 @@ CHALLENGE = as_json(lambda w: {"bot": w.bots["ada"].pk, "opponents": [w.bots["bo
 NEW_TOURNAMENT = as_json(lambda w: {"course": w.course.pk, "name": "New cup", "game": "endgame",
                                     "format": "round-robin", "seeding": "given"})
 ENTER_BOB = as_json(lambda w: {"bot": w.bots["bob"].pk})
+NEW_ASSIGNMENT = as_json(lambda w: {"course": w.course.pk, "title": "Second", "game": "endgame",
+                                    "opens_at": "2030-01-01T00:00:00Z", "deadline": "2030-02-01T00:00:00Z"})
+NEW_PART = as_json(lambda w: {"kind": "reliability", "weight": 10, "params": {"opponent": "greedy", "games": 2}})
+NOTE = as_json(lambda w: {"points": 0, "comment": "checked by hand"})
+BONUS = as_json(lambda w: {"points": 5, "comment": "a clever endgame"})
 
 
 def bob_entry_form(world):
     return {"bot": world.bots["bob"].pk}, None
+
+
+def page(answer) -> Case:
+    """A plain page: GET and POST answered alike (the view does not look at the method)."""
+    return Case({"GET": answer, "POST": answer})
+
+
+def post_only(answer) -> Case:
+    """A form's target: 405 to a GET (after the sign-in check), `answer` to a POST."""
+    return Case({"GET": POST_ONLY_PAGE, "POST": answer})
 
 
 def running(**methods) -> tuple[Case, Case]:
@@ -177,24 +214,55 @@ def running(**methods) -> tuple[Case, Case]:
 
 ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # Site pages (web).
-    "web:home": Case({"GET": PUBLIC, "POST": PUBLIC}),
-    "web:register": Case({"GET": PUBLIC, "POST": PUBLIC}),  # POST without a form: the form again, with errors
-    "web:new_bot": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
-    "web:bot": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "web:home": page(PUBLIC),
+    "web:register": page(PUBLIC),  # POST without a form: the form again, with errors
+    "web:new_bot": Case({"GET": POST_ONLY_PAGE, "POST": expect(400, anonymous=LOGIN)}),  # no name: the form again
+    "web:versions_live": page(PRIVATE_POLL),
+    # bob has one bot of the game: on to its challenge form; the others pick among theirs (none here).
+    "web:challenge_opponent": page(expect(200, anonymous=LOGIN, classmate=ANY_REDIRECT, mate=200, ta=200)),
+    "web:bot": page(SIGNED_IN_PAGE),
     "web:upload": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
                        data=code_file),
     "web:challenge": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
                           data=lambda w: ({"opponents": [w.bots["bob"].pk]}, None)),
-    "web:version_code": Case({"GET": PRIVATE_PAGE, "POST": PRIVATE_PAGE}),
-    "web:course": Case({"GET": COURSE_PAGE, "POST": COURSE_PAGE}),
+    "web:version_code": page(PRIVATE_PAGE),
+    "web:course": page(COURSE_PAGE),
     "web:new_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)},
         data=deck_file),
     "web:delete_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)}),
-    "web:match": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
-    "web:replay": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
-    "web:ladder": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "web:match": page(SIGNED_IN_PAGE),
+    "web:replay": page(SIGNED_IN_PAGE),
+    "web:match_live": page(SIGNED_IN_PAGE),
+    "web:replay_data": page(SIGNED_IN_PAGE),
+    "web:replay_file": page(SIGNED_IN_PAGE),
+    # The inbox: everyone their own.
+    "notifications:inbox": page(SIGNED_IN_PAGE),
+    "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
+    # Grading pages: people.
+    "grading:join": page(expect(ANY_REDIRECT, anonymous=LOGIN)),  # the invitation link: any signed-in user joins
+    "grading:people": page(COURSE_PAGE),
+    "grading:upload_roster": post_only(STEER_PAGE),
+    "grading:add_assistant": post_only(STEER_PAGE),
+    "grading:create_team": post_only(STEER_PAGE),
+    "grading:reset_invite": post_only(STEER_PAGE),
+    "grading:set_time_zone": post_only(STEER_PAGE),
+    # Grading pages: assignments (ada's graded submission in the drill-down routes).
+    "grading:assignments": page(COURSE_PAGE),  # an empty form: shown with errors
+    "grading:assignment": page(COURSE_PAGE),
+    "grading:edit": post_only(STEER_PAGE),
+    "grading:add_part": post_only(STEER_PAGE),
+    "grading:remove_part": post_only(STEER_PAGE),
+    "grading:submit": post_only(MEMBER_FORM_PAGE),
+    "grading:run_progress": page(STAFF_PAGE),
+    "grading:start_run": post_only(STAFF_ACTION_PAGE),
+    # ada's team's grade is theirs alone among the students.
+    "grading:grade": page(expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, owner=200, mate=200, ta=200,
+                                 instructor=200, operator=200)),
+    "grading:adjust": post_only(STAFF_ACTION_PAGE),
+    "grading:export": page(STAFF_PAGE),
+    "web:ladder": page(PUBLIC),
     # Tournament pages.
     "tournaments:course": Case({"GET": COURSE_PAGE, "POST": expect(  # an empty form is shown again, with errors
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=200, operator=200)}),
@@ -215,13 +283,13 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "cancel"}),
     ),
     # Django's sign-in pages.
-    "login": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "login": page(PUBLIC),
     "logout": Case({"GET": expect(405), "POST": expect(ANY_REDIRECT)}),
-    "password_change": Case({"GET": SIGNED_IN_PAGE, "POST": SIGNED_IN_PAGE}),
+    "password_change": page(SIGNED_IN_PAGE),
     "password_change_done": Case({"GET": SIGNED_IN_PAGE, "POST": expect(405, anonymous=LOGIN)}),
-    "password_reset": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "password_reset": page(PUBLIC),
     "password_reset_done": Case({"GET": PUBLIC, "POST": expect(405)}),
-    "password_reset_confirm": Case({"GET": PUBLIC, "POST": PUBLIC}),  # a bad link: the page says so
+    "password_reset_confirm": page(PUBLIC),  # a bad link: the page says so
     "password_reset_complete": Case({"GET": PUBLIC, "POST": expect(405)}),
     # The REST API.
     "api-root": Case({"GET": SIGNED_IN_API}),
@@ -240,7 +308,8 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "bot-list": Case({"GET": SIGNED_IN_API, "POST": expect(400, anonymous=UNAUTHENTICATED)}),  # no name: 400
     "bot-detail": Case({"GET": SIGNED_IN_API}),
     "bot-ratings": Case({"GET": SIGNED_IN_API}),
-    "bot-versions": Case({"GET": expect(403, anonymous=UNAUTHENTICATED, owner=200, instructor=200, operator=200),
+    "bot-versions": Case({"GET": expect(403, anonymous=UNAUTHENTICATED, owner=200, mate=200, ta=200, instructor=200,
+                                        operator=200),
                           "POST": expect(403, anonymous=UNAUTHENTICATED, owner=201)}, data=code_file),
     "version-list": Case({"GET": SIGNED_IN_API}),
     "version-detail": Case({"GET": PRIVATE_API}),
@@ -260,15 +329,48 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "tournament-standings": running(GET=COURSE_API),
     "tournament-bracket": (Case({"GET": COURSE_API}, {"tournament": "running"}),
                            Case({"GET": expect(404, anonymous=UNAUTHENTICATED)}, {"tournament": "draft"})),  # none yet
-    "tournament-entrants": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, instructor=201, operator=201)},
+    "tournament-entrants": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, ta=403, instructor=201,
+                                                operator=201)},
                                 {"tournament": "draft"}, data=ENTER_BOB),
-    "tournament-start": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, instructor=200, operator=200)},
+    "tournament-start": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, ta=403, instructor=200, operator=200)},
                              {"tournament": "draft"}),
     "tournament-pause": Case({"POST": STEER_API}, {"tournament": "running"}),
     "tournament-resume": Case({"POST": STEER_API}, {"tournament": "paused"}),
     "tournament-cancel": Case({"POST": STEER_API}, {"tournament": "running"}),
+    # The grading API.
+    "course-people": Case({"GET": COURSE_API}),
+    "course-roster": Case({"POST": PEOPLE_API}),
+    "course-teams": Case({"POST": PEOPLE_API}),
+    "course-assistants": Case({"POST": PEOPLE_API}),
+    "assignment-list": Case({"GET": SIGNED_IN_API, "POST": expect(
+        403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=201, operator=201)},
+        data=NEW_ASSIGNMENT),
+    "assignment-detail": Case({"GET": COURSE_API, "PATCH": expect(  # nothing sent: nothing changed
+        403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=200, operator=200),
+        "PUT": expect(  # nothing sent: every field missing
+        403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=400, operator=400)}),
+    "assignment-rubric": Case({"GET": COURSE_API, "POST": expect(
+        403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=201, operator=201)},
+        data=NEW_PART),
+    # Your own (team's) submission: only ada's team has one; a submission sent without a bot is refused.
+    "assignment-submission": Case({"GET": expect(404, anonymous=UNAUTHENTICATED, owner=200, mate=200),
+                                   "POST": expect(400, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404)}),
+    "assignment-runs": Case({"GET": STAFF_API, "POST": expect(
+        403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)}),
+    "assignment-grades": Case({"GET": COURSE_API}),  # a student's list holds their own grade only
+    "assignment-export": Case({"GET": STAFF_API}),
+    "grading-run-list": Case({"GET": SIGNED_IN_API}),  # the runs of the courses one staffs
+    "grading-run-detail": Case({"GET": STAFF_API}),
+    "submission-adjustments": (
+        Case({"GET": STAFF_API, "POST": expect(
+            403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)},
+            data=NOTE),
+        # Changing the points is the instructors': the assistant is refused, with the reason (400).
+        Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=400, instructor=201,
+                             operator=201)}, data=BONUS),
+    ),
     # Static files (served by Django in the embedded setup).
-    "^static/(?P<path>.*)$": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    "^static/(?P<path>.*)$": page(PUBLIC),
 }
 
 # The Django admin: operators only; everyone else is sent to its sign-in page. Routes differing are named.
@@ -340,18 +442,23 @@ ROUTE_METHODS = sorted({(e.key, method) for e in ENDPOINTS for method in e.metho
 # --- The world ------------------------------------------------------------------------------------------------
 
 class World:
-    """Course `algo` (instructor teacher, students ada and bob, each with a bot), course `other` (instructor
-    other_teacher, student olga), an operator; a finished match of ada's bot against bob's, a SortingGame
-    variant of `algo`, and `algo` tournaments in the states the routes need."""
+    """Course `algo` (instructor teacher, assistant ta, students ada and bob, each with a bot, and mia, in a
+    team with ada), course `other` (instructor other_teacher, student olga), an operator; a finished match of
+    ada's bot against bob's, a SortingGame variant of `algo`, `algo` tournaments in the states the routes
+    need, and an `algo` team assignment with ada's submission graded by a finished run (and adjusted once)."""
 
     def __init__(self):
         # No passwords (the sessions are made with force_login): hashing them is most of the setup's time.
         make = get_user_model().objects.create_user
-        self.users = {name: make(username=name) for name in ("ada", "bob", "olga", "teacher", "other_teacher")}
+        self.users = {name: make(username=name) for name in ("ada", "bob", "mia", "ta", "olga", "teacher",
+                                                                 "other_teacher")}
         self.users["root"] = get_user_model().objects.create_superuser(username="root", email=None, password=None)
         self.course = Course.objects.create(code="algo", name="Algorithms")
-        self.course.students.add(self.users["ada"], self.users["bob"])
+        self.course.students.add(self.users["ada"], self.users["bob"], self.users["mia"])
         self.course.instructors.add(self.users["teacher"])
+        self.course.teaching_assistants.add(self.users["ta"])
+        self.team = people_services.create_team(self.users["teacher"], self.course, "pair",
+                                                [self.users["ada"], self.users["mia"]])
         other = Course.objects.create(code="other", name="Other")
         other.students.add(self.users["olga"])
         other.instructors.add(self.users["other_teacher"])
@@ -368,6 +475,22 @@ class World:
         Group.objects.create(name="markers")
         Token.objects.create(user=self.users["ada"])
         self.tournaments = {state: self._tournament(state) for state in ("draft", "running", "paused")}
+        self._graded_assignment()
+
+    def _graded_assignment(self):
+        """ada submits her bot in time for her team (with mia); the teacher grades it (two games against greedy)
+    and adds a note."""
+        teacher = self.users["teacher"]
+        self.assignment = open_assignment(teacher, self.course, team_size=2)  # ada submits for her team
+        self.part = grading_services.add_part(teacher, self.assignment, "win_rate", 100,
+                                              {"opponent": "greedy", "games": 2})
+        self.submission = grading_services.submit(self.users["ada"], self.assignment, self.bots["ada"])
+        pass_deadline(self.assignment)
+        BotVersion.objects.filter(bot=self.bots["ada"]).update(uploaded_at=self.assignment.deadline - timedelta(hours=1))
+        with override_settings(ARENA_SANDBOX="none"):
+            self.run = play_run(grading_runs.start_run(teacher, self.assignment))
+        assert self.run.grades.filter(submission=self.submission).exists()
+        grading_services.adjust(teacher, self.submission, 1, "a bonus for the tidy code")
 
     def _tournament(self, state: str) -> Tournament:
         teacher = self.users["teacher"]
@@ -385,7 +508,9 @@ class World:
         """Every URL parameter a route may take, filled for `objects` (the world's defaults otherwise)."""
         tournament = self.tournaments[objects.get("tournament", "running")]
         by_segment = {"bots": self.bots["ada"], "versions": self.version, "matches": self.match,
-                      "courses": self.course, "variants": self.variant, "tournaments": tournament}
+                      "courses": self.course, "variants": self.variant, "tournaments": tournament,
+                      "assignments": self.assignment, "submissions": self.submission,
+                      "runs": self.run}  # "grading-runs/": the segment is read as word characters
         segment = re.search(r"(\w+)/[^/]*<(?:\w+:)?pk>|(\w+)/\(\?P<pk>", endpoint.pattern)
         values = {
             "number": self.version.number, "variant_pk": self.variant.pk,
@@ -394,6 +519,7 @@ class World:
             "app_label": "bots", "url": "no-such-page/", "path": "web/arena.css",
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,
+            "part_pk": self.part.pk, "submission_pk": self.submission.pk, "code": self.course.invite_code,
             "content_type_id": ContentType.objects.get_for_model(Bot).pk, "object_id": self.bots["ada"].pk,
         }
         if segment:
@@ -484,3 +610,13 @@ def test_every_declaration_names_a_route_of_the_site():
         for case in declared if isinstance(declared, tuple) else (declared,):
             assert {(key, m) for m in case.methods} <= methods, f"{key}: a method the route does not take"
 
+
+
+@pytest.mark.parametrize(("role_name", "graded"), [("owner", ["ada"]), ("mate", ["ada"]), ("classmate", []),
+                                                    ("ta", ["ada"]), ("instructor", ["ada"])])
+def test_the_grades_list_holds_only_the_students_own_grade(world, role_name, graded):
+    """The list answers every member of the course (above); it holds their own (team's) grade, or all for staff."""
+    role = next(r for r in ROLES if r.name == role_name)
+    response = ask(world, role, "GET", f"/api/assignments/{world.assignment.pk}/grades/", Case({}))
+    assert response.status_code == 200
+    assert [grade["submission"]["student"] for grade in response.json()] == graded
