@@ -16,7 +16,8 @@ from django.conf import settings
 from django.db import connection
 
 from arena.celery import app as celery_app
-from platform_helpers import database_url, stop_process, wait_for
+from platform_helpers import (BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, database_url, stop_process,
+                              wait_for)
 from required import IN_CI, require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,21 +119,21 @@ def api_client():
     return APIClient()
 
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-TIMEOUT_MS = 90_000
-
-
 @pytest.fixture
-def browser_page():
-    """A page of Debian's chromium driven by Playwright (never a downloaded browser)."""
+def chromium():
+    """Debian's chromium driven by Playwright (never a downloaded browser)."""
     require(shutil.which(CHROMIUM) is not None, "chromium at /usr/bin/chromium")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        yield page
+        yield browser
         browser.close()
+
+
+@pytest.fixture
+def browser_page(chromium):
+    """A page of that browser."""
+    page = chromium.new_page()
+    page.set_default_timeout(BROWSER_TIMEOUT_MS)
+    return page

@@ -4,7 +4,6 @@ bar, and the instructor opens a student's drill-down and downloads the gradebook
 
 import csv
 import io
-import shutil
 import zoneinfo
 from datetime import timedelta
 
@@ -14,9 +13,7 @@ from django.utils import timezone
 from accounts.models import Course
 from bots.models import BotVersion
 from bots.services import create_bot, upload_version
-from platform_helpers import EXAMPLE_BOT, wait_for
-from required import require
-from test_browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS
+from platform_helpers import BROWSER_TIMEOUT_MS, EXAMPLE_BOT, wait_for
 from tournament_helpers import LOOKAHEAD_BOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,20 +36,9 @@ def classroom(django_user_model, live_worker):
     return course
 
 
-@pytest.fixture
-def browser():
-    require(shutil.which(CHROMIUM) is not None, "chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
 def signed_in(browser, url, username):
     page = browser.new_context(accept_downloads=True).new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page.set_default_timeout(BROWSER_TIMEOUT_MS)
     page.goto(f"{url}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
@@ -61,9 +47,9 @@ def signed_in(browser, url, username):
     return page
 
 
-def test_an_instructor_builds_an_assignment_grades_it_and_exports_the_csv(live_server, classroom, browser):
+def test_an_instructor_builds_an_assignment_grades_it_and_exports_the_csv(live_server, classroom, chromium):
     paris = timezone.now().astimezone(zoneinfo.ZoneInfo("Europe/Paris"))
-    prof = signed_in(browser, live_server.url, "prof")
+    prof = signed_in(chromium, live_server.url, "prof")
     prof.goto(f"{live_server.url}/courses/{classroom.pk}/assignments/")
     prof.fill("input[name=title]", "Beat greedy")
     prof.select_option("select[name=game]", "endgame")
@@ -82,7 +68,7 @@ def test_an_instructor_builds_an_assignment_grades_it_and_exports_the_csv(live_s
     assignment_url = prof.url
 
     for student in ("ann", "ben"):
-        page = signed_in(browser, live_server.url, student)
+        page = signed_in(chromium, live_server.url, student)
         page.goto(assignment_url)
         page.select_option("select[name=bot]", label=f"{student}/{student}-bot")
         page.click("button:has-text('Submit this bot')")
