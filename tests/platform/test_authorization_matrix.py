@@ -269,6 +269,10 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "tournament-cancel": Case({"POST": STEER_API}, {"tournament": "running"}),
     # Static files (served by Django in the embedded setup).
     "^static/(?P<path>.*)$": Case({"GET": PUBLIC, "POST": PUBLIC}),
+    # An assignment's code similarity: the course's staff and operators; to students it does not exist (the
+    # answers of a draft tournament). The World must hold an assignment, and two submissions as a_pk and b_pk.
+    "grading:similarity": Case({"GET": DRAFT_PAGE, "POST": DRAFT_PAGE}),
+    "grading:similarity_pair": Case({"GET": DRAFT_PAGE, "POST": DRAFT_PAGE}),
 }
 
 # The Django admin: operators only; everyone else is sent to its sign-in page. Routes differing are named.
