@@ -32,10 +32,12 @@ class Report:
     ignored: str  # what was left out as public code, for the page
 
 
-def graded_sources(assignment: Assignment) -> dict[str, Compared]:
-    """By submission id: the version the deadline rule grades; submissions with none are left out."""
+def graded_sources(assignment: Assignment, only: tuple[Submission, ...] | None = None) -> dict[str, Compared]:
+    """By submission id: the version the deadline rule grades (of every submission, or of `only` these);
+    submissions with none are left out."""
     found = {}
-    for submission in assignment.submissions.select_related("bot", "student", "team").order_by("pk"):
+    submissions = assignment.submissions.select_related("bot", "student", "team").order_by("pk")
+    for submission in submissions if only is None else only:
         version = services.graded_version(assignment, submission.bot).version
         if version is not None:
             found[str(submission.pk)] = Compared(submission, version.number, version.code)
@@ -74,7 +76,7 @@ class Pair:
 def pair(assignment: Assignment, a: Submission, b: Submission) -> Pair:
     """The two graded sources side by side with the matching regions marked. SourceError if one is not Python;
     LookupError if one has no graded version."""
-    compared = graded_sources(assignment)
+    compared = graded_sources(assignment, (a, b))
     missing = [s.label for s in (a, b) if str(s.pk) not in compared]
     if missing:
         raise LookupError(f"no graded version for {', '.join(missing)}")

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from bots.models import BotVersion
+
 from grading_helpers import course_with_people, open_assignment, submitted_bots
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +72,18 @@ def test_a_renamed_copy_ranks_first_and_the_starter_code_does_not_count(client, 
     assert "from the starter code and the game" in html
 
 
+def test_a_version_uploaded_after_the_deadline_is_not_compared(client, assignment):
+    """cat uploads ann's bot after the deadline (no late period): the graded version is still her own."""
+    assignment, people, submissions = assignment
+    copy = case("minimax_erin")
+    BotVersion.objects.create(bot=submissions["cat"].bot, number=2, filename="bot.py", code=copy, size=len(copy),
+                              sha256="late", status=BotVersion.Status.ACCEPTED)
+    client.force_login(people["instructor"])
+    table = rows(client.get(reverse("grading:similarity", args=[assignment.pk])).content.decode())
+    assert [row for row in table if "algo-cat v1" in row and float(row[0]) > 0.3] == []
+    assert not any("v2" in cell for row in table for cell in row)
+
+
 def test_the_pair_page_highlights_the_matching_lines_on_both_sides(client, assignment):
     assignment, people, submissions = assignment
     client.force_login(people["instructor"])
@@ -91,3 +105,27 @@ def test_a_pair_from_another_assignment_is_not_found(client, make_user, assignme
     client.force_login(people["instructor"])
     url = reverse("grading:similarity_pair", args=[other.pk, submissions["ann"].pk, submissions["ben"].pk])
     assert client.get(url).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pages_read_on_a_wide_screen_and_a_phone(live_server, assignment, browser_page, tmp_path):
+    """The report and a pair in Debian's chromium: the coloured regions show, and a phone does not scroll
+    sideways (long lines wrap). Screenshots are saved for a reviewer (the path is printed)."""
+    assignment, people, submissions = assignment
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", people["instructor"].username)
+    page.fill("input[name=password]", f"{people['instructor'].username}-pass-1234")
+    page.click("main button[type=submit]")
+    page.goto(f"{live_server.url}{reverse('grading:similarity', args=[assignment.pk])}")
+    page.click("#pairs tbody tr:first-child a.pair")
+    page.wait_for_selector("#sources td.match")
+    assert page.locator("#sources td.match").count() > 20
+    for name, url in (("report", reverse("grading:similarity", args=[assignment.pk])), ("pair", page.url)):
+        page.goto(url if url.startswith("http") else f"{live_server.url}{url}")
+        for label, size in (("wide", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
+            page.set_viewport_size(size)
+            page.screenshot(path=str(tmp_path / f"similarity-{name}-{label}.png"), full_page=True)
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 1, f"the {name} page scrolls sideways by {overflow}px at {label} width"
+    print(f"\nscreenshots: {tmp_path}")
