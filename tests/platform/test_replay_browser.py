@@ -191,6 +191,7 @@ def test_sorted_replay_highlights_the_mover_and_hides_a_seats_own_cards(live_ser
     assert page.locator(f"{own}.back").count() == 4 - turned
     assert page.locator(f"{own}:not(.back)").count() == page.locator(f"{own}.turned").count() == turned
     assert page.locator("#board .seat-box[data-seat='1'] .card.back").count() == 0
+    assert f"{turned} turned toward its holder" in page.inner_text("#board .seat-box[data-seat='0']")
     snap(page, shots, "replay-sorted-seat0")
     page.click("#last")
     assert page.inner_text("#outcome").split()[0] in ("won", "lost")

@@ -22,7 +22,9 @@ ArenaReplay.register("sorted", {
       return el("span", {class: classes.join(" "), title, "data-card": value === null ? null : value}, value === null ? "" : String(value));
     };
     const seats = view.hands.map((hand, seat) => seatBox(ctx, seat, {
-      facts: `${hand.filter((value, index) => value === index + 1).length} of 4 in place`,
+      // A hand held facing away: only the turned cards are known, so only they are counted.
+      facts: hand.includes(null) ? `${view.turned[seat].filter(Boolean).length} turned toward its holder`
+        : `${hand.filter((value, index) => value === index + 1).length} of 4 in place`,
       cards: hand.map((value, index) => card(value, seat, index)),
       toMove: view.to_move === seat,
     }));
