@@ -206,6 +206,7 @@ def test_sprouts_replay_draws_regions_spots_and_verdicts(live_server, new_tables
     assert page.inner_text("#notation") == "1;2;3;4;5"
     assert page.locator("#board .sprout-region").count() == 1
     assert page.locator("#board .sprout-stack").count() == 5
+    assert page.locator("#board .boundary-sketch").count() == 5  # each boundary also sketched as a curve
     assert page.locator("#board .sprout-spot.lives-3").count() == 5
     page.click("#next")
     assert page.locator("#board .sprout-spot").count() == 6  # the move's new spot
