@@ -8,8 +8,9 @@ WIDTH, HEIGHT, MARGIN = 520, 200, 30
 BAR = "#2e7d32"
 
 
-def histogram(values: list[float], maximum: float, bins: int = 10) -> str:
-    """Bars of how many totals fall in each tenth of the maximum (the top bin includes the maximum)."""
+def histogram(values: list[float], maximum: float, bins: int = 10, *, element_id: str = "histogram",
+              label: str = "grade distribution") -> str:
+    """Bars of how many values fall in each tenth of the maximum (the top bin includes the maximum)."""
     if not values or maximum <= 0:
         return ""
     counts = [0] * bins
@@ -23,12 +24,12 @@ def histogram(values: list[float], maximum: float, bins: int = 10) -> str:
          f"{count / tallest * plot:.1f}", BAR, f"{i * maximum / bins:g}", f"{(i + 1) * maximum / bins:g}", count)
         for i, count in enumerate(counts)))
     return format_html(
-        '<svg class="chart" id="histogram" viewBox="0 0 {w} {h}" role="img" aria-label="grade distribution">'
+        '<svg class="chart" id="{element_id}" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
         '<line x1="{m}" y1="{b}" x2="{r}" y2="{b}" stroke="#999"/>{bars}'
         '<text x="{m}" y="{h}" font-size="11">0</text><text x="{r}" y="{h}" font-size="11" text-anchor="end">{top}</text>'
         '<text x="2" y="{ty}" font-size="11">{tallest}</text></svg>',
         w=WIDTH, h=HEIGHT, m=MARGIN, b=HEIGHT - MARGIN, r=WIDTH - MARGIN, bars=bars, top=f"{maximum:g}", tallest=tallest,
-        ty=MARGIN + 4)
+        ty=MARGIN + 4, element_id=element_id, label=label)
 
 
 def timeline(moments: list[datetime], opens: datetime, deadline: datetime) -> str:

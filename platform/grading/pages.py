@@ -3,12 +3,15 @@ dashboard (staff) or submission (students); the drill-down behind a grade; the g
 Access follows grading.permissions.require (roles of accounts.access)."""
 
 import zoneinfo
+from itertools import zip_longest
 from contextlib import contextmanager
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -16,10 +19,10 @@ from accounts import people as people_services
 from accounts.access import role_in
 from accounts.models import Course
 
-from . import presentation, runs, services
+from . import charts, code_similarity, presentation, runs, services
 from .forms import (AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, SubmitForm, TeamForm,
                     TimeZoneForm)
-from .models import Assignment, RubricPart
+from .models import Assignment, RubricPart, Submission
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, require
 
 
@@ -153,8 +156,7 @@ def _assignment(request, pk, needed=STUDENT) -> tuple[Assignment, str]:
 def assignment(request, pk):
     assignment, role = _assignment(request, pk)
     context = {"assignment": assignment, "rubric": assignment.rubric.all(),
-               # The similarity report (similarity app) links from here once it is wired in.
-               "similarity_url": None}
+               "similarity_url": reverse("grading:similarity", args=[assignment.pk]) if role != STUDENT else None}
     if role == STUDENT:
         submission = services.submission_of(request.user, assignment)
         context.update(submission=submission, submit_form=SubmitForm(bots=services.visible_bots(request.user, assignment)),
@@ -286,3 +288,45 @@ def export_csv(request, pk):
     response = HttpResponse(presentation.gradebook_csv(assignment), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{assignment.course.code}-assignment-{assignment.pk}.csv"'
     return response
+
+
+# --- similarity of submissions (staff only) -------------------------------------------------------------------
+
+TOP_PAIRS = 30
+
+
+def _staff_assignment(request, pk) -> Assignment:
+    """The assignment, for its course's instructors and assistants; to students it does not exist (404), so
+    the page cannot even tell them that a report is kept."""
+    try:
+        assignment, _ = _assignment(request, pk, ASSISTANT)
+    except PermissionDenied:
+        raise Http404("no such page") from None
+    return assignment
+
+
+@login_required
+def similarity(request, pk):
+    assignment = _staff_assignment(request, pk)
+    found = code_similarity.report(assignment)
+    rows = [{"a": found.compared[r.a], "b": found.compared[r.b], "similarity": r.similarity, "regions": len(r.regions)}
+            for r in found.pairs[:TOP_PAIRS]]
+    histogram = charts.histogram([r.similarity for r in found.pairs], 1.0, element_id="similarity-histogram",
+                                 label="similarity of every pair")
+    return _render(request, assignment.course, "grading/similarity.html", {
+        "assignment": assignment, "rows": rows, "pair_count": len(found.pairs), "compared": len(found.compared),
+        "errors": found.errors, "ignored": found.ignored, "histogram": histogram})
+
+
+@login_required
+def similarity_pair(request, pk, a_pk, b_pk):
+    assignment = _staff_assignment(request, pk)
+    a = get_object_or_404(Submission, pk=a_pk, assignment=assignment)
+    b = get_object_or_404(Submission, pk=b_pk, assignment=assignment)
+    try:
+        compared = code_similarity.pair(assignment, a, b)
+    except (LookupError, code_similarity.SourceError) as exc:
+        messages.error(request, f"These two cannot be compared: {exc}")
+        return redirect("grading:similarity", assignment.pk)
+    return _render(request, assignment.course, "grading/similarity_pair.html",
+                   {"assignment": assignment, "pair": compared, "lines": zip_longest(compared.lines["a"], compared.lines["b"])})

@@ -37,4 +37,6 @@ urlpatterns = [
     path("assignments/<int:pk>/grades/<int:submission_pk>/", pages.grade, name="grade"),
     path("assignments/<int:pk>/grades/<int:submission_pk>/adjust/", pages.adjust, name="adjust"),
     path("assignments/<int:pk>/grades.csv", pages.export_csv, name="export"),
+    path("assignments/<int:pk>/similarity/", pages.similarity, name="similarity"),
+    path("assignments/<int:pk>/similarity/<int:a_pk>/<int:b_pk>/", pages.similarity_pair, name="similarity_pair"),
 ]

@@ -371,6 +371,10 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     ),
     # Static files (served by Django in the embedded setup).
     "^static/(?P<path>.*)$": page(PUBLIC),
+    # An assignment's code similarity: the course's staff and operators; to students it does not exist (the
+    # answers of a draft tournament).
+    "grading:similarity": page(DRAFT_PAGE),
+    "grading:similarity_pair": page(DRAFT_PAGE),
 }
 
 # The Django admin: operators only; everyone else is sent to its sign-in page. Routes differing are named.
@@ -520,6 +524,7 @@ class World:
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,
             "part_pk": self.part.pk, "submission_pk": self.submission.pk, "code": self.course.invite_code,
+            "a_pk": self.submission.pk, "b_pk": self.submission.pk,  # a submission against itself
             "content_type_id": ContentType.objects.get_for_model(Bot).pk, "object_id": self.bots["ada"].pk,
         }
         if segment:

@@ -3,6 +3,7 @@ phone: each game's table is drawn, stepping, jumping and switching views work. S
 are saved for a reviewer (the path is printed)."""
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from bots.models import Bot
 from matches import services
@@ -135,6 +136,86 @@ def test_sortinggame_replay_shows_the_spots_and_rulings_without_sideways_scroll(
     assert page.locator("#moves tbody tr td:nth-child(3)").first.inner_text()  # a ruling beside each move
     switch_to_seat(page, 0, other=1)
     snap(page, shots, "replay-sortinggame-seat0")
+
+
+@pytest.fixture
+def new_tables(live_worker):
+    """A Sorted! match with the beginner tip (four helpers; its seed keeps the game going 12 turns) and a
+    Sprouts match of five spots, played by the real worker."""
+    get_user_model().objects.create_user("dana", password="dana-browser-pass")
+    sorted_bots = [Bot.objects.builtin("sorted", "helper")] * 4
+    sprouts_bots = [Bot.objects.builtin("sprouts", name) for name in ("random", "optimal")]
+    played = {
+        "sorted": services.create_match("sorted", sorted_bots, purpose="challenge", rated=False, seed=1,
+                                        config={"beginner_tip": True}).pk,
+        "sprouts": services.create_match("sprouts", sprouts_bots, purpose="challenge", rated=False, seed=3).pk,
+    }
+    wait_for(lambda: Match.objects.filter(pk__in=played.values(), status=Match.Status.FINISHED).count() == 2,
+             120, "the matches to finish")
+    return played
+
+
+def step_first_last(page):
+    """Step forward, jump to the end and back to the start: the board is redrawn every time."""
+    page.wait_for_selector("#board > *")
+    last = int(position(page).split("/")[1].split()[0])
+    page.click("#next")
+    assert position(page).startswith("step 1 /")
+    page.click("#last")
+    assert position(page).startswith(f"step {last} /")
+    page.click("#first")
+    assert position(page).startswith("step 0 /")
+    return last
+
+
+def test_sorted_replay_highlights_the_mover_and_hides_a_seats_own_cards(live_server, new_tables, browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url)
+    page.goto(f"{live_server.url}/matches/{new_tables['sorted']}/replay/")
+    last = step_first_last(page)
+    assert page.locator("#board .seat-box").count() == 4
+    assert page.locator("#board .seat-box .card").count() == 16
+    assert page.locator("#board .seat-box.to-move").get_attribute("data-seat") == "0"
+    assert [cell.inner_text() for cell in page.locator("#moves thead th").all()] == ["#", "Move", "Turns still needed", "Wasted"]
+    page.fill("#step-input", "3")
+    page.dispatch_event("#step-input", "change")
+    assert page.locator("#board .seat-box.to-move").get_attribute("data-seat") == "3"
+    assert "last swap:" in page.inner_text("#last-swap")
+    assert page.locator("#board .card.swapped").count() == 2
+    assert page.locator("#board .card.back").count() == 0  # the full view: every card face up
+    turned = page.locator("#board .seat-box[data-seat='0'] .card.turned").count()
+    page.select_option("#viewer", "0")
+    page.wait_for_function("document.getElementById('offline').textContent.endsWith('--seat 0')")
+    own = "#board .seat-box[data-seat='0'] .card"
+    # Seat 0 holds its cards facing away: it sees only those the beginner tip turned toward it.
+    assert page.locator(f"{own}.back").count() == 4 - turned
+    assert page.locator(f"{own}:not(.back)").count() == page.locator(f"{own}.turned").count() == turned
+    assert page.locator("#board .seat-box[data-seat='1'] .card.back").count() == 0
+    assert f"{turned} turned toward its holder" in page.inner_text("#board .seat-box[data-seat='0']")
+    snap(page, shots, "replay-sorted-seat0")
+    page.click("#last")
+    assert page.inner_text("#outcome").split()[0] in ("won", "lost")
+    assert position(page).startswith(f"step {last} /")
+
+
+def test_sprouts_replay_draws_regions_spots_and_verdicts(live_server, new_tables, browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url)
+    page.goto(f"{live_server.url}/matches/{new_tables['sprouts']}/replay/")
+    step_first_last(page)
+    assert page.inner_text("#notation") == "1;2;3;4;5"
+    assert page.locator("#board .sprout-region").count() == 1
+    assert page.locator("#board .sprout-stack").count() == 5
+    assert page.locator("#board .boundary-sketch").count() == 5  # each boundary also sketched as a curve
+    assert page.locator("#board .sprout-spot.lives-3").count() == 5
+    page.click("#next")
+    assert page.locator("#board .sprout-spot").count() == 6  # the move's new spot
+    assert page.locator("#board .sprout-spot.lives-3").count() in (3, 4)  # two spots joined, or a loop on one
+    verdicts = page.locator("#moves tbody td:nth-child(3)").all_inner_texts()
+    assert verdicts and all(verdicts)
+    page.click("#last")
+    assert "game over" in page.inner_text("#board")
+    snap(page, shots, "replay-sprouts")
 
 
 def test_the_other_pages_on_a_wide_screen_and_a_phone(live_server, matches, browser_page, shots):

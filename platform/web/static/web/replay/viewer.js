@@ -62,20 +62,33 @@ window.ArenaReplay = (() => {
         if (!frame.event) return;
         const cells = [index, frame.event.text];
         const analysis = frame.event.analysis;
-        // End Game's solver measures points (three columns); the others explain each decision in words.
-        if (data.points_lost) {
+        const columns = renderer().moveColumns;
+        // End Game's solver measures points (three columns); the others explain each decision in words,
+        // unless the game's module names its own columns.
+        if (columns && data.has_analysis) {
+          cells.push(...(analysis ? columns.cells(analysis) : columns.headers.map(() => "")));
+        } else if (data.points_lost) {
           cells.push(...(analysis ? [analysis.best_value, analysis.move_value, analysis.points_lost] : ["", "", ""]));
         } else if (data.has_analysis) {
           cells.push(analysis ? analysis.explanation || analysis.text : "");
         }
         const row = el("tr", {"data-step": index, class: `seat-${frame.event.seat}`}, cells.map((value) => el("td", {}, String(value))));
-        if (analysis && analysis.points_lost > 0) row.classList.add("mistake");
-        if (analysis && analysis.valid === false) row.classList.add("mistake");
+        if (analysis && (columns ? columns.mistake(analysis) : analysis.points_lost > 0 || analysis.valid === false)) {
+          row.classList.add("mistake");
+        }
         if (frame.round !== lastRound && lastRound !== null) row.classList.add("round-start");
         lastRound = frame.round;
         rows.push(row);
       });
       body.replaceChildren(...rows);
+    }
+
+    // A game module's own analysis columns replace the headings the page was served with.
+    function fillMoveHeadings() {
+      const columns = renderer().moveColumns;
+      if (!columns || !data.has_analysis) return;
+      const headings = ["#", "Move", ...columns.headers].map((text) => el("th", {}, text));
+      $("moves").querySelector("thead").replaceChildren(el("tr", {}, headings));
     }
 
     function decisionBox(frame) {
@@ -190,6 +203,7 @@ window.ArenaReplay = (() => {
     });
 
     fillRounds();
+    fillMoveHeadings();
     fillMoves();
     show(0);
   }
