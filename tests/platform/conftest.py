@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from arena.celery import app as celery_app
-from platform_helpers import wait_for
+from platform_helpers import database_url, wait_for
 from required import IN_CI, require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,12 +30,6 @@ def ci_services():
     if IN_CI:
         assert settings.DATABASES["default"]["ENGINE"].endswith("postgresql"), "CI needs DATABASE_URL=postgres://..."
         assert settings.CELERY_BROKER_URL.startswith("redis://"), "CI needs CELERY_BROKER_URL=redis://..."
-
-
-def database_url() -> str:
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @pytest.fixture(scope="session")

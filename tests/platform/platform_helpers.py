@@ -18,6 +18,15 @@ def wait_for(predicate, timeout: float, what: str):
     pytest.fail(f"timed out after {timeout}s waiting for {what}")
 
 
+def database_url() -> str:
+    """The test database as a DATABASE_URL, for the worker processes a test starts."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
 def play_now(match):
     """Run a queued match in this process, as a worker would."""
     from matches import services
