@@ -21,6 +21,7 @@ import json
 import os
 import shlex
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -63,7 +64,6 @@ class Target:
 
 GAME_RULES = ("tests/games/test_core.py tests/games/test_endgame_game.py tests/games/test_crazyking_rules.py "
               "tests/games/test_sortinggame_rules.py")
-TIME_BANK_TEST = "tests/sandbox/test_sandbox_limits.py::test_time_bank_carries_overdrawn_decisions_until_it_runs_out"
 TARGETS = {
     "elo": Target(("platform/ratings/elo.py",), (
         Stage("--noconftest tests/platform/test_elo.py -k 'not recompute'"),
@@ -71,9 +71,10 @@ TARGETS = {
     )),
     # The bank lives in SandboxPlayer._exchange; its limits in sandbox/limits.py.
     "timebank": Target(("sandbox/base.py", "sandbox/limits.py"), (
-        Stage(f"--noconftest {TIME_BANK_TEST}[none] tests/sandbox/test_sandbox_protocol.py -k 'limits or none'"),
-        Stage(f"{TIME_BANK_TEST} tests/sandbox/test_sandbox_isolation.py::test_cpu_used_between_turns_is_charged "
-              "tests/sandbox/test_sandbox_protocol.py", light=False),
+        Stage("--noconftest tests/sandbox/test_sandbox_limits.py tests/sandbox/test_sandbox_protocol.py "
+              "-k 'none or limits'"),
+        Stage("tests/sandbox/test_sandbox_limits.py -k 'bank' tests/sandbox/test_sandbox_protocol.py "
+              "tests/sandbox/test_sandbox_isolation.py::test_cpu_used_between_turns_is_charged", light=False),
     ), only=("SandboxPlayer._exchange", "Limits")),
     "core": Target(("games/core.py",), (Stage(GAME_RULES),)),
     "referee": Target(("games/referee.py",), (Stage(GAME_RULES), Stage("tests/games/test_cli.py"))),
@@ -126,19 +127,39 @@ def line_ranges(path: Path, names: tuple[str, ...]) -> list[range]:
     return ranges
 
 
-def skip_outside(session: Path, tree: Path, target: Target) -> None:
-    """Mark as skipped the mutants outside `target.only` (cosmic-ray mutates whole files)."""
+def annotation_spans(path: Path) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the type annotations of `path` are: a mutant there changes no behaviour (with `from __future__
+    import annotations` they are never evaluated)."""
+    spans = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        annotations = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            annotations.append(node.returns)
+        elif isinstance(node, (ast.arg, ast.AnnAssign)):
+            annotations.append(node.annotation)
+        spans += [((a.lineno, a.col_offset), (a.end_lineno, a.end_col_offset)) for a in annotations if a is not None]
+    return spans
+
+
+def skip_unwanted(session: Path, tree: Path, target: Target) -> None:
+    """Mark as skipped the mutants in type annotations and, with `target.only`, those outside the functions
+    and classes measured (cosmic-ray mutates whole files)."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     wanted = {path: line_ranges(tree / path, target.only) for path in target.paths}
+    annotations = {path: annotation_spans(tree / path) for path in target.paths}
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item in list(db.pending_work_items):
             mutation = item.mutations[0]
-            line = mutation.start_pos[0]
-            if not any(line in lines for lines in wanted[str(mutation.module_path)]):
-                db.set_result(item.job_id, WorkResult(output="outside the functions measured",
-                                                      worker_outcome=WorkerOutcome.SKIPPED))
+            path, position = str(mutation.module_path), tuple(mutation.start_pos)
+            if any(start <= position < end for start, end in annotations[path]):
+                reason = "in a type annotation"
+            elif target.only and not any(position[0] in lines for lines in wanted[path]):
+                reason = "outside the functions measured"
+            else:
+                continue
+            db.set_result(item.job_id, WorkResult(output=reason, worker_outcome=WorkerOutcome.SKIPPED))
 
 
 def configure(work: Path, name: str, target: Target) -> Path:
@@ -193,7 +214,14 @@ def score(session: Path) -> Score:
     return result
 
 
-def measure(name: str, work: Path, budget: float) -> Score:
+def recheck_survivors(session: Path, tree: Path) -> None:
+    """Refresh the copy from the work tree (new tests included) and queue the survivors to run again."""
+    copy_tree(tree)
+    with sqlite3.connect(session) as db:
+        db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'")
+
+
+def measure(name: str, work: Path, budget: float, recheck: bool = False) -> Score:
     target = TARGETS[name]
     work.mkdir(parents=True, exist_ok=True)
     tree = work / "tree"
@@ -204,8 +232,9 @@ def measure(name: str, work: Path, budget: float) -> Score:
         copy_tree(tree)
         subprocess.run(["cosmic-ray", "init", str(config), str(session)], cwd=tree, check=True)
         subprocess.run(["cr-filter-operators", str(session), str(config)], cwd=tree, check=True)
-        if target.only:
-            skip_outside(session, tree, target)
+        skip_unwanted(session, tree, target)
+    elif recheck:
+        recheck_survivors(session, tree)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(tree / "platform")])}
     began = time.monotonic()
     try:
@@ -222,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--module", action="append", choices=sorted(TARGETS),
                         help="a module to measure (repeat for several; default: all)")
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds per module (default 3600)")
+    parser.add_argument("--recheck-survivors", action="store_true",
+                        help="with the --work of an earlier run: run its surviving mutants again against the tests now")
     parser.add_argument("--run-tests", metavar="MODULE", choices=sorted(TARGETS), help=argparse.SUPPRESS)
     parser.add_argument("--work", type=Path, default=None,
                         help="folder for the copies and sessions (default: a new temporary one); reuse to resume")
@@ -230,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_stages(args.run_tests)
     work = args.work or Path(tempfile.mkdtemp(prefix="arena-mutation-"))
     print(f"work folder: {work}", file=sys.stderr)
-    results = {name: measure(name, work / name, args.budget) for name in args.module or sorted(TARGETS)}
+    results = {name: measure(name, work / name, args.budget, args.recheck_survivors)
+               for name in args.module or sorted(TARGETS)}
     for name, result in results.items():
         print(result.line(name))
     for name, result in results.items():

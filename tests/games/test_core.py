@@ -63,7 +63,7 @@ class RaceState(GameState):
 class Race(Game):
     name = "race"
     title = "Race to ten"
-    min_players, max_players = 2, 4
+    min_players, max_players = 2, 6
 
     def default_config(self):
         return {"target": TARGET, "step": 2}
@@ -99,11 +99,11 @@ def test_canonical_ignores_key_order_only():
 
 # --- states ---------------------------------------------------------------------------------------------
 def test_new_game_checks_players_and_options():
-    with pytest.raises(ConfigError, match="race is played by 2 to 4 players, not 5"):
-        GAME.new_game(5)
-    with pytest.raises(ConfigError, match="race is played by 2 to 4 players, not 1"):
+    with pytest.raises(ConfigError, match="race is played by 2 to 6 players, not 7"):
+        GAME.new_game(7)
+    with pytest.raises(ConfigError, match="race is played by 2 to 6 players, not 1"):
         GAME.new_game(1)
-    assert GAME.new_game(4).num_players == 4 and GAME.new_game().num_players == 2
+    assert GAME.new_game(6).num_players == 6 and GAME.new_game().num_players == 2
     with pytest.raises(ConfigError, match=r"unknown option\(s\) \['speed'\]; known: \['step', 'target'\]"):
         GAME.new_game(2, {"speed": 3})
     with pytest.raises(ConfigError, match="step must be at least 1"):
@@ -154,6 +154,20 @@ def test_illegal_and_late_actions_are_clear_errors():
         state.apply_action({"add": 1, "by": 0})
 
 
+def test_a_game_that_declares_no_player_counts_is_for_two():
+    class Duel(Race):
+        min_players = Game.min_players
+        max_players = Game.max_players
+
+    assert Duel().new_game().num_players == 2
+    with pytest.raises(ConfigError, match="played by 2 to 2 players, not 3"):
+        Duel().new_game(3)
+
+
+def test_no_seed_is_seed_zero():
+    assert GAME.new_game(4).rng.random() == GAME.new_game(4, seed=0).rng.random() != GAME.new_game(4, seed=1).rng.random()
+
+
 def test_the_seed_decides_chance_and_a_clone_draws_the_same_future():
     starts = {GAME.new_game(4, seed=seed).current_player() for seed in range(40)}
     assert starts == {0, 1, 2, 3}
@@ -183,6 +197,44 @@ def test_a_failed_seat_is_skipped_in_a_multiplayer_game_until_one_seat_is_left()
     survivor = ({0, 1, 2} - set(state.failed_seats)).pop()
     assert state.winners() == [survivor]
     assert state.ranking()[first] == 3
+
+
+def test_by_default_a_failed_seat_ends_the_game_whatever_the_number_of_seats():
+    class NoDropping(RaceState):
+        _drop_seat = GameState._drop_seat
+
+    state = NoDropping(GAME, 4, GAME.configure(), seed=1).forfeit(2, Verdict.CRASH)
+    assert state.is_terminal()
+    assert state.ranking()[2] == 4
+
+
+HOOKS = ["current_player", "legal_actions", "_observe", "_apply", "scores", "_rules_over"]
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_a_state_missing_a_hook_cannot_be_made(hook):
+    methods = {name: value for name, value in vars(RaceState).items() if name != hook}
+    partial = type("Partial", (GameState,), methods)
+    with pytest.raises(TypeError, match=hook):
+        partial(GAME, 2, GAME.configure(), seed=1)
+
+
+def test_the_default_text_display_is_the_indented_json_view():
+    state = GAME.new_game(2, seed=1)
+    assert GAME.render(state) == '{\n "counter": 0\n}'
+    seat_view = GAME.render(state, 1)
+    assert seat_view.startswith('{\n "counter": 0,\n "game": "race",\n "seat": 1,') and '"legal_actions": []' in seat_view
+    assert GAME.describe_action(state, {"by": 0, "add": 2}) == '{"add":2,"by":0}'
+    assert GAME.analyse({}) is None and GAME.builtin_bots() == {}
+
+
+def test_a_multiplayer_game_plays_on_while_two_seats_are_left():
+    state = GAME.new_game(5, seed=1)
+    for failed in range(3):  # 4, 3, then 2 seats left: each time the game goes on
+        state = state.forfeit(state.current_player(), Verdict.TIMEOUT)
+        assert not state.is_terminal(), f"ended with {5 - failed - 1} seats still playing"
+    state = state.forfeit(state.current_player(), Verdict.TIMEOUT)
+    assert state.is_terminal() and len(state.winners()) == 1
 
 
 # --- the referee ----------------------------------------------------------------------------------------

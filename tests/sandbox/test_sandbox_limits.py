@@ -91,3 +91,14 @@ def test_time_bank_carries_overdrawn_decisions_until_it_runs_out(any_backend, tm
     assert 0 < float(left.group(1)) <= BANK - 2 * OVERDRAW
     # Charged at least the sleeps of the decisions it completed, and its whole allowance on the last.
     assert seat.think_time >= (FAILING_DECISION - 1) * (DECISION + OVERDRAW)
+
+
+def test_setup_draws_nothing_from_the_bank(any_backend, tmp_path):
+    """Setup has its own limit and no bank: half a second over it is a timeout, the bank untouched."""
+    limits = dataclasses.replace(LIMITS, setup=1.0, bank=BANK)
+    bot = bot_file("slow_setup", tmp_path, SECONDS=limits.setup + 0.5)
+    player = sandbox.open_player(any_backend, str(bot), limits=limits)
+    game = get_game("endgame")
+    seat = play_match(game, [player, builtin_player(game, "greedy")], seed=7).players[0]
+    assert (seat.status, seat.detail, seat.decisions) == ("timeout", "did not answer within 1s", 0)
+    assert player.bank == BANK
