@@ -59,7 +59,9 @@ class Target:
     paths: tuple[str, ...]
     stages: tuple[Stage, ...]
     only: tuple[str, ...] = ()
-    timeout: float = 600.0
+    # Seconds before a mutant's test run counts as killed by a hang (an `and` for an `or` in a loop's
+    # condition plays forever): a few times the slowest passing run on a loaded host.
+    timeout: float = 120.0
 
 
 GAME_RULES = ("tests/games/test_core.py tests/games/test_endgame_game.py tests/games/test_crazyking_rules.py "
@@ -68,14 +70,14 @@ TARGETS = {
     "elo": Target(("platform/ratings/elo.py",), (
         Stage("--noconftest tests/platform/test_elo.py -k 'not recompute'"),
         Stage("tests/platform/test_elo.py -k recompute --reuse-db", light=False),
-    )),
+    ), timeout=300.0),
     # The bank lives in SandboxPlayer._exchange; its limits in sandbox/limits.py.
     "timebank": Target(("sandbox/base.py", "sandbox/limits.py"), (
         Stage("--noconftest tests/sandbox/test_sandbox_limits.py tests/sandbox/test_sandbox_protocol.py "
               "-k 'none or limits'"),
         Stage("tests/sandbox/test_sandbox_limits.py -k 'bank' tests/sandbox/test_sandbox_protocol.py "
               "tests/sandbox/test_sandbox_isolation.py::test_cpu_used_between_turns_is_charged", light=False),
-    ), only=("SandboxPlayer._exchange", "Limits")),
+    ), only=("SandboxPlayer._exchange", "Limits"), timeout=600.0),
     "core": Target(("games/core.py",), (Stage(GAME_RULES),)),
     "referee": Target(("games/referee.py",), (Stage(GAME_RULES), Stage("tests/games/test_cli.py"))),
     "solver": Target(("games/endgame/solver.py",),
