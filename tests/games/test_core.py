@@ -219,6 +219,14 @@ def test_a_state_missing_a_hook_cannot_be_made(hook):
         partial(GAME, 2, GAME.configure(), seed=1)
 
 
+def test_a_game_without_an_initial_state_cannot_be_made():
+    class NoStart(Game):
+        name = title = "no start"
+
+    with pytest.raises(TypeError, match="_initial_state"):
+        NoStart()
+
+
 def test_the_default_text_display_is_the_indented_json_view():
     state = GAME.new_game(2, seed=1)
     assert GAME.render(state) == '{\n "counter": 0\n}'
