@@ -36,7 +36,7 @@ EXCLUDED_OPERATORS = [r"core/ReplaceBinaryOperator_\w+_(BitAnd|BitOr|BitXor|LShi
 
 @dataclasses.dataclass(frozen=True)
 class Stage:
-    """One pytest run. A light one loads no plugins (nor, with --noconftest, the platform's Django
+    """One pytest run (-k selects among every test named, module names included). A light one loads no plugins (nor, with --noconftest, the platform's Django
     fixtures): it starts in a second where a full run takes ten on a loaded host, so it goes first."""
 
     args: str
@@ -73,9 +73,10 @@ TARGETS = {
     ), timeout=300.0),
     # The bank lives in SandboxPlayer._exchange; its limits in sandbox/limits.py.
     "timebank": Target(("sandbox/base.py", "sandbox/limits.py"), (
-        Stage("--noconftest tests/sandbox/test_sandbox_limits.py tests/sandbox/test_sandbox_protocol.py "
-              "-k 'none or limits'"),
-        Stage("tests/sandbox/test_sandbox_limits.py -k 'bank' tests/sandbox/test_sandbox_protocol.py "
+        Stage("--noconftest tests/sandbox/test_sandbox_limits.py -k 'none and not fork and not cpu_bound'"),
+        Stage("--noconftest tests/sandbox/test_sandbox_protocol.py -k 'limits or none'"),
+        Stage("tests/sandbox/test_sandbox_limits.py -k 'bank or amount or closes'", light=False),
+        Stage("tests/sandbox/test_sandbox_protocol.py "
               "tests/sandbox/test_sandbox_isolation.py::test_cpu_used_between_turns_is_charged", light=False),
     ), only=("SandboxPlayer._exchange", "Limits"), timeout=600.0),
     "core": Target(("games/core.py",), (Stage(GAME_RULES),)),

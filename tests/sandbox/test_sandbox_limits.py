@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 
 import pytest
 from sandbox_testkit import LIMITS, bot_file, play, report
@@ -88,7 +89,7 @@ def test_time_bank_carries_overdrawn_decisions_until_it_runs_out(any_backend, tm
     assert result.winners == [1]
     left = re.fullmatch(r"did not answer within 0\.2s and the (\d\.\d\d)s left in its bank", seat.detail)
     assert left, seat.detail
-    assert 0 < float(left.group(1)) <= BANK - 2 * OVERDRAW
+    assert 0 < float(left.group(1)) <= round(BANK - 2 * OVERDRAW, 2)
     # Charged at least the sleeps of the decisions it completed, and its whole allowance on the last.
     assert seat.think_time >= (FAILING_DECISION - 1) * (DECISION + OVERDRAW)
 
@@ -102,3 +103,46 @@ def test_setup_draws_nothing_from_the_bank(any_backend, tmp_path):
     seat = play_match(game, [player, builtin_player(game, "greedy")], seed=7).players[0]
     assert (seat.status, seat.detail, seat.decisions) == ("timeout", "did not answer within 1s", 0)
     assert player.bank == BANK
+
+
+class ThinkingOpponent:
+    """The greedy built-in, thinking `seconds` (sleeping) before each move."""
+
+    def __init__(self, seconds: float):
+        self.name = "thinking greedy"
+        self.seconds = seconds
+        self.inner = builtin_player(get_game("endgame"), "greedy")
+
+    def start(self, info):
+        self.inner.start(info)
+
+    def act(self, observation):
+        time.sleep(self.seconds)
+        return self.inner.act(observation)
+
+    def close(self):
+        return ""
+
+
+def test_cpu_used_between_turns_is_charged_by_the_amount(any_backend, tmp_path):
+    """After each of its 4 answers the bot burns 0.2 s of CPU while the opponent thinks 2 s (a tenth of a
+    core is enough): the 3 burns before its next decisions are charged, 0.6 s, plus each decision's own
+    round trip (milliseconds; at most 0.15 s each on a loaded host). The last burn comes after its last
+    decision and is never charged."""
+    limits = dataclasses.replace(LIMITS, setup=SETUP, decision=0.5, bank=BANK)
+    player = sandbox.open_player(any_backend, str(bot_file("idle_burner", tmp_path, BURN=0.2)), limits=limits)
+    game = get_game("endgame")
+    seat = play_match(game, [player, ThinkingOpponent(2.0)], config={"length": 8}, seed=7).players[0]
+    assert (seat.status, seat.decisions) == ("ok", 4), seat.detail
+    assert 3 * 0.2 * 0.95 <= seat.think_time <= 3 * 0.2 + 4 * 0.15
+
+
+@pytest.mark.parametrize("pipe_backend", ["bwrap", "none"])
+def test_a_bot_that_closes_its_input_loses_with_a_crash(pipe_backend, tmp_path, request):
+    if pipe_backend == "bwrap":
+        request.getfixturevalue("bwrap_ready")
+    player = sandbox.open_player(pipe_backend, str(bot_file("closes_input", tmp_path)), limits=LIMITS)
+    game = get_game("endgame")
+    result = play_match(game, [player, builtin_player(game, "greedy")], seed=7)
+    seat = result.players[0]
+    assert (seat.status, seat.decisions, result.winners) == ("crash", 1, [1]), seat.detail
