@@ -6,17 +6,15 @@ import hashlib
 import os
 import socket
 import subprocess
-import time
 import uuid
 from pathlib import Path
 
 import pytest
+from opponents import SlowOpponent
 from sandbox_testkit import (BOTS, LIMITS, SANDBOX_SLACK, assert_contained, bot_file, default_gateway,
                              docker_bridge_gateway, leftovers, play, processes_in, report)
 
 import sandbox
-from games import get_game
-from games.bots import builtin_player
 
 REDIS = ("127.0.0.1", 6379)
 
@@ -153,25 +151,6 @@ def test_daemon_does_not_outlive_the_match(backend, tmp_path):
     assert_contained(outcome, backend, "crash")
     assert "the daemon is out" in outcome.detail
     assert processes_with_argument(marker) == []
-
-
-class SlowOpponent:
-    """A legal opponent that thinks for `seconds` per move: time a cheating bot could compute in."""
-
-    def __init__(self, seconds: float):
-        self.name = "slow greedy"
-        self.seconds = seconds
-        self.inner = builtin_player(get_game("endgame"), "greedy")
-
-    def start(self, info):
-        self.inner.start(info)
-
-    def act(self, observation):
-        time.sleep(self.seconds)
-        return self.inner.act(observation)
-
-    def close(self):
-        return ""
 
 
 @pytest.mark.parametrize("bot, status", [("cpu_threads", "timeout"), ("first_legal", "ok")])

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import time
 
 import pytest
+from opponents import SlowOpponent
 from sandbox_testkit import LIMITS, bot_file, play, report
 
 from games import get_game
@@ -105,25 +105,6 @@ def test_setup_draws_nothing_from_the_bank(any_backend, tmp_path):
     assert player.bank == BANK
 
 
-class ThinkingOpponent:
-    """The greedy built-in, thinking `seconds` (sleeping) before each move."""
-
-    def __init__(self, seconds: float):
-        self.name = "thinking greedy"
-        self.seconds = seconds
-        self.inner = builtin_player(get_game("endgame"), "greedy")
-
-    def start(self, info):
-        self.inner.start(info)
-
-    def act(self, observation):
-        time.sleep(self.seconds)
-        return self.inner.act(observation)
-
-    def close(self):
-        return ""
-
-
 def test_cpu_used_between_turns_is_charged_by_the_amount(any_backend, tmp_path):
     """After each of its 4 answers the bot burns 0.2 s of CPU while the opponent thinks 2 s (a tenth of a
     core is enough): the 3 burns before its next decisions are charged, 0.6 s, plus each decision's own
@@ -132,7 +113,7 @@ def test_cpu_used_between_turns_is_charged_by_the_amount(any_backend, tmp_path):
     limits = dataclasses.replace(LIMITS, setup=SETUP, decision=0.5, bank=BANK)
     player = sandbox.open_player(any_backend, str(bot_file("idle_burner", tmp_path, BURN=0.2)), limits=limits)
     game = get_game("endgame")
-    seat = play_match(game, [player, ThinkingOpponent(2.0)], config={"length": 8}, seed=7).players[0]
+    seat = play_match(game, [player, SlowOpponent(2.0)], config={"length": 8}, seed=7).players[0]
     assert (seat.status, seat.decisions) == ("ok", 4), seat.detail
     assert 3 * 0.2 * 0.95 <= seat.think_time <= 3 * 0.2 + 4 * 0.15
 
