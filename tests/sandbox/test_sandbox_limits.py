@@ -127,3 +127,4 @@ def test_a_bot_that_closes_its_input_loses_with_a_crash(pipe_backend, tmp_path, 
     result = play_match(game, [player, builtin_player(game, "greedy")], seed=7)
     seat = result.players[0]
     assert (seat.status, seat.decisions, result.winners) == ("crash", 1, [1]), seat.detail
+    assert "AssertionError" not in seat.log  # it never got the second message

@@ -1,4 +1,6 @@
-"""Closes its own input after its first answer: the next message finds nobody reading."""
+"""Closes the harness's protocol input (every pipe it holds open for reading) after its first answer: the
+next message finds nobody reading."""
+import fcntl
 import os
 
 answered = False
@@ -9,5 +11,13 @@ def act(observation):
     if answered:
         raise AssertionError("the second message cannot reach a bot whose input is closed")
     answered = True
-    os.close(0)
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        try:
+            is_pipe = os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:")
+            reading = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
+        except OSError:
+            continue
+        if is_pipe and reading:
+            os.close(fd)
     return observation["legal_actions"][0]
