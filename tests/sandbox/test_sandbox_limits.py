@@ -128,3 +128,16 @@ def test_a_bot_that_closes_its_input_loses_with_a_crash(pipe_backend, tmp_path, 
     seat = result.players[0]
     assert (seat.status, seat.decisions, result.winners) == ("crash", 1, [1]), seat.detail
     assert "AssertionError" not in seat.log  # it never got the second message
+
+
+@pytest.mark.parametrize("pipe_backend", ["bwrap", "none"])
+def test_a_bot_that_stops_reading_its_input_times_out(pipe_backend, tmp_path, request):
+    """A 40,000-number board makes an observation larger than a pipe holds (64 KiB): sending it to a frozen
+    bot blocks, and the referee gives up at the decision's deadline instead of hanging."""
+    if pipe_backend == "bwrap":
+        request.getfixturevalue("bwrap_ready")
+    player = sandbox.open_player(pipe_backend, str(bot_file("stops_reading", tmp_path)), limits=LIMITS)
+    game = get_game("endgame")
+    result = play_match(game, [player, SlowOpponent(1.0)], config={"length": 40_000}, seed=7)
+    seat = result.players[0]
+    assert (seat.status, seat.detail, seat.decisions) == ("timeout", "did not read its input within its time", 1)
