@@ -11,7 +11,7 @@ import re
 
 import pytest
 from opponents import SlowOpponent
-from sandbox_testkit import LIMITS, bot_file, play, report
+from sandbox_testkit import BOTS, LIMITS, bot_file, play, report
 
 from games import get_game
 from games.bots import builtin_player
@@ -92,6 +92,14 @@ def test_time_bank_carries_overdrawn_decisions_until_it_runs_out(any_backend, tm
     assert 0 < float(left.group(1)) <= round(BANK - 2 * OVERDRAW, 2)
     # Charged at least the sleeps of the decisions it completed, and its whole allowance on the last.
     assert seat.think_time >= (FAILING_DECISION - 1) * (DECISION + OVERDRAW)
+
+
+def test_time_left_over_from_a_quick_decision_is_not_banked(any_backend):
+    player = sandbox.open_player(any_backend, str(BOTS / "first_legal.py"), limits=dataclasses.replace(LIMITS, bank=BANK))
+    game = get_game("endgame")
+    seat = play_match(game, [player, builtin_player(game, "greedy")], seed=7).players[0]
+    assert (seat.status, seat.decisions) == ("ok", 10)
+    assert player.bank == BANK
 
 
 def test_setup_draws_nothing_from_the_bank(any_backend, tmp_path):
