@@ -67,6 +67,49 @@ def test_every_property_of_every_algorithm_names_a_documented_source():
             assert reference.split(":")[0] in STANDARD.sources
 
 
+# The published figures, written out here from the textbooks, not from deck.json: time in the best, average
+# and worst case, auxiliary space, and stability, for the variant each card names. Sources: Wikipedia,
+# "Sorting algorithm", tables "Comparison sorts" and "Non-comparison sorts"; CLRS 3rd ed. ch. 2 (insertion,
+# merge), 6 (heapsort), 7 (quicksort, its stack depth in problem 7-4), 8.2-8.4 (counting, radix, bucket);
+# Knuth vol. 3 5.2.1 (Shellsort with Pratt's 2^p 3^q gaps: n log^2 n on every input), Musser 1997
+# (introsort), Peters' listsort.txt (Timsort), Haddon 1990 (cycle sort), Gruber et al. 2007 (bogosort:
+# expected n * n! with an unbounded worst case). Counting and radix sort with keys in a range of O(n)
+# and a constant number of digits, bucket sort with n buckets over uniform keys.
+TEXTBOOK = {
+    #              best          average       worst        space    stable
+    "bubble":     ("n",         "n^2",        "n^2",       "1",     True),
+    "cocktail":   ("n",         "n^2",        "n^2",       "1",     True),
+    "odd-even":   ("n",         "n^2",        "n^2",       "1",     True),
+    "gnome":      ("n",         "n^2",        "n^2",       "1",     True),
+    "insertion":  ("n",         "n^2",        "n^2",       "1",     True),
+    "selection":  ("n^2",       "n^2",        "n^2",       "1",     False),
+    "cycle":      ("n^2",       "n^2",        "n^2",       "1",     False),
+    "shell":      ("n log^2 n", "n log^2 n",  "n log^2 n", "1",     False),
+    "comb":       ("n log n",   "n^2",        "n^2",       "1",     False),
+    "heap":       ("n log n",   "n log n",    "n log n",   "1",     False),
+    "quick":      ("n log n",   "n log n",    "n^2",       "log n", False),
+    "intro":      ("n log n",   "n log n",    "n log n",   "log n", False),
+    "merge":      ("n log n",   "n log n",    "n log n",   "n",     True),
+    "tim":        ("n",         "n log n",    "n log n",   "n",     True),
+    "counting":   ("n",         "n",          "n",         "n",     True),
+    "radix":      ("n",         "n",          "n",         "n",     True),
+    "bucket":     ("n",         "n",          "n^2",       "n",     True),
+    "bogo":       ("n",         "n * n!",     "unbounded", "1",     False),
+}
+
+
+def test_textbook_table_covers_the_required_algorithms():
+    assert sorted(TEXTBOOK) == sorted(REQUIRED_ALGORITHMS)
+
+
+@pytest.mark.parametrize("algorithm", sorted(TEXTBOOK))
+def test_deck_complexities_are_the_published_ones(algorithm):
+    best, average, worst, space, stable = TEXTBOOK[algorithm]
+    card = STANDARD.algorithms[algorithm]
+    assert (card.best, card.average, card.worst, card.space) == tuple(map(parse, (best, average, worst, space)))
+    assert card.stable is stable
+
+
 def test_standard_deck_has_the_special_cards_the_issue_lists():
     specials = STANDARD.specials.values()
     criteria = {card.name for card in specials if card.kind == "criterion"}

@@ -1,18 +1,28 @@
 """A match result (scores, replay, rating change) is recorded exactly once, however often its task runs."""
 
-import threading
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from celery.exceptions import Retry
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
+from platform_helpers import database_url
+from required import require
 
 from bots.models import Bot
 from matches import services
 from matches.models import Match
 from matches.tasks import run_match
 from ratings.models import Rating
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("deliveries_by_hand")]
 
@@ -30,34 +40,59 @@ def rated_builtin_match() -> Match:
 
 
 def deliver(match_id: int, outcomes: list) -> None:
-    """One delivery of the run task, as a worker process would execute it."""
+    """One delivery of the run task in this process, as a worker would execute it."""
     try:
         run_match.run(match_id)
         outcomes.append("ran")
     except Retry:
         outcomes.append("retry later")
-    finally:
-        connection.close()
 
 
-def test_concurrent_duplicate_deliveries_rate_the_match_once():
+def deliver_in_processes(match_id: int, names: list[str], meeting: Path) -> dict[str, dict]:
+    """The run task delivered once in each of len(names) OS processes that claim the match at the same
+    moment (see deliver_run_task.py); each process's report, by name."""
+    require(connection.vendor == "postgresql", "PostgreSQL (the processes share the test database)")
+    env = {**os.environ, "DATABASE_URL": database_url(), "SECRET_KEY": settings.SECRET_KEY,
+           "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)])}
+    processes = {
+        name: subprocess.Popen([sys.executable, str(HERE / "deliver_run_task.py"), str(match_id), name, str(meeting),
+                                str(len(names))], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+        for name in names
+    }
+    reports = {}
+    for name, process in processes.items():
+        out, err = process.communicate(timeout=180)
+        assert process.returncode == 0, f"delivery {name} failed:\n{err[-3000:]}"
+        reports[name] = json.loads(out.strip().splitlines()[-1])
+    return reports
+
+
+def test_two_processes_delivering_at_the_same_moment_record_one_result_and_one_rating_change(tmp_path):
     match = rated_builtin_match()
-    outcomes = []
-    threads = [threading.Thread(target=deliver, args=(match.pk, outcomes)) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    deliver(match.pk, outcomes)  # a late re-delivery after the result is in
+    reports = deliver_in_processes(match.pk, ["first", "second"], tmp_path)
 
+    assert sorted(report["task"] for report in reports.values()) == ["ran", "retry later"], reports
+    winner = next(report for report in reports.values() if report["task"] == "ran")
+    loser = next(report for report in reports.values() if report["task"] == "retry later")
+    assert (winner["claimed"], loser["claimed"]) == ("Claim", "float")
+    # The two deliveries overlapped: the loser was answered while the winner held the match, unrecorded...
+    assert winner["claim_began"] < loser["claim_answered"] < winner["recorded_at"]
+    # ...and told to come back when the winner's attempt is presumed lost (its fresh deadline).
+    assert 0.9 * settings.ARENA_MATCH_DEADLINE_SECONDS < loser["retry_after"] <= settings.ARENA_MATCH_DEADLINE_SECONDS
+
+    late = []
+    deliver(match.pk, late)  # the loser's retry, delivered after the result is in, returns having done nothing
+    assert late == ["ran"]
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
-    assert len(outcomes) == 5
     assert match.attempts == 1
     for seat in match.seats.all():
         rating = Rating.objects.get(bot=seat.bot)
         assert rating.played == 1
+        assert seat.rating_before == settings.ARENA_ELO_INITIAL
         assert rating.value == pytest.approx(seat.rating_after)
+        assert seat.rating_after != seat.rating_before
     call_command("recompute_ratings")
 
 

@@ -36,8 +36,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_ID = os.environ.get("PYTEST_XDIST_WORKER", "main")
 QUEUE = f"arena-fault-{WORKER_ID}"
-# A claimed match still running this long after its claim is presumed lost (production: 600 s).
+# A claimed match still running this long after its claim is presumed lost (production: 600 s). Short, so
+# that the tests which wait for a lost match to be re-queued do not wait long.
 DEADLINE_SECONDS = 10
+# The broker-restart test needs the match it restarts Redis under to finish inside its deadline (else it is
+# re-queued, rightly, and played twice): two sandbox starts (up to ~5 s each on a loaded 2-core host), 2.4 s
+# of the slow bot's thinking and the worker's reconnection to the restarted broker fit in 30 s twice over.
+BROKER_RESTART_DEADLINE_SECONDS = 30
 # How often the test's scheduler sends `requeue_stuck_matches` (production: every 60 s).
 REQUEUE_INTERVAL = 1.0
 SLOW_BOT = (
@@ -107,8 +112,11 @@ class RedisServer:
 
 
 @pytest.fixture
-def fault_lab(django_db_setup, sandbox_backend, tmp_path, settings, monkeypatch):
-    """A private broker, and starters for workers and a scheduler on it, all stopped after the test."""
+def fault_lab(request, django_db_setup, sandbox_backend, tmp_path, settings, monkeypatch):
+    """A private broker, and starters for workers and a scheduler on it, all stopped after the test.
+
+    The claim deadline is DEADLINE_SECONDS unless the test parametrizes the fixture (indirect) with another.
+    """
     from django.db import connection
 
     require(connection.vendor == "postgresql", "PostgreSQL (the worker processes share the test database)")
@@ -117,7 +125,8 @@ def fault_lab(django_db_setup, sandbox_backend, tmp_path, settings, monkeypatch)
     broker.start()
     # Matches created here are dispatched to the private broker (services.dispatch does the same on the
     # production one), and a queued match's message counts as lost after the short deadline too.
-    settings.ARENA_MATCH_DEADLINE_SECONDS = DEADLINE_SECONDS
+    deadline = getattr(request, "param", DEADLINE_SECONDS)
+    settings.ARENA_MATCH_DEADLINE_SECONDS = deadline
     monkeypatch.setattr(services, "dispatch", lambda match: transaction.on_commit(
         lambda: broker.send("matches.tasks.run_match", match.pk)))
     env = {
@@ -125,7 +134,7 @@ def fault_lab(django_db_setup, sandbox_backend, tmp_path, settings, monkeypatch)
         "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": broker.url,
         "ARENA_QUEUE": QUEUE,
-        "ARENA_MATCH_DEADLINE_SECONDS": str(DEADLINE_SECONDS),
+        "ARENA_MATCH_DEADLINE_SECONDS": str(deadline),
         "ARENA_VAR_DIR": str(settings.VAR_DIR),
         "ARENA_SANDBOX": sandbox_backend,
         "SECRET_KEY": settings.SECRET_KEY,
@@ -135,6 +144,7 @@ def fault_lab(django_db_setup, sandbox_backend, tmp_path, settings, monkeypatch)
 
     class Lab:
         redis = broker
+        deadline_seconds = deadline
 
         @staticmethod
         def worker(name: str) -> CeleryProcess:
@@ -276,6 +286,7 @@ def test_a_worker_killed_mid_match_leaves_no_sandbox_and_the_match_finishes_once
         assert seat.rating_before == settings.ARENA_ELO_INITIAL
 
 
+@pytest.mark.parametrize("fault_lab", [BROKER_RESTART_DEADLINE_SECONDS], indirect=True)
 def test_a_broker_restart_loses_no_match(fault_lab, make_user):
     worker = fault_lab.worker("steady")
     fault_lab.scheduler()
@@ -298,7 +309,7 @@ def test_a_broker_restart_loses_no_match(fault_lab, make_user):
     over = (Match.Status.FINISHED, Match.Status.ERROR, Match.Status.CANCELLED)
     statuses = lambda: {m.pk: status(m) for m in matches}  # noqa: E731
     try:
-        wait_for(lambda: all(s in over for s in statuses().values()), DEADLINE_SECONDS + 40, "the matches")
+        wait_for(lambda: all(s in over for s in statuses().values()), fault_lab.deadline_seconds + 40, "the matches")
     except pytest.fail.Exception:
         pytest.fail(f"not every match finished after the broker restart: {statuses()}")
     assert worker.process.poll() is None, "the worker did not survive the broker restart"

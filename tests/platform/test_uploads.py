@@ -3,6 +3,7 @@
 import hashlib
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from bots.models import Bot, BotVersion
@@ -47,6 +48,39 @@ def test_oversized_upload_is_rejected(api_client, bot, settings):
     response = upload(api_client, bot, EXAMPLE_BOT + b"#" * 100)
     assert response.status_code == 400
     assert "larger than the limit of 100 bytes" in response.json()["file"][0]
+
+
+def padded_bot(size: int) -> bytes:
+    """The example bot followed by a comment line, `size` bytes in all."""
+    return EXAMPLE_BOT + b"#" * (size - len(EXAMPLE_BOT))
+
+
+@pytest.mark.parametrize("extra, accepted", [(0, True), (1, False)])
+def test_api_upload_at_the_default_limit_is_accepted_and_one_byte_more_is_not(api_client, bot, extra, accepted):
+    limit = settings.ARENA_MAX_UPLOAD_BYTES
+    response = upload(api_client, bot, padded_bot(limit + extra))
+    if accepted:
+        assert response.status_code == 201, response.content
+        assert BotVersion.objects.get().size == limit
+    else:
+        assert response.status_code == 400
+        assert response.json()["file"] == [f"bot.py is larger than the limit of {limit} bytes"]
+        assert not BotVersion.objects.exists()
+
+
+@pytest.mark.parametrize("extra, accepted", [(0, True), (1, False)])
+def test_web_upload_at_the_default_limit_is_accepted_and_one_byte_more_is_not(client, student, bot, extra, accepted):
+    limit = settings.ARENA_MAX_UPLOAD_BYTES
+    client.force_login(student)
+    response = client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("bot.py", padded_bot(limit + extra))},
+                           follow=True)
+    page = response.content.decode()
+    if accepted:
+        assert BotVersion.objects.get().size == limit
+        assert "Upload rejected" not in page
+    else:
+        assert f"Upload rejected: bot.py is larger than the limit of {limit} bytes" in page
+        assert not BotVersion.objects.exists()
 
 
 def test_each_upload_is_a_new_version_with_its_hash(api_client, bot):

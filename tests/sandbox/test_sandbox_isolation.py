@@ -6,17 +6,15 @@ import hashlib
 import os
 import socket
 import subprocess
-import time
 import uuid
 from pathlib import Path
 
 import pytest
+from opponents import SlowOpponent
 from sandbox_testkit import (BOTS, LIMITS, SANDBOX_SLACK, assert_contained, bot_file, default_gateway,
                              docker_bridge_gateway, leftovers, open_player, play, processes_in, report)
 
 import sandbox
-from games import get_game
-from games.bots import builtin_player
 
 REDIS = ("127.0.0.1", 6379)
 
@@ -173,36 +171,21 @@ def test_daemon_does_not_outlive_the_match(backend, tmp_path):
     assert processes_with_argument(marker) == []
 
 
-class SlowOpponent:
-    """A legal opponent that thinks for `seconds` per move: time a cheating bot could compute in."""
-
-    def __init__(self, seconds: float):
-        self.name = "slow greedy"
-        self.seconds = seconds
-        self.inner = builtin_player(get_game("endgame"), "greedy")
-
-    def start(self, info):
-        self.inner.start(info)
-
-    def act(self, observation):
-        time.sleep(self.seconds)
-        return self.inner.act(observation)
-
-    def close(self):
-        return ""
-
-
 @pytest.mark.parametrize("bot, status", [("cpu_threads", "timeout"), ("first_legal", "ok")])
 def test_cpu_used_between_turns_is_charged(backend, bot, status):
     # Both bots answer at once; only the first keeps computing while its opponent thinks. Wall clock alone
-    # would never catch it; the CPU charge does. Even with a quarter of a core (a busy shared host) it is
-    # charged 0.2 s a turn against 0.1 s per decision, and its 0.3 s bank is gone before its 6 turns are.
-    limits = sandbox.Limits(**{**LIMITS.__dict__, "decision": 0.1, "bank": 0.3})
-    thinking = 0.8
-    outcome = play(backend, BOTS / f"{bot}.py", limits=limits, opponent=SlowOpponent(thinking), config={"length": 12})
+    # would never catch it; the CPU charge does. Its four busy threads get at least a quarter of a core
+    # (a busy shared host), 0.5 s of CPU while the opponent thinks 2 s, against 0.3 s per decision: 0.2 s a
+    # turn from its 0.5 s bank, gone on its third of 4 turns. The well-behaved bot's container round trips
+    # (tens of milliseconds) fit in 0.3 s with the whole bank to spare.
+    limits = sandbox.Limits(**{**LIMITS.__dict__, "decision": 0.3, "bank": 0.5})
+    thinking = 2.0
+    turns = 4
+    outcome = play(backend, BOTS / f"{bot}.py", limits=limits, opponent=SlowOpponent(thinking),
+                   config={"length": 2 * turns})
 
     if status == "timeout":
-        assert_contained(outcome, backend, "timeout", bound=6 * thinking + limits.setup + SANDBOX_SLACK)
+        assert_contained(outcome, backend, "timeout", bound=turns * thinking + limits.setup + SANDBOX_SLACK)
     else:
         assert outcome.status == "ok", outcome.detail
         assert leftovers(backend, outcome.sandbox_id) == []

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from sandbox_testkit import BOTS, LIMITS, leftovers, open_player, play
 
 import sandbox
-from games import get_game
 from games.core import BotFailure, Verdict
 
 OBSERVATION = {"step": 0, "legal_actions": ["left", "right"]}
+DOCS = Path(__file__).parents[2] / "docs" / "bot-protocol.md"
 
 
 def test_well_behaved_bot_plays_a_whole_match(backend):
@@ -77,14 +80,33 @@ def test_none_backend_warns_that_it_is_not_a_sandbox(caplog):
     assert "NO isolation" in caplog.text and "trusted local use only" in caplog.text
 
 
-def test_limits_follow_the_game():
-    game = get_game("endgame")
-    limits = sandbox.Limits.for_game(game, memory_mb=512)
+def documented_limits() -> dict[str, float]:
+    """The defaults table of docs/bot-protocol.md, in Limits' units (seconds, MiB for *_mb, bytes)."""
+    units = {"s": 1, "MiB": 1 << 20, "KiB": 1 << 10, "": 1}
+    text = DOCS.read_text()
+    rows = text[text.index("| limit | default |"):].split("\n\n")[0]
+    table = {}
+    for name, default in re.findall(r"^\| `(\w+)` \| ([^|]+?) \|", rows, flags=re.M):
+        number, _, unit = default.partition(" ")
+        value = float(number) * units[unit]
+        table[name] = value / (1 << 20) if name.endswith("_mb") else value
+    return table
 
-    assert (limits.setup, limits.decision, limits.bank) == (game.time_limits["setup"],
-                                                          game.time_limits["decision"], game.time_limits["bank"])
+
+def test_default_limits_are_the_documented_ones():
+    documented = documented_limits()
+    defaults = dataclasses.asdict(sandbox.Limits())
+    assert documented == pytest.approx(defaults)
+
+
+def test_limits_take_the_games_times_and_the_overrides():
+    class SlowGame:  # times unlike the defaults, so a for_game that ignored the game would show
+        time_limits = {"setup": 7.5, "decision": 0.25, "bank": 3.0, "turns": 9}
+
+    limits = sandbox.Limits.for_game(SlowGame, memory_mb=512)
+    assert (limits.setup, limits.decision, limits.bank) == (7.5, 0.25, 3.0)
     assert limits.memory_mb == 512
-    assert sandbox.Limits().memory_mb == 256 and sandbox.Limits().pids == 64
+    assert limits.pids == sandbox.Limits().pids  # the rest stay the defaults
 
 
 def test_backends_on_this_host(docker_image, bwrap_ready):
