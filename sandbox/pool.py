@@ -351,7 +351,9 @@ def default_pool() -> WarmPool:
     """This process's pool (a forked worker gets its own: the parent's streams are not its to use)."""
     global _default
     if _default is None or _default[0] != os.getpid():
-        pool = WarmPool(max_containers=int(os.environ.get("ARENA_WARM_MAX_CONTAINERS", "8")),
+        # 32: a round robin seats every entrant each round, and a pool smaller than the field evicts each
+        # container before its bot comes back (32 idle containers cost about 180 MiB).
+        pool = WarmPool(max_containers=int(os.environ.get("ARENA_WARM_MAX_CONTAINERS", "32")),
                         idle_seconds=float(os.environ.get("ARENA_WARM_IDLE_SECONDS", "300")))
         _default = (os.getpid(), pool)
         atexit.register(_close_if_own, os.getpid(), pool)

@@ -231,17 +231,29 @@ def played_outcomes(tournament: Tournament) -> dict:
             if row.points is not None and not row.walkover}
 
 
-def advance(tournament_id: int) -> None:
-    """Write everything that follows from the recorded results; safe to run any number of times, anywhere."""
+def advance(tournament_id: int, series_id: int | None = None) -> None:
+    """Write everything that follows from the recorded results; safe to run any number of times, anywhere.
+
+    With `series_id` (a game of that series just ended) only that series is looked at, and the rest of
+    the tournament only if it got decided: a round robin of n bots has n(n-1)/2 series in play at once,
+    and looking at each of them after every game would cost the square of the tournament's size.
+    """
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None or tournament.status != Tournament.Status.RUNNING:
             return
         entrants = {e.seed: e for e in tournament.entrants.select_related("bot", "version")}
         rules = _format(tournament, entrants.values())
-        for row in tournament.series.filter(status=Series.Status.PLAYING).prefetch_related("games__match__seats"):
+        playing = tournament.series.filter(status=Series.Status.PLAYING)
+        if series_id is not None:
+            playing = playing.filter(pk=series_id)
+        decided = False
+        for row in playing.prefetch_related("games__match__seats"):
             _progress(tournament, row, entrants)
+            decided |= row.status == Series.Status.DECIDED
         if tournament.status != Tournament.Status.RUNNING:  # paused by _progress
+            return
+        if series_id is not None and not decided:
             return
         outcomes = played_outcomes(tournament)
         known = set(tournament.series.values_list("key", flat=True))
@@ -350,6 +362,6 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
     """A tournament game ended: advance its tournament once the result has committed."""
     if match.purpose != Match.Purpose.TOURNAMENT:
         return
-    tournament_id = (Series.objects.filter(games__match=match).values_list("tournament_id", flat=True).first())
-    if tournament_id is not None:
-        publish_on_commit("tournaments.tasks.advance_tournament", tournament_id)
+    series = Series.objects.filter(games__match=match).values_list("tournament_id", "pk").first()
+    if series is not None:
+        publish_on_commit("tournaments.tasks.advance_tournament", *series)

@@ -9,9 +9,9 @@ from .models import Tournament
 
 
 @shared_task(bind=True, acks_late=True, max_retries=None)
-def advance_tournament(self, tournament_id: int) -> None:
+def advance_tournament(self, tournament_id: int, series_id: int | None = None) -> None:
     try:
-        retrying(services.advance, tournament_id, patience=30.0)
+        retrying(services.advance, tournament_id, series_id, patience=30.0)
     except TRANSIENT_ERRORS as exc:
         raise self.retry(exc=exc, countdown=5)
 

@@ -5,7 +5,7 @@ from games import get_game
 
 from bots.models import Bot
 from matches.models import Match, MatchSeat
-from platform_helpers import EXAMPLE_BOT
+from platform_helpers import EXAMPLE_BOT, play_now
 from tournament_helpers import accepted_bot, course_with_bots, entered, play_out
 from tournaments import services
 from tournaments.models import Series, Tournament
@@ -164,3 +164,22 @@ def test_a_level_round_robin_series_ends_drawn_after_its_games_while_elimination
     final = cup.series.get()
     assert final.winner == 0, "level on games and points after the extra games: the higher seed goes on"
     assert final.games.count() > 2, "the tie-break played more games before falling back on the seed"
+
+
+def test_a_finished_game_advances_only_its_own_series_and_the_sweep_looks_at_all(make_user, monkeypatch):
+    course, instructor, bots = course_with_bots(make_user, "endgame", 4)
+    tournament = entered(instructor, course, bots, game="endgame", format="round-robin")
+    services.start(instructor, tournament)
+    first, second = list(tournament.series.order_by("id"))[:2]
+    failed = second.games.first().match
+    Match.objects.filter(pk=failed.pk).update(status=Match.Status.ERROR, error="sandbox vanished")
+
+    published = []
+    monkeypatch.setattr(services, "publish_on_commit", lambda task, *args: published.append((task, args)))
+    play_now(first.games.first().match)  # recording it sends match_finished, whose receiver publishes
+    assert published == [("tournaments.tasks.advance_tournament", (tournament.pk, first.pk))]
+
+    services.advance(tournament.pk, first.pk)
+    assert Match.objects.get(pk=failed.pk).status == Match.Status.ERROR, "another series was not looked at"
+    services.advance(tournament.pk)  # the periodic sweep
+    assert Match.objects.get(pk=failed.pk).status == Match.Status.QUEUED
