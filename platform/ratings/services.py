@@ -79,7 +79,7 @@ def ladder(game: str) -> list[dict]:
     """Every active bot of `game`, best rating first (bots that never played rated have the initial one)."""
     initial = settings.ARENA_ELO_INITIAL
     bots = (
-        Bot.objects.active().for_game(game).select_related("owner", "rating")
+        Bot.objects.active().for_game(game).select_related("owner", "rating").with_active_version()
         .annotate(current=Coalesce("rating__value", Value(initial))).order_by("-current", "id")
     )
     rows = []
