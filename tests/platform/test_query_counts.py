@@ -5,6 +5,7 @@ of one request, fills 2N more and asserts the same request, now showing 3N rows,
 """
 
 import io
+import re
 
 import pytest
 from django.core.management import call_command
@@ -145,3 +146,15 @@ def test_grading_dashboard(client, make_user, django_assert_max_num_queries):
 
     submit(0, N)
     assert_flat(client, f"/assignments/{assignment.pk}/", django_assert_max_num_queries, lambda: submit(N, 2 * N))
+
+
+def test_ladder_page_shows_a_page_of_bots_at_a_time(viewer):
+    from web.views import LADDER_PAGE_ROWS
+
+    fill("a", bots=LADDER_PAGE_ROWS + 5, matches=10)
+    first, second = viewer.get("/ladder/endgame/"), viewer.get("/ladder/endgame/?page=2")
+    links = [len(re.findall(r'href="/bots/[0-9]+/"', response.content.decode())) for response in (first, second)]
+    # The built-in bots of End Game are on the ladder too.
+    assert links[0] == LADDER_PAGE_ROWS
+    assert 5 <= links[1] < LADDER_PAGE_ROWS
+    assert "page 2 of 2" in second.content.decode()
