@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from games import get_game
 from games.bots import builtin_player
@@ -77,6 +77,12 @@ class Command(BaseCommand):
             self._courses(prefix, courses, owners)
             versions = self._bots(owners)
             self._matches(versions, templates, matches)
+        if connection.vendor == "postgresql" and not connection.in_atomic_block:
+            # Planner statistics and the visibility map for the new rows, as autovacuum would give them later:
+            # without them a page's COUNT(*) reads the whole match table. (Not inside a caller's transaction,
+            # as in the tests: VACUUM cannot run there.)
+            with connection.cursor() as cursor:
+                cursor.execute("VACUUM ANALYZE")
         self.stdout.write(f"{bots} bots, {courses} courses, {matches} finished matches")
 
     def _students(self, prefix: str, count: int) -> list:
