@@ -277,7 +277,7 @@ class Ladder(APIView):
             rows = [{**row, "measure": "average-score", "rating": None, "lower_is_better": lower, "draws": 0}
                     for row in team_ladder(game)]
         else:
-            rows = [{**row, "measure": "elo"} for row in ladder(game)]
+            rows = [{**row, "measure": "elo"} for row in ladder(game, with_active_version=True)]
         return Response(serializers.LadderRowSerializer(rows, many=True, context={"request": request}).data)
 
 
