@@ -14,7 +14,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, Val
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.access import courses_seen_by, with_private_access
+from accounts.access import courses_seen_by, owners_with_private_access, with_private_access
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from bots.services import code_download, create_bot, upload_version
@@ -136,7 +136,7 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = serializers.BotSerializer
 
     def get_queryset(self):
-        bots = Bot.objects.select_related("owner", "rating").order_by("game", "id")
+        bots = Bot.objects.select_related("owner", "rating").with_active_version().order_by("game", "id")
         params = self.request.query_params
         if params.get("game"):
             bots = bots.for_game(params["game"])
@@ -229,7 +229,11 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(parameters=[OpenApiParameter("bot", ID_SCHEMA, description="only matches this bot played"),
                                OpenApiParameter("mine", str, description="1: only matches of your bots")])
     def list(self, request, *args, **kwargs):
-        return super().list(request, *args, **kwargs)
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        owners = {seat.bot.owner_id for match in page for seat in match.seats.all()}
+        context = {**self.get_serializer_context(),
+                   "private_owners": owners_with_private_access(request.user, owners)}
+        return self.get_paginated_response(self.get_serializer_class()(page, many=True, context=context).data)
 
     @extend_schema(request=serializers.ChallengeSerializer, responses={201: serializers.MatchSerializer})
     def create(self, request, *args, **kwargs):
@@ -273,7 +277,7 @@ class Ladder(APIView):
             rows = [{**row, "measure": "average-score", "rating": None, "lower_is_better": lower, "draws": 0}
                     for row in team_ladder(game)]
         else:
-            rows = [{**row, "measure": "elo"} for row in ladder(game)]
+            rows = [{**row, "measure": "elo"} for row in ladder(game, with_active_version=True)]
         return Response(serializers.LadderRowSerializer(rows, many=True, context={"request": request}).data)
 
 

@@ -51,6 +51,10 @@ def database_from_url(url: str | None) -> dict:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
+            # Kept open between requests and Celery tasks: a new connection per match cost a worker about a
+            # tenth of a short match's time (bench/platform_throughput.py). Checked before reuse after errors.
+            "CONN_MAX_AGE": int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+            "CONN_HEALTH_CHECKS": True,
         }
     raise ImproperlyConfigured(f"DATABASE_URL: unsupported scheme {parts.scheme!r} (use postgres:// or sqlite://)")
 

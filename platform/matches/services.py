@@ -199,6 +199,9 @@ def run(claimed: Claim) -> bool:
 RECORD_PATIENCE = 120.0
 
 
+SEAT_RESULT_FIELDS = ["score", "placing", "status", "detail", "log", "think_time", "decisions"]
+
+
 def record_result(claimed: Claim, result) -> bool:
     """Write the result of a claimed match, exactly once (see the module docstring)."""
     with transaction.atomic():
@@ -206,13 +209,15 @@ def record_result(claimed: Claim, result) -> bool:
         if not _finish(claimed, Match.Status.FINISHED, finished_at=now, winners=result.winners,
                        replay=result.replay):
             return False
-        match = Match.objects.get(pk=claimed.match.pk)
-        for seat in match.seats.all():
+        # The seats come with the match: the receivers below (ratings) read the same, updated, rows.
+        match = Match.objects.prefetch_related("seats").get(pk=claimed.match.pk)
+        seats = list(match.seats.all())
+        for seat in seats:
             played = result.players[seat.seat]
             seat.score, seat.placing, seat.status = played.score, played.placing, played.status
             seat.detail, seat.log = played.detail, played.log
             seat.think_time, seat.decisions = played.think_time, played.decisions
-            seat.save()
+        MatchSeat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)  # one query for every seat
         match_finished.send(sender=Match, match=match)
     return True
 

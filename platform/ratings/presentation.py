@@ -29,15 +29,17 @@ def standings(game: str) -> dict[str, list[dict]]:
     return {"rated": rated, "provisional": provisional}
 
 
-def rating_chart_data(*, game: str | None = None, bot: Bot | None = None) -> dict | None:
+def rating_chart_data(*, game: str | None = None, bot: Bot | None = None, bots: list[Bot] | None = None) -> dict | None:
     """Each bot's rating from the start through each rated match it played, for a chart whose x axis is
     "rated matches played": {"x": [0, 1, ...], "series": [{bot, label, values}]}.
 
-    Every series starts at the initial rating (x = 0) and has one value per x, None past its last match:
+    `bots` keeps the lines of those bots only. Every series starts at the initial rating (x = 0) and has one value per x, None past its last match:
     the shape uPlot draws. None when there is no rated match to show.
     """
     seats = rated_seats()
     seats = seats.filter(bot=bot) if bot is not None else seats.filter(bot__game=game)
+    if bots is not None:  # a page of the ladder: only its bots' lines
+        seats = seats.filter(bot__in=bots)
     initial = settings.ARENA_ELO_INITIAL
     ratings: dict[int, list[float]] = {}
     for bot_id, after in seats.values_list("bot_id", "rating_after"):

@@ -75,13 +75,16 @@ def _close(stored: float | None, computed: float) -> bool:
     return stored is not None and abs(stored - computed) < 1e-6
 
 
-def ladder(game: str) -> list[dict]:
-    """Every active bot of `game`, best rating first (bots that never played rated have the initial one)."""
+def ladder(game: str, *, with_active_version: bool = False) -> list[dict]:
+    """Every active bot of `game`, best rating first (bots that never played rated have the initial one);
+    `with_active_version` fetches each bot's active version too, for a list that shows it (the API's)."""
     initial = settings.ARENA_ELO_INITIAL
     bots = (
         Bot.objects.active().for_game(game).select_related("owner", "rating")
         .annotate(current=Coalesce("rating__value", Value(initial))).order_by("-current", "id")
     )
+    if with_active_version:
+        bots = bots.with_active_version()
     rows = []
     for rank, bot in enumerate(bots, start=1):
         rating = getattr(bot, "rating", None) or Rating(bot=bot, value=initial)

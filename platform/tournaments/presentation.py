@@ -20,7 +20,7 @@ def overview(tournament: Tournament, user) -> dict:
     results = tournament.results_visible_to(user)
     view = {
         "results_visible": results,
-        "entrants": [{"seed": e.seed, "bot": e.bot_id, "label": e.bot.label,
+        "entrants": [{"pk": e.pk, "seed": e.seed, "bot": e.bot_id, "label": e.bot.label,
                       "version": e.version.number if e.version else None, "withdrawn": e.withdrawn}
                      for e in entrants],
         "series": [], "rounds": [], "standings": [], "bracket": None,

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -308,6 +309,9 @@ def replay_file(request, pk):
     return response
 
 
+LADDER_PAGE_ROWS = 50
+
+
 def ladder_page(request, game):
     try:
         game_obj = get_game(game)
@@ -317,7 +321,12 @@ def ladder_page(request, game):
         return render(request, "web/team_ladder.html", {
             "game": game_obj, "rows": team_ladder(game),
             "lower_is_better": game_obj.score_order == ScoreOrder.LOWER_IS_BETTER})
-    context = {"game": game_obj, "standings": standings(game), "chart": rating_chart_data(game=game),
+    # A page of rows at a time (ranked first, then provisional), and the chart of the bots on it.
+    ranked = standings(game)
+    page = Paginator(ranked["rated"] + ranked["provisional"], LADDER_PAGE_ROWS).get_page(request.GET.get("page"))
+    shown = {"rated": [row for row in page if row["rank"]], "provisional": [row for row in page if not row["rank"]]}
+    context = {"game": game_obj, "standings": shown, "page": page,
+               "chart": rating_chart_data(game=game, bots=[row["bot"] for row in page]),
                "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
                "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
     return render(request, "web/ladder.html", context)

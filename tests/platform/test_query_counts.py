@@ -1,0 +1,160 @@
+"""The pages and API answers that list rows issue as many queries for 3N rows as for N (no N+1 queries).
+
+Each case fills N rows of what the page shows (bots on the ladder, matches in a list), counts the queries
+of one request, fills 2N more and asserts the same request, now showing 3N rows, stays within that count.
+"""
+
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from grading_helpers import open_assignment
+from matches.models import Match
+from platform_helpers import EXAMPLE_BOT
+from tournament_helpers import accepted_bot, course_with_bots, entered
+
+pytestmark = pytest.mark.django_db
+
+N = 6  # rows first shown; 3N stays within one page (25), so that every added row is really shown
+
+
+def fill(prefix: str, bots: int, matches: int) -> None:
+    call_command("fill_scale_data", bots=bots, courses=1, matches=matches, replays=2, prefix=prefix,
+                 stdout=io.StringIO())
+
+
+def query_count(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return len(queries)
+
+
+def assert_flat(client, url, django_assert_max_num_queries, grow) -> None:
+    """`url`'s query count does not grow when `grow()` triples the rows it shows."""
+    first = query_count(client, url)
+    grow()
+    with django_assert_max_num_queries(first):
+        assert client.get(url).status_code == 200
+
+
+@pytest.fixture
+def viewer(client, django_user_model):
+    """A signed-in student with no bot of their own: every seat they see is someone else's (private checks)."""
+    user = django_user_model.objects.create_user("viewer", password="x-viewer-1234")
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("url", ["/ladder/endgame/", "/api/ladder/endgame/"])
+def test_ladder(viewer, url, django_assert_max_num_queries):
+    fill("a", bots=N, matches=N)
+    assert_flat(viewer, url, django_assert_max_num_queries, lambda: fill("b", bots=2 * N, matches=2 * N))
+
+
+@pytest.mark.parametrize("url", ["/api/matches/", "/api/bots/?game=endgame"])
+def test_api_lists(viewer, url, django_assert_max_num_queries):
+    fill("a", bots=N, matches=N)
+    assert_flat(viewer, url, django_assert_max_num_queries, lambda: fill("b", bots=2 * N, matches=2 * N))
+
+
+def test_home_page_recent_matches(client, django_user_model, django_assert_max_num_queries):
+    fill("a", bots=2, matches=3)
+    client.force_login(django_user_model.objects.get(username="a-00000"))
+    assert_flat(client, "/", django_assert_max_num_queries, lambda: _more_matches_of("a-00000", 6))
+
+
+def test_bot_page_matches(viewer, django_assert_max_num_queries):
+    fill("a", bots=2, matches=N)
+    bot = Match.objects.first().seats.first().bot
+    assert_flat(viewer, f"/bots/{bot.pk}/", django_assert_max_num_queries, lambda: _more_matches_of(bot.owner.username, 2 * N))
+
+
+@pytest.mark.parametrize("page", ["/matches/{pk}/", "/matches/{pk}/replay/", "/matches/{pk}/replay/data/",
+                                  "/api/matches/{pk}/", "/api/matches/{pk}/replay/"])
+def test_match_and_replay(viewer, page, django_assert_max_num_queries):
+    """One match's pages cost the same whatever else is in the database."""
+    fill("a", bots=2, matches=1)
+    url = page.format(pk=Match.objects.get().pk)
+    assert_flat(viewer, url, django_assert_max_num_queries, lambda: fill("b", bots=3 * N, matches=3 * N))
+
+
+def _more_matches_of(username: str, count: int) -> None:
+    """`count` more finished matches, each with `username`'s bot in a seat (copies of one of its matches)."""
+    from matches.models import MatchSeat
+
+    template = Match.objects.filter(seats__bot__owner__username=username).first()
+    seats = list(template.seats.all())
+    for _ in range(count):
+        copy = Match.objects.create(game=template.game, seed=template.seed, status=template.status, rated=False,
+                                    winners=template.winners, replay=template.replay,
+                                    started_at=template.started_at, finished_at=template.finished_at)
+        MatchSeat.objects.bulk_create([MatchSeat(match=copy, seat=s.seat, bot=s.bot, version=s.version,
+                                                 placing=s.placing, score=s.score, status=s.status) for s in seats])
+
+
+def _students_with_bots(course, make_user, first: int, count: int) -> list:
+    bots = []
+    for number in range(first, first + count):
+        student = make_user(f"student{number:02}")
+        course.students.add(student)
+        bots.append(accepted_bot(student, "endgame", f"bot{number}", EXAMPLE_BOT.decode()))
+    return bots
+
+
+@pytest.mark.parametrize("start", [False, True], ids=["draft", "running"])
+def test_tournament_page(client, make_user, start, django_assert_max_num_queries):
+    """The entrants (and, once started, every series of the round robin) cost no query each."""
+    from tournaments import services as tournaments
+
+    course, instructor, bots = course_with_bots(make_user, "endgame", N)
+    tournament = entered(instructor, course, bots, game="endgame", format="round-robin")
+    client.force_login(instructor)
+
+    def more_entrants():
+        for bot in _students_with_bots(course, make_user, N, 2 * N):
+            tournaments.add_entrant(instructor, tournament, bot)
+        if start:
+            tournaments.start(instructor, tournament)
+
+    if start:  # a second tournament, started with N entrants, gives the count of a running one
+        smaller = entered(instructor, course, bots, game="endgame", format="round-robin", name="Small cup")
+        tournaments.start(instructor, smaller)
+        first = query_count(client, f"/tournaments/{smaller.pk}/")
+    else:
+        first = query_count(client, f"/tournaments/{tournament.pk}/")
+    more_entrants()
+    with django_assert_max_num_queries(first):
+        assert client.get(f"/tournaments/{tournament.pk}/").status_code == 200
+
+
+def test_grading_dashboard(client, make_user, django_assert_max_num_queries):
+    """The staff's view of an assignment lists every submission without a query per student."""
+    from grading import services as grading
+
+    course, instructor, _ = course_with_bots(make_user, "endgame", 0)
+    assignment = open_assignment(instructor, course)
+    client.force_login(instructor)
+
+    def submit(first, count):
+        for bot in _students_with_bots(course, make_user, first, count):
+            grading.submit(bot.owner, assignment, bot)
+
+    submit(0, N)
+    assert_flat(client, f"/assignments/{assignment.pk}/", django_assert_max_num_queries, lambda: submit(N, 2 * N))
+
+
+def test_ladder_page_shows_a_page_of_bots_at_a_time(viewer):
+    from web.views import LADDER_PAGE_ROWS
+
+    fill("a", bots=LADDER_PAGE_ROWS + 5, matches=10)
+    first, second = viewer.get("/ladder/endgame/"), viewer.get("/ladder/endgame/?page=2")
+    links = [len(re.findall(r'href="/bots/[0-9]+/"', response.content.decode())) for response in (first, second)]
+    # The built-in bots of End Game are on the ladder too.
+    assert links[0] == LADDER_PAGE_ROWS
+    assert 5 <= links[1] < LADDER_PAGE_ROWS
+    assert "page 2 of 2" in second.content.decode()
