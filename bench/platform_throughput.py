@@ -23,7 +23,6 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_platform_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/12")
