@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 
 import pytest
 from opponents import SlowOpponent
@@ -15,7 +16,8 @@ from sandbox_testkit import BOTS, LIMITS, bot_file, play, report
 
 from games import get_game
 from games.bots import builtin_player
-from games.referee import play_match
+from games.core import BotFailure, Verdict
+from games.referee import play_match, setup_info
 import sandbox
 
 # Forking some thirty processes and burning CPU for WALL seconds take longer than LIMITS.setup on a loaded
@@ -140,12 +142,21 @@ def test_a_bot_that_closes_its_input_loses_with_a_crash(pipe_backend, tmp_path, 
 
 @pytest.mark.parametrize("pipe_backend", ["bwrap", "none"])
 def test_a_bot_that_stops_reading_its_input_times_out(pipe_backend, tmp_path, request):
-    """A 40,000-number board makes an observation larger than a pipe holds (64 KiB): sending it to a frozen
-    bot blocks, and the referee gives up at the decision's deadline instead of hanging."""
+    """An observation larger than a pipe holds (64 KiB) sent to a frozen bot blocks the write: the player gives
+    up at the decision's deadline instead of hanging. (No game option makes one so large any more: End Game
+    boards stop at 500 numbers, so the test speaks to the player directly.)"""
     if pipe_backend == "bwrap":
         request.getfixturevalue("bwrap_ready")
     player = sandbox.open_player(pipe_backend, str(bot_file("stops_reading", tmp_path)), limits=LIMITS)
     game = get_game("endgame")
-    result = play_match(game, [player, SlowOpponent(1.0)], config={"length": 40_000}, seed=7)
-    seat = result.players[0]
-    assert (seat.status, seat.detail, seat.decisions) == ("timeout", "did not read its input within its time", 1)
+    state = game.new_game(seed=7)
+    player.start(setup_info(game, state, 0))
+    try:
+        assert player.act(state.observation(0)) in ("left", "right")
+        time.sleep(0.5)  # the bot freezes itself 0.2 s after answering
+        huge = {**state.observation(0), "board": list(range(40_000))}
+        with pytest.raises(BotFailure) as failure:
+            player.act(huge)
+    finally:
+        player.close()
+    assert (failure.value.verdict, failure.value.message) == (Verdict.TIMEOUT, "did not read its input within its time")
