@@ -7,6 +7,7 @@ registered with `@register`.
 """
 
 import hashlib
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from games import get_game
@@ -67,7 +68,7 @@ def _number(params: dict, name: str, default, low, high, cast=float):
     return value
 
 
-class PartType:
+class PartType(ABC):
     kind = ""
     title = ""
     # Games the part can grade; empty: every game.
@@ -84,8 +85,9 @@ class PartType:
     def needs(self, assignment, params: dict) -> list[GameNeed]:
         return []
 
+    @abstractmethod
     def measure(self, context: Context, params: dict) -> Measured:
-        raise NotImplementedError
+        """The fraction of the part's weight earned, with the evidence behind it."""
 
 
 class PlaysBuiltin(PartType):

@@ -163,9 +163,11 @@ class Claim:
 def claim(match_id: int) -> Claim | float | None:
     """Take the match for this attempt: a Claim; or seconds until another attempt's deadline; or None when
     there is nothing to run (finished, cancelled, gone)."""
-    now = timezone.now()
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
+        # The time once the lock is ours: an attempt that waited behind another's claim must not count the
+        # wait, or it would come back later than that claim's deadline.
+        now = timezone.now()
         if match is None or match.is_over:
             return None
         if match.status == Match.Status.RUNNING and match.deadline > now:
