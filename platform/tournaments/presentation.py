@@ -129,6 +129,7 @@ def bracket_layout(series: list[dict]) -> dict:
     from a series to the one its winner goes to. Sizes in SVG user units."""
     sections = []
     top = 0
+    widest = 0  # columns used by the winners and losers brackets: the final stands to their right
     boxes: dict[str, Box] = {}
     for bracket in ("winners", "losers", "final"):
         members = [item for item in series if (item["bracket"] or "winners") == bracket]
@@ -138,9 +139,11 @@ def bracket_layout(series: list[dict]) -> dict:
         for item in members:
             columns.setdefault(item["round"], []).append(item)
         rounds = sorted(columns)
+        first_column = widest if bracket == "final" else 0
+        widest = max(widest, len(rounds))
         tallest = max(len(items) for items in columns.values())
         height = tallest * (BOX_HEIGHT + ROW_GAP)
-        for column, number in enumerate(rounds):
+        for column, number in enumerate(rounds, start=first_column):
             items = columns[number]
             slot = height / len(items)
             for row, item in enumerate(items):
