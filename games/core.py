@@ -251,8 +251,9 @@ class GameState(ABC):
         return [seat for seat, rank in enumerate(ranks) if rank == 1]
 
     def _team_won(self) -> bool:
-        """Cooperative games only: True once the team has won by the rules."""
-        raise NotImplementedError(f"{self.game.name} is cooperative and must say when its team has won")
+        """Cooperative games only: True once the team has won by the rules (Game.new_game refuses a
+        cooperative game whose state does not say)."""
+        return False
 
     def clone(self) -> "GameState":
         return copy.deepcopy(self)
@@ -319,7 +320,10 @@ class Game(ABC):
             raise ConfigError(
                 f"{self.name} is played by {self.min_players} to {self.max_players} players, not {num_players}"
             )
-        return self._initial_state(num_players, self.configure(config), seed)
+        state = self._initial_state(num_players, self.configure(config), seed)
+        if self.cooperative and type(state)._team_won is GameState._team_won:
+            raise TypeError(f"{self.name} is cooperative: its state must say when the team has won (_team_won)")
+        return state
 
     @abstractmethod
     def _initial_state(self, num_players: int, config: dict, seed: int) -> GameState:

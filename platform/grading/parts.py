@@ -113,6 +113,16 @@ class PlaysBuiltin(PartType):
         return [GameNeed(params["opponent"], derived_seed(assignment.seed, board), seat)
                 for board in range(params["games"] // 2) for seat in (0, 1)]
 
+    @classmethod
+    def _analysed_moves(cls, context: Context, params: dict) -> tuple[list[int], list[dict]]:
+        """The part's match ids, and the solver's analysis rows of every move the graded bot made in them."""
+        rules = get_game(context.assignment.game)
+        ids, rows = [], []
+        for need, match, _ in cls._graded_seats(context, params):
+            ids.append(match.pk)
+            rows += [row for row in rules.analyse(match.replay) or [] if row["seat"] == need.seat]
+        return ids, rows
+
     @staticmethod
     def _graded_seats(context: Context, params: dict):
         """(need, match, the graded bot's seat row) for each of the part's games."""
@@ -185,13 +195,8 @@ class SolverLoss(PlaysBuiltin):
         return f"points lost per move vs optimal (0 for full marks, {params['zero_at']:g} or more for none)"
 
     def measure(self, context, params):
-        lost, decisions, ids = 0, 0, []
-        rules = get_game(context.assignment.game)
-        for need, match, _ in self._graded_seats(context, params):
-            ids.append(match.pk)
-            rows = [row for row in rules.analyse(match.replay) or [] if row["seat"] == need.seat]
-            lost += sum(row["points_lost"] for row in rows)
-            decisions += len(rows)
+        ids, rows = self._analysed_moves(context, params)
+        lost, decisions = sum(row["points_lost"] for row in rows), len(rows)
         average = lost / decisions if decisions else params["zero_at"]
         return Measured(max(0.0, 1 - average / params["zero_at"]),
                         f"{average:.2f} points lost per move over {decisions} moves", ids,
@@ -272,13 +277,9 @@ class SproutsWinningMoves(PlaysBuiltin):
         return f"winning moves kept in won positions vs {params['opponent']} (full at {params['full_at']:.0%})"
 
     def measure(self, context, params):
-        kept, chances, ids = 0, 0, []
-        rules = get_game(context.assignment.game)
-        for need, match, _ in self._graded_seats(context, params):
-            ids.append(match.pk)
-            rows = [row for row in rules.analyse(match.replay) or [] if row["seat"] == need.seat and row["won_before"]]
-            kept += sum(row["keeps_win"] for row in rows)
-            chances += len(rows)
+        ids, rows = self._analysed_moves(context, params)
+        won = [row for row in rows if row["won_before"]]
+        kept, chances = sum(row["keeps_win"] for row in won), len(won)
         if not chances:
             return Measured(0.0, "never had a won position to keep", ids, {"winning_move_rate": None})
         rate = kept / chances

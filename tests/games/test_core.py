@@ -346,3 +346,34 @@ def test_an_in_process_player_counts_its_decisions_and_time_even_when_it_fails()
     assert failure.value.verdict is Verdict.CRASH and str(failure.value) == "crash: RuntimeError: boom"
     assert player.decisions == 1 and player.think_time > 0
     assert player.close() == ""
+
+
+def test_a_cooperative_game_must_say_when_its_team_has_won():
+    """Without its own _team_won a cooperative game would be lost every time: new_game refuses it."""
+    class Silent(GameState):
+        def current_player(self):
+            return None
+
+        def legal_actions(self):
+            return []
+
+        def _observe(self, seat):
+            return {}
+
+        def _apply(self, action):
+            pass
+
+        def scores(self):
+            return [0.0] * self.num_players
+
+        def _rules_over(self):
+            return True
+
+    class Team(Game):
+        name, title, cooperative = "team", "Team", True
+
+        def _initial_state(self, num_players, config, seed):
+            return Silent(self, num_players, config, seed)
+
+    with pytest.raises(TypeError, match="must say when the team has won"):
+        Team().new_game()
