@@ -327,7 +327,9 @@ class SandboxPlayer(ABC):
             if error.errno not in (errno.EPIPE, errno.ECONNRESET):
                 raise
             raise self._death() from None
-        reply = self._read_reply(seq, reply_type, deadline, allowance, spare)
+        bank = f" and the {spare:.2f}s left in its bank" if spare else ""
+        between = f", less the {idle_cpu:.2f}s of CPU it used between turns" if idle_cpu >= 0.01 else ""
+        reply = self._read_reply(seq, reply_type, deadline, f"did not answer within {allowance:g}s{bank}{between}")
         wall = time.monotonic() - began
         cpu_after = self._cpu_seconds()
         cpu = cpu_after - cpu_before if cpu_after is not None and cpu_before is not None else 0.0
@@ -342,9 +344,10 @@ class SandboxPlayer(ABC):
                                    f"CPU between turns) against {allowance:g}s and a bank of {spare:.2f}s")
         return reply
 
-    def _read_reply(self, seq: int, reply_type: str, deadline: float, allowance: float, spare: float) -> dict:
+    def _read_reply(self, seq: int, reply_type: str, deadline: float, late: str) -> dict:
+        """The reply to message `seq`; a timeout saying `late` if none came by `deadline`."""
         while True:
-            line = self._next_line(deadline, allowance, spare)
+            line = self._next_line(deadline, late)
             try:
                 reply = json.loads(line)
             except ValueError:
@@ -362,7 +365,7 @@ class SandboxPlayer(ABC):
                 raise self._protocol(f"sent a {reply.get('type')!r} message where a {reply_type!r} was due")
             return reply
 
-    def _next_line(self, deadline: float, allowance: float, spare: float) -> bytes:
+    def _next_line(self, deadline: float, late: str) -> bytes:
         while True:
             newline = self._stdout.find(b"\n", 0, self.limits.message_bytes + 1)
             if newline >= 0:
@@ -375,8 +378,7 @@ class SandboxPlayer(ABC):
                 raise self._death()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                bank = f" and the {spare:.2f}s left in its bank" if spare else ""
-                raise self._timeout(f"did not answer within {allowance:g}s{bank}")
+                raise self._timeout(late)
             self._pump(remaining)
 
     def _pump(self, timeout: float) -> bool:

@@ -25,3 +25,28 @@ class SlowOpponent:
 
     def close(self):
         return ""
+
+
+class CpuWatchingOpponent(SlowOpponent):
+    """The greedy built-in that thinks until the sandboxed bot it faces (`watch`) has used `cpu` seconds of
+    CPU since this turn began, or `patience` seconds have passed: a bot that computes between turns is
+    sure to have done so however busy the host is, and an idle one waits out the patience."""
+
+    def __init__(self, cpu: float, patience: float):
+        super().__init__(patience)
+        self.cpu = cpu
+        self.watched = None
+        # Seconds this opponent spent thinking over the match.
+        self.thought = 0.0
+
+    def watch(self, player) -> None:
+        self.watched = player
+
+    def act(self, observation):
+        began = time.monotonic()
+        start = self.watched._cpu_seconds()
+        while (time.monotonic() - began < self.seconds
+               and self.watched._cpu_seconds() - start < self.cpu):
+            time.sleep(0.02)
+        self.thought += time.monotonic() - began
+        return self.inner.act(observation)

@@ -10,11 +10,12 @@ import uuid
 from pathlib import Path
 
 import pytest
-from opponents import SlowOpponent
+from opponents import CpuWatchingOpponent
 from sandbox_testkit import (BOTS, LIMITS, SANDBOX_SLACK, assert_contained, bot_file, default_gateway,
                              docker_bridge_gateway, leftovers, open_player, play, processes_in, report)
 
 import sandbox
+from sandbox.base import CLOSE_DRAIN, DEATH_GRACE
 
 REDIS = ("127.0.0.1", 6379)
 
@@ -174,18 +175,18 @@ def test_daemon_does_not_outlive_the_match(backend, tmp_path):
 @pytest.mark.parametrize("bot, status", [("cpu_threads", "timeout"), ("first_legal", "ok")])
 def test_cpu_used_between_turns_is_charged(backend, bot, status):
     # Both bots answer at once; only the first keeps computing while its opponent thinks. Wall clock alone
-    # would never catch it; the CPU charge does. Its four busy threads get at least a quarter of a core
-    # (a busy shared host), 0.5 s of CPU while the opponent thinks 2 s, against 0.3 s per decision: 0.2 s a
-    # turn from its 0.5 s bank, gone on its third of 4 turns. The well-behaved bot's container round trips
-    # (tens of milliseconds) fit in 0.3 s with the whole bank to spare.
+    # would never catch it; the CPU charge does. The opponent thinks until the bot has burnt 0.5 s of CPU
+    # (however busy the host), against 0.3 s per decision: 0.2 s a turn from its 0.5 s bank, gone on its
+    # third of 4 turns. The well-behaved bot burns nothing: its opponent thinks 2 s a turn, and its
+    # container round trips (tens of milliseconds) fit in 0.3 s with the whole bank to spare.
     limits = sandbox.Limits(**{**LIMITS.__dict__, "decision": 0.3, "bank": 0.5})
-    thinking = 2.0
-    turns = 4
-    outcome = play(backend, BOTS / f"{bot}.py", limits=limits, opponent=SlowOpponent(thinking),
-                   config={"length": 2 * turns})
+    opponent = CpuWatchingOpponent(cpu=0.5, patience=2.0 if status == "ok" else 120.0)
+    outcome = play(backend, BOTS / f"{bot}.py", limits=limits, opponent=opponent, config={"length": 8})
 
     if status == "timeout":
-        assert_contained(outcome, backend, "timeout", bound=turns * thinking + limits.setup + SANDBOX_SLACK)
+        assert "CPU between turns" in outcome.detail, outcome.detail
+        assert_contained(outcome, backend, "timeout",
+                         bound=opponent.thought + limits.setup + DEATH_GRACE + CLOSE_DRAIN + SANDBOX_SLACK)
     else:
         assert outcome.status == "ok", outcome.detail
         assert leftovers(backend, outcome.sandbox_id) == []
