@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 
-from .access import teaches
+from .access import staffs, teaches
 from .models import Course, RosterEntry, Team, new_invite_code, validate_time_zone
 
 ROSTER_COLUMNS = ("student_id", "email", "name")
@@ -30,11 +30,20 @@ def _require_instructor(user, course: Course) -> None:
 
 # --- invitation link --------------------------------------------------------------------------------------
 
-def join(user, code: str) -> Course:
-    """Enrol `user` as a student of the course whose invitation code is `code`."""
+def invited_course(code: str) -> Course:
+    """The course whose invitation code is `code`."""
     course = Course.objects.filter(invite_code=code).first()
     if course is None:
         raise PeopleError("this invitation link is not valid (any more): ask your instructor for the current one")
+    return course
+
+
+def join(user, code: str) -> Course:
+    """Enrol `user` as a student of the course whose invitation code is `code` (its staff stay staff:
+    a student's role would mix their own work into the grades they give)."""
+    course = invited_course(code)
+    if staffs(user, course):
+        raise PeopleError(f"you teach {course.name}: staff do not enrol as students")
     course.students.add(user)
     return course
 

@@ -117,7 +117,12 @@ def reset_invite(request, pk):
 
 @login_required
 def join(request, code):
+    """The invitation link: a page saying which course it is (a link opened by a preview or a prefetch
+    enrols no one), and enrolment on its button's POST."""
     try:
+        if request.method != "POST":
+            course = people_services.invited_course(code)
+            return render(request, "grading/join.html", {"course": course, "role": role_in(request.user, course)})
         course = people_services.join(request.user, code)
     except people_services.PeopleError as exc:
         messages.error(request, str(exc))

@@ -241,7 +241,8 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "notifications:inbox": page(SIGNED_IN_PAGE),
     "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
     # Grading pages: people.
-    "grading:join": page(expect(ANY_REDIRECT, anonymous=LOGIN)),  # the invitation link: any signed-in user joins
+    # The invitation link: any signed-in user sees which course it is, and joins (staff are refused) by POST.
+    "grading:join": Case({"GET": SIGNED_IN_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
     "grading:people": page(COURSE_PAGE),
     "grading:upload_roster": post_only(STEER_PAGE),
     "grading:add_assistant": post_only(STEER_PAGE),

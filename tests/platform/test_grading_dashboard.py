@@ -229,10 +229,23 @@ def test_the_people_pages_upload_a_roster_and_the_invitation_link_enrols(client,
     assert course.invite_code in page and "Upload roster" not in page
     assert client.post(f"/courses/{course.pk}/people/roster/", {"file": roster}).status_code == 403
 
+    # Opening the link (as a mail client's preview would) enrols no one; its button does.
     newcomer = make_user("newcomer")
     client.force_login(newcomer)
-    assert course.invite_code not in client.get(f"/join/{course.invite_code}/", follow=True).content.decode()
+    invitation = client.get(f"/join/{course.invite_code}/").content.decode()
+    assert f"Join {course.name}" in invitation and "Join as newcomer" in invitation
+    assert not course.students.filter(pk=newcomer.pk).exists()
+    joined = client.post(f"/join/{course.invite_code}/", follow=True).content.decode()
+    assert f"You are enrolled in {course.name}." in joined and course.invite_code not in joined
     assert course.students.filter(pk=newcomer.pk).exists()
+    assert "already a student" in client.get(f"/join/{course.invite_code}/").content.decode()
+
+    # The course's TA is staff, never a student of it too.
+    client.force_login(people["assistant"])
+    assert "You teach this course" in client.get(f"/join/{course.invite_code}/").content.decode()
+    refused = client.post(f"/join/{course.invite_code}/", follow=True).content.decode()
+    assert "staff do not enrol as students" in refused
+    assert not course.students.filter(pk=people["assistant"].pk).exists()
 
 
 def test_deadlines_are_stored_in_utc_and_shown_in_the_courses_time_zone(client, make_user):
