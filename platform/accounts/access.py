@@ -14,6 +14,11 @@ from django.http import Http404
 from .models import Course, Team
 
 INSTRUCTOR, ASSISTANT, STUDENT = "instructor", "assistant", "student"
+
+
+class NotAllowed(Exception):
+    """A verb that the user's role in the course does not allow (the API answers 403); the message says
+    whose it is. The apps' own errors derive from it for their refusals."""
 # Each role may do what the roles after it may.
 ROLES = (INSTRUCTOR, ASSISTANT, STUDENT)
 

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 
-from .access import staffs, teaches
+from .access import NotAllowed, staffs, teaches
 from .models import Course, RosterEntry, Team, new_invite_code, validate_time_zone
 
 ROSTER_COLUMNS = ("student_id", "email", "name")
@@ -23,9 +23,13 @@ class PeopleError(ValueError):
     """A request about a course's people that cannot be met; the message says why."""
 
 
+class PeopleNotAllowed(PeopleError, NotAllowed):
+    """A change to a course's people that the user's role does not allow."""
+
+
 def _require_instructor(user, course: Course) -> None:
     if not teaches(user, course):
-        raise PeopleError("only the course's instructors can change its people")
+        raise PeopleNotAllowed("only the course's instructors can change its people")
 
 
 # --- invitation link --------------------------------------------------------------------------------------

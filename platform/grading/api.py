@@ -7,12 +7,12 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, parsers, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import people as people_services
-from accounts.access import role_in
+from accounts.access import NotAllowed, role_in
 from accounts.models import Course
 
 from . import presentation, runs, serializers, services
@@ -23,6 +23,8 @@ from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, CourseRole, require
 def _call(verb, *args, **kwargs):
     try:
         return verb(*args, **kwargs)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
     except (services.GradingError, people_services.PeopleError) as exc:
         raise ValidationError({"detail": str(exc)}) from exc
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from games import ConfigError, get_game
 
-from accounts.access import attends, staffs, teaches, team_mates
+from accounts.access import NotAllowed, attends, staffs, teaches, team_mates
 from accounts.models import Team
 from bots.models import Bot, BotVersion
 
@@ -25,9 +25,13 @@ class GradingError(ValueError):
     """A request about an assignment or its grading that cannot be met; the message says why."""
 
 
+class GradingNotAllowed(GradingError, NotAllowed):
+    """A grading verb that the user's role in the course does not allow."""
+
+
 def _require_instructor(user, course) -> None:
     if not teaches(user, course):
-        raise GradingError("only the course's instructors can change its assignments and rubrics")
+        raise GradingNotAllowed("only the course's instructors can change its assignments and rubrics")
 
 
 # --- assignments and rubrics ------------------------------------------------------------------------------
@@ -116,7 +120,7 @@ def team_for(user, assignment: Assignment) -> Team | None:
 def submit(user, assignment: Assignment, bot: Bot) -> Submission:
     """Designate `bot` (yours, or a team mate's for a team assignment) as your submission; again to change it."""
     if not attends(user, assignment.course) or not assignment.course.students.filter(pk=user.pk).exists():
-        raise GradingError("only the course's students submit")
+        raise GradingNotAllowed("only the course's students submit")
     if bot.game != assignment.game:
         raise GradingError(f"{bot} plays {bot.game}, not {assignment.game}")
     _check_window(assignment, timezone.now())
@@ -195,9 +199,9 @@ def adjust(user, submission: Submission, points: float, comment: str) -> Adjustm
     Teaching assistants may annotate (0 points); changing the grade is for instructors."""
     course = submission.assignment.course
     if not staffs(user, course):
-        raise GradingError("only the course's instructors and teaching assistants can annotate grades")
+        raise GradingNotAllowed("only the course's instructors and teaching assistants can annotate grades")
     if points and not teaches(user, course):
-        raise GradingError("teaching assistants annotate (0 points); only instructors change a grade")
+        raise GradingNotAllowed("teaching assistants annotate (0 points); only instructors change a grade")
     comment = comment.strip()
     if not comment:
         raise GradingError("say why: an adjustment needs a comment")

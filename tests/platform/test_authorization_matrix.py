@@ -366,8 +366,8 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         Case({"GET": STAFF_API, "POST": expect(
             403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)},
             data=NOTE),
-        # Changing the points is the instructors': the assistant is refused, with the reason (400).
-        Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=400, instructor=201,
+        # Changing the points is the instructors': the assistant is refused (403, with the reason).
+        Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=201,
                              operator=201)}, data=BONUS),
     ),
     # Static files (served by Django in the embedded setup).
