@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.db import models
-from games import Verdict
+from games import Verdict, get_game
 
 
 class MatchQuerySet(models.QuerySet):
@@ -97,7 +97,8 @@ class Match(models.Model):
 
     @property
     def is_draw(self) -> bool:
-        return len(self.winners) > 1
+        """Several seats placed first; in a cooperative game they are the team winning together, not a draw."""
+        return len(self.winners) > 1 and not get_game(self.game).cooperative
 
     @property
     def public_seed(self) -> int | None:

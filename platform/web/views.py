@@ -250,8 +250,8 @@ def _match_context(request, match: Match) -> dict:
     game = get_game(match.game)
     running = match.status == Match.Status.RUNNING and match.started_at
     return {
-        "match": match, "seats": seats, "variant": variant, "game": game,
-        "winners": [row["seat"] for row in seats if row["seat"].placing == 1] if match.status == "finished" else [],
+        "match": match, "seats": seats, "variant": variant, "game": game, "cooperative": game.cooperative,
+        "winners": [row["seat"] for row in seats if row["seat"].seat in match.winners],
         "has_analysis": has_analysis(game),
         # Said while a match runs, so that a bot drawing on its time bank is not a silent wait.
         "running_for": round((timezone.now() - match.started_at).total_seconds()) if running else None,
@@ -276,6 +276,7 @@ def replay_page(request, pk):
     context = {
         "match": match, "view": view, "losses": view["points_lost"],
         "winners": [view["players"][seat] for seat in view["result"].get("winners", [])],
+        "cooperative": get_game(match.game).cooperative,
         "score_rows": [{"name": name, "score": score, "lost": points}
                        for name, score, points in zip(view["players"], scores, lost)],
         "modules": replay_modules(match.game),

@@ -67,3 +67,20 @@ def test_a_sorted_upload_is_validated_by_its_bot_playing_the_whole_team(make_use
     play_now(crash.validation_match)
     crash.refresh_from_db()
     assert crash.status == "rejected" and crash.verdict.startswith("crash")
+
+
+def test_a_sorted_result_says_whether_the_team_won_never_a_draw(make_user, client, in_process_sandbox):
+    planner, random_team = (Bot.objects.builtin("sorted", name) for name in ("planner", "random"))
+    won = play_now(services.create_match("sorted", [planner] * 4, purpose=Match.Purpose.CHALLENGE, rated=False))
+    lost = play_now(services.create_match("sorted", [random_team] * 4, purpose=Match.Purpose.CHALLENGE,
+                                          rated=False))
+    assert won.winners == [0, 1, 2, 3] and lost.winners == []
+    assert not won.is_draw
+
+    client.force_login(make_user("viewer"))
+    for url in (f"/matches/{won.pk}/", f"/matches/{won.pk}/replay/"):
+        page = client.get(url).content.decode()
+        assert "The team won:" in page and "Draw between" not in page, url
+    for url in (f"/matches/{lost.pk}/", f"/matches/{lost.pk}/replay/"):
+        page = client.get(url).content.decode()
+        assert "The team did not win." in page and "Draw between" not in page and "Winner:" not in page, url
