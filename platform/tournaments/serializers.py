@@ -64,7 +64,8 @@ class NewEntrantSerializer(serializers.Serializer):
                                     help_text="Only for seeding by hand: 0 = top seed.")
 
 
-class GameSerializer(serializers.Serializer):
+class SeriesGameSerializer(serializers.Serializer):
+    """One game of a series: its match, the entrants in seat order and how it ended."""
     index = serializers.IntegerField()
     match = serializers.IntegerField()
     status = serializers.CharField()
@@ -93,7 +94,7 @@ class SeriesSerializer(serializers.Serializer):
     points = serializers.DictField(child=serializers.FloatField(), allow_null=True)
     winner_to = serializers.CharField(allow_null=True)
     loser_to = serializers.CharField(allow_null=True)
-    games = GameSerializer(many=True)
+    games = SeriesGameSerializer(many=True)
 
 
 class RoundSerializer(serializers.Serializer):
