@@ -15,6 +15,11 @@ Viennot 2009-2011):
   components' canonical keys) is searched for a win directly, with a transposition table on that key and
   a cut as soon as one winning move is found. This is exact; it is slower than the genus or
   misere-quotient methods of the literature, which is why the misere bound is lower (docs/bots/sprouts.md).
+
+The tables (the caches below) live as long as the process, on purpose: a worker analyses match after match
+from the same few starts. They cannot grow without end there: every platform position comes from at most
+MAX_SPOTS (5) spots, and solving every start up to 5 spots in both plays fills them with about 18,000
+entries and 16 MB, after which they stop growing.
 """
 
 from __future__ import annotations
