@@ -50,25 +50,24 @@ def on_match_finished(sender, match, **kwargs) -> None:
         apply_match(match)
 
 
-def recompute(matches) -> tuple[dict[int, Rating], list[str]]:
+def recompute(matches) -> tuple[dict[int, Rating], list[MatchSeat]]:
     """Every rating recomputed from `matches` (in the order they were applied), from the initial rating.
 
-    Returns unsaved Rating objects by bot id, and a line for every seat whose stored before/after
-    disagrees with the recomputation.
+    Returns unsaved Rating objects by bot id, and every seat whose stored before/after disagrees with the
+    recomputation, unsaved, its `stored` before/after kept aside and the recomputed ones set.
     """
     ratings: dict[int, Rating] = {}
-    mismatches = []
+    wrong = []
     for match in matches:
         seats = list(match.seats.all())
         for seat in seats:
             ratings.setdefault(seat.bot_id, Rating(bot_id=seat.bot_id, value=settings.ARENA_ELO_INITIAL))
         for seat, (before, after) in zip(seats, rate(seats, [ratings[seat.bot_id] for seat in seats])):
             if not (_close(seat.rating_before, before) and _close(seat.rating_after, after)):
-                mismatches.append(
-                    f"match {match.pk} seat {seat.seat} ({seat.bot}): stored {seat.rating_before} -> "
-                    f"{seat.rating_after}, recomputed {before:.4f} -> {after:.4f}"
-                )
-    return ratings, mismatches
+                seat.stored = (seat.rating_before, seat.rating_after)
+                seat.rating_before, seat.rating_after = before, after
+                wrong.append(seat)
+    return ratings, wrong
 
 
 def _close(stored: float | None, computed: float) -> bool:

@@ -4,6 +4,7 @@ The exact figures below were worked by hand (a calculator for the powers of ten)
 code under test: E(own, opp) = 1 / (1 + 10 ** ((opp - own) / 400)); change = K/(n-1) * sum(S - E).
 """
 
+import io
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -134,3 +135,26 @@ def test_recompute_ratings_names_a_seat_whose_stored_change_is_wrong():
     MatchSeat.objects.filter(match__seed=1, seat=0).update(rating_after=1484.74)  # off by 0.0037
     with pytest.raises(CommandError, match="1 disagreements"):
         call_command("recompute_ratings")
+
+    # --fix puts the hand-worked value back on the seat (the bot's history chart reads it), then all agree.
+    call_command("recompute_ratings", fix=True)
+    assert MatchSeat.objects.get(match__seed=1, seat=0).rating_after == pytest.approx(1484.736306794, abs=1e-6)
+    call_command("recompute_ratings")
+
+
+@pytest.mark.django_db
+def test_recompute_ratings_fix_resets_a_rating_left_without_any_rated_match():
+    from bots.models import Bot
+    from ratings.models import Rating
+
+    bots = recorded_history()
+    call_command("recompute_ratings", fix=True)
+    stray = Rating.objects.create(bot=Bot.objects.builtin("endgame", "greedy"), value=1650, played=3, wins=3)
+    report = io.StringIO()
+    with pytest.raises(CommandError, match="1 disagreements"):
+        call_command("recompute_ratings", stdout=report)
+    assert "greedy: stored 1650.00 (3 played, 3-0-0) but it played no rated match" in report.getvalue()
+    call_command("recompute_ratings", fix=True)
+    assert not Rating.objects.filter(pk=stray.pk).exists()
+    assert Rating.objects.get(bot=bots["X"]).value == pytest.approx(EXPECTED["X"][0], abs=1e-6)
+    call_command("recompute_ratings")

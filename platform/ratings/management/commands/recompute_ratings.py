@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from matches.models import Match
+from matches.models import Match, MatchSeat
 from ratings.models import Rating
 from ratings.services import recompute
 
@@ -14,12 +14,16 @@ class Command(BaseCommand):
     help = "Recompute all Elo ratings from the rated match history; fail if they disagree with the stored ones."
 
     def add_arguments(self, parser):
-        parser.add_argument("--fix", action="store_true", help="overwrite the stored ratings with the recomputed ones")
+        parser.add_argument("--fix", action="store_true", help="overwrite the stored ratings, and the seats' "
+                            "before/after, with the recomputed ones")
 
     def handle(self, *args, fix=False, **options):
         with transaction.atomic():
             history = Match.objects.rated_history().prefetch_related("seats__bot__owner")
-            recomputed, mismatches = recompute(history)
+            recomputed, wrong_seats = recompute(history)
+            mismatches = [f"match {seat.match_id} seat {seat.seat} ({seat.bot}): stored {seat.stored[0]} -> "
+                          f"{seat.stored[1]}, recomputed {seat.rating_before:.4f} -> {seat.rating_after:.4f}"
+                          for seat in wrong_seats]
             stored = {r.bot_id: r for r in Rating.objects.select_for_update(of=("self",)).select_related("bot__owner")}
             for bot_id, rating in recomputed.items():
                 current = stored.get(bot_id)
@@ -29,8 +33,11 @@ class Command(BaseCommand):
                 if bot_id not in recomputed and current.played:
                     mismatches.append(f"{current.bot}: stored {_show(current)} but it played no rated match")
             if fix:
+                # The seats' before/after draw each bot's history chart: fixed with the ratings.
+                MatchSeat.objects.bulk_update(wrong_seats, ["rating_before", "rating_after"])
                 for rating in recomputed.values():
                     rating.save()
+                Rating.objects.exclude(bot_id__in=list(recomputed)).filter(played__gt=0).delete()
         for line in mismatches:
             self.stdout.write(line)
         summary = f"{len(recomputed)} bots over {history.count()} rated matches"
