@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -48,28 +49,55 @@ def _start_time(pid: int) -> str | None:
 
 
 def owner_token() -> str:
-    """This worker process, as "host:pid:start time" (a reused pid does not pass for a live worker)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
+    """This worker process, as "host/PID namespace:pid:start time": a reused pid does not pass for a live
+    worker, nor does a worker of another PID namespace (a container) that shares the host name, a /tmp or
+    the Docker engine. A worker of an earlier release, which knows no namespace, sees another host in it:
+    it leaves alone what this one made."""
+    return f"{socket.gethostname()}/{_pid_namespace()}:{os.getpid()}:{_start_time(os.getpid())}"
+
+
+def _owner_parts(token: str) -> tuple[bool, str, str]:
+    """(whether `token` names a process this one can judge: same host and PID namespace, its pid, start)."""
+    place, _, rest = token.partition(":")
+    pid, _, start = rest.partition(":")
+    host, _, namespace = place.partition("/")
+    return host == socket.gethostname() and namespace in ("", _pid_namespace()), pid, start
 
 
 def owner_alive(token: str) -> bool:
-    """Whether the worker named by `owner_token` still runs (workers on other hosts count as alive)."""
-    host, _, rest = token.partition(":")
-    pid, _, start = rest.partition(":")
-    if host != socket.gethostname():
-        return True
-    return pid.isdigit() and _start_time(int(pid)) == start
+    """Whether the worker named by `owner_token` still runs; workers this process cannot judge (on other
+    hosts, or in other PID namespaces) count as alive."""
+    judged, pid, start = _owner_parts(token)
+    return not judged or (pid.isdigit() and _start_time(int(pid)) == start)
+
+
+def local_owner_pid(token: str) -> int | None:
+    """The pid of the worker named by `owner_token`, if it is a process of this host and PID namespace."""
+    judged, pid, _ = _owner_parts(token)
+    return int(pid) if judged and pid.isdigit() else None
 
 
 def local_owner_prefix() -> str:
-    """This worker as "pid.start time", the prefix of the names of the files and cgroups it makes."""
-    return f"{os.getpid()}.{_start_time(os.getpid())}"
+    """This worker as "pid.start time-nsPID namespace", the prefix of the names of the files and cgroups
+    it makes (the part before the first "-" is what an earlier release wrote and reads)."""
+    return f"{os.getpid()}.{_start_time(os.getpid())}-ns{_pid_namespace()}"
 
 
 def local_owner_alive(name: str) -> bool:
     """Whether the worker whose `local_owner_prefix` starts `name` (then a "-") still runs."""
-    pid, _, start = name.partition("-")[0].partition(".")
-    return owner_alive(f"{socket.gethostname()}:{pid}:{start}")
+    owner, _, rest = name.partition("-")
+    pid, _, start = owner.partition(".")
+    marked = re.match(r"ns(\d+)-", rest)
+    namespace = f"/{marked.group(1)}" if marked else ""
+    return owner_alive(f"{socket.gethostname()}{namespace}:{pid}:{start}")
+
+
+def _pid_namespace() -> str:
+    """This process's PID namespace (its inode number): pids mean something only within one."""
+    try:
+        return os.readlink("/proc/self/ns/pid").partition("[")[2].rstrip("]") or "0"
+    except OSError:
+        return "0"
 
 
 def remove_stale_staging() -> list[Path]:

@@ -198,7 +198,7 @@ def status(match: Match) -> str:
 
 
 def bot_containers() -> dict[str, str]:
-    """Every bot container on this host: name -> the owner label (host:pid:start of its worker process)."""
+    """Every bot container on this host: name -> the owner label (sandbox.base.owner_token of its worker process)."""
     from sandbox import docker_backend
 
     # The low-level listing: containers another test removes meanwhile cannot make it fail.
@@ -208,9 +208,9 @@ def bot_containers() -> dict[str, str]:
 
 def sandboxes_of(pids: set[int]) -> set[str]:
     """Names of the bot containers whose owning worker process is one of `pids`."""
-    here = socket.gethostname()
-    return {name for name, owner in bot_containers().items()
-            if owner.split(":")[0] == here and owner.split(":")[1:2] and int(owner.split(":")[1]) in pids}
+    from sandbox.base import local_owner_pid
+
+    return {name for name, owner in bot_containers().items() if local_owner_pid(owner) in pids}
 
 
 def running_in_two_sandboxes(match: Match, worker: CeleryProcess) -> set[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -9,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from required import require
 from sandbox_testkit import BOTS, LIMITS, leftovers, open_player, play, processes_in
 
 import sandbox
@@ -86,3 +89,31 @@ def test_cleanup_removes_the_cgroup_of_a_killed_bwrap_worker(bwrap_ready):
     assert not any(path.exists() for path in cgroups)
     assert processes_in(sandbox_id) == []
     assert staging_of(worker_pid) == []
+
+
+# A worker in a PID namespace of its own (a container sharing this host's /tmp or Docker engine): it makes
+# its bot-file copy, says its name, and waits. Its pid means another process here, or none.
+NAMESPACED_WORKER = """
+import sys, time
+from sandbox.base import make_staging
+print(make_staging(b"def act(observation):\\n    return 0\\n"), flush=True)
+time.sleep(600)
+"""
+
+
+def test_cleanup_leaves_alone_what_a_worker_of_another_pid_namespace_made():
+    require(shutil.which("unshare") is not None and os.geteuid() == 0, "unshare as root (a new PID namespace)")
+    worker = subprocess.Popen(["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", NAMESPACED_WORKER],
+                              stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    try:
+        staging = Path(worker.stdout.readline().strip())
+        assert staging.name.startswith(STAGING_PREFIX) and staging.is_dir()
+
+        removed = sandbox.base.remove_stale_staging()
+
+        # Its pid (1 or 2 in its namespace) is another process here: judged by it, the copy would go.
+        assert staging not in removed and staging.is_dir()
+    finally:
+        worker.kill()
+        worker.wait()
+    shutil.rmtree(staging, ignore_errors=True)
