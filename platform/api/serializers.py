@@ -1,3 +1,5 @@
+from functools import cached_property
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -9,6 +11,7 @@ from accounts.usernames import clean_username
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from matches.models import Match, MatchSeat
+from variants.access import RulesSeen
 from variants.models import Variant
 
 
@@ -128,12 +131,28 @@ class MatchSerializer(serializers.ModelSerializer):
         model = Match
         fields = ["id", "game", "purpose", "rated", "status", "queue_position", "seed", "config", "variant",
                   "created_at", "started_at", "finished_at", "winners", "error", "seats"]
+        extra_kwargs = {
+            "config": {"allow_null": True,
+                       "help_text": "The options played; null for a match on a variant of a course you do not take."},
+            "variant": {"help_text": "The course variant played, if any; null too for a course you do not take."},
+        }
 
     def get_queue_position(self, match) -> int | None:
         return match.queue_position()
 
     def get_seed(self, match) -> int | None:
         return match.public_seed
+
+    def to_representation(self, match):
+        data = super().to_representation(match)
+        if not self._rules_seen(match):
+            data["config"] = data["variant"] = None
+        return data
+
+    @cached_property
+    def _rules_seen(self) -> RulesSeen:
+        # One instance serves a whole list (the ListSerializer's child): one query for any number of matches.
+        return RulesSeen(self.context["request"].user)
 
 
 class ChallengeSerializer(serializers.Serializer):

@@ -24,6 +24,7 @@ from matches.replays import replay_view
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
 from ratings.services import history, ladder, team_ladder
+from variants.access import RulesSeen
 from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
 
@@ -260,6 +261,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         match = self.get_object()
         if match.status != Match.Status.FINISHED:
             raise NotFound("the match has not finished")
+        if not RulesSeen(request.user)(match):
+            raise NotFound("this match was played on a course's own rules: its replay is that course's")
         seat = query_number(request, "seat", below=match.seats.count())
         view = replay_view(match.replay, seat)
         return Response({"replay": match.replay, **view})

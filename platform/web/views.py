@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.core import Game, ScoreOrder
 
-from accounts.access import attended_course, attends, can_see_private, teaches
+from accounts.access import attended_course, can_see_private, teaches
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
@@ -31,6 +31,7 @@ from ratings.fair_play import rules_text
 from ratings.presentation import rating_chart_data, standings
 from ratings.services import team_ladder
 from variants import services as variant_services
+from variants.access import RulesSeen
 
 from .forms import BotForm, ChallengeForm, RegisterForm, UploadForm, VariantForm
 from .ratelimit import rate_limited, too_many_requests
@@ -245,12 +246,14 @@ def _match_context(request, match: Match) -> dict:
         # A failure's note may quote the bot's own error message: private, like its stderr.
         private = can_see_private(request.user, seat.bot.owner)
         seats.append({"seat": seat, "log": seat.log if private else None, "detail": seat.detail if private else ""})
-    # Outside the variant's course the match shows that it had its own rules, not which.
-    variant = match.variant if match.variant and attends(request.user, match.variant.course) else None
+    # Outside the variant's course the match shows that it had its own rules, not which, and no replay.
+    rules_seen = RulesSeen(request.user)(match)
+    variant = match.variant if match.variant_id and rules_seen else None
     game = get_game(match.game)
     running = match.status == Match.Status.RUNNING and match.started_at
     return {
-        "match": match, "seats": seats, "variant": variant, "game": game, "cooperative": game.cooperative,
+        "match": match, "seats": seats, "variant": variant, "rules_seen": rules_seen, "game": game,
+        "cooperative": game.cooperative,
         "winners": [row["seat"] for row in seats if row["seat"].seat in match.winners],
         "has_analysis": has_analysis(game),
         # Said while a match runs, so that a bot drawing on its time bank is not a silent wait.
@@ -263,13 +266,17 @@ def has_analysis(game: Game) -> bool:
     return type(game).analyse is not Game.analyse
 
 
-def _finished_match(pk) -> Match:
-    return get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
+def _replayable_match(request, pk) -> Match:
+    """A finished match whose replay `request.user` may watch (see variants.access)."""
+    match = get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
+    if not RulesSeen(request.user)(match):
+        raise Http404("this match was played on a course's own rules: its replay is that course's")
+    return match
 
 
 @login_required
 def replay_page(request, pk):
-    match = _finished_match(pk)
+    match = _replayable_match(request, pk)
     view = compact(replay_view(match.replay))
     scores = view["result"].get("scores") or [None] * view["num_players"]
     lost = view["points_lost"] or [None] * view["num_players"]
@@ -293,7 +300,7 @@ def replay_modules(game: str) -> list[str]:
 @login_required
 def replay_data(request, pk):
     """The viewer's frames, in the full view or ?seat=N's (compact: see matches.replays.compact)."""
-    match = _finished_match(pk)
+    match = _replayable_match(request, pk)
     seat = request.GET.get("seat", "")
     seats = match.seats.count()
     if seat and not (seat.isdigit() and int(seat) < seats):
@@ -304,7 +311,7 @@ def replay_data(request, pk):
 @login_required
 def replay_file(request, pk):
     """The replay file itself, for `python -m games replay FILE --step N`."""
-    match = _finished_match(pk)
+    match = _replayable_match(request, pk)
     response = JsonResponse(match.replay)
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
     return response

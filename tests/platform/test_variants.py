@@ -189,3 +189,32 @@ def test_instructor_uploads_on_the_course_page_and_a_student_picks_it(client, ap
     match = Match.objects.get(purpose=Match.Purpose.CHALLENGE)
     assert match.config == variant.config and not match.rated
     assert "variant small deck of Algorithms" in client.get(response.url).content.decode()
+
+
+def test_a_variant_match_shows_its_rules_and_replay_to_the_course_only(api_client, client, world, variant,
+                                                                      in_process_sandbox):
+    bot = active_bot(api_client, world["ada"])
+    created = api_client.post("/api/matches/", {"bot": bot.pk, "opponents": [Bot.objects.builtin("sortinggame",
+                                                                                                  "honest").pk],
+                                                "variant": variant.pk}, format="json")
+    assert created.status_code == 201, created.content
+    match = play_now(Match.objects.get(pk=created.json()["id"]))
+    assert match.status == Match.Status.FINISHED, match.error
+    replay = f"/api/matches/{match.pk}/replay/"
+    assert api_client.get(f"/api/matches/{match.pk}/").json()["config"] == {"deck": course_deck()}
+    assert api_client.get(replay).status_code == 200
+
+    # Another course's student sees the match and its result, not the deck: not in the match (alone or in
+    # the list), nor in its replay, which shows the cards.
+    api_client.force_authenticate(world["eve"])
+    shown = api_client.get(f"/api/matches/{match.pk}/").json()
+    assert shown["winners"] == match.winners and shown["config"] is None and shown["variant"] is None
+    listed = next(row for row in api_client.get("/api/matches/").json()["results"] if row["id"] == match.pk)
+    assert listed["config"] is None and listed["variant"] is None
+    assert api_client.get(replay).status_code == 404
+    client.force_login(world["eve"])
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "a course variant" in page and "its replay is for that course" in page
+    assert f"/matches/{match.pk}/replay/" not in page and "small deck" not in page
+    for url in (f"/matches/{match.pk}/replay/", f"/matches/{match.pk}/replay/data/", f"/matches/{match.pk}/replay/file/"):
+        assert client.get(url).status_code == 404, url
