@@ -324,7 +324,7 @@ class FailsAtSetup:
 
 def test_a_setup_failure_in_a_two_player_match_ends_it_before_the_first_move():
     result = play_match(GAME, [InProcessPlayer("broken", FailsAtSetup()), InProcessPlayer("b", Greedy())])
-    assert result.final_state.step == 0
+    assert result.final_state.step == 0 and result.replay["seed"] == 0  # no seed given is seed 0
     assert result.winners == [1] and result.players[0].detail == "no setup"
     assert result.replay["events"] == [{"seat": 0, "verdict": "crash"}]
 

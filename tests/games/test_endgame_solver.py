@@ -1,6 +1,7 @@
 """The End Game solver against the seed's example and against exhaustive game-tree search."""
 
 import functools
+import json
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -97,6 +98,8 @@ def test_analysis_of_a_badly_played_seed_game_by_hand():
     rows = solver.analyse_moves([-1, 3, 9, 4], [row[1] for row in SEED_GAME_BADLY_PLAYED])
     assert [(r["seat"], r["move"], r["best_value"], r["move_value"], r["points_lost"], r["best_moves"])
             for r in rows] == SEED_GAME_BADLY_PLAYED
+    # Moves read from a replay file (strings made at run time, not the program's own constants) alike.
+    assert solver.analyse_moves([-1, 3, 9, 4], json.loads(json.dumps([row[1] for row in SEED_GAME_BADLY_PLAYED]))) == rows
     # The replay shows each move's analysis in words.
     assert rows[1]["text"] == "best 8, this move 2, lost 6"
 
