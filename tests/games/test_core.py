@@ -336,14 +336,16 @@ def test_the_opponent_of_a_bot_failing_setup_in_a_two_player_match_is_never_star
     assert opponent.info is None
 
 
-def test_after_a_setup_failure_in_a_three_player_match_the_others_are_started_and_play_it_out():
-    # Seed 3: Random(3).randrange(3) == 0 would give the turn to the failed seat 0; the game skips it, so
-    # seat 1 starts and both add 2 each turn: seat 1 makes the moves to 2, 6 and 10, seat 2 to 4 and 8.
+@pytest.mark.parametrize("failing, verdict", [(FailsAtSetup, "crash"), (lambda: Scripted({"add": 5, "by": 0}), "illegal")])
+def test_after_the_first_seat_fails_in_a_three_player_match_the_others_play_it_out(failing, verdict):
+    # Seed 3: Random(3).randrange(3) == 0 gives the first turn to seat 0, which fails (at setup or with
+    # its first move); the game skips it, so seat 1 moves next and both others add 2 each turn: seat 1
+    # makes the moves to 2, 6 and 10, seat 2 to 4 and 8.
     second, third = (Scripted(*[{"add": 2, "by": seat}] * 3) for seat in (1, 2))
-    result = play_match(GAME, [InProcessPlayer("broken", FailsAtSetup()), InProcessPlayer("b", second),
+    result = play_match(GAME, [InProcessPlayer("failing", failing()), InProcessPlayer("b", second),
                                InProcessPlayer("c", third)], seed=3)
     assert (second.info["seat"], third.info["seat"]) == (1, 2)
-    assert [(p.status, p.score, p.placing) for p in result.players] == [("crash", 0, 3), ("ok", 6, 1), ("ok", 4, 2)]
+    assert [(p.status, p.score, p.placing) for p in result.players] == [(verdict, 0, 3), ("ok", 6, 1), ("ok", 4, 2)]
 
 
 def test_setup_info_and_each_step_are_reported():
