@@ -383,6 +383,25 @@ def test_think_time_is_the_clock_time_from_each_request_to_its_answer(monkeypatc
     assert [(p.decisions, p.think_time) for p in result.players] == [(3, 0.75), (2, 0.5)]
 
 
+def test_a_player_that_keeps_no_count_reports_no_decisions_and_no_think_time():
+    class Minimal:  # only what the Player protocol asks for
+        name = "minimal"
+
+        def start(self, info):
+            pass
+
+        def act(self, observation):
+            return observation["legal_actions"][-1]
+
+        def close(self):
+            return "its log"
+
+    result = play_match(GAME, [Minimal(), InProcessPlayer("b", Greedy())], seed=1)
+    minimal, counted = result.players
+    assert (minimal.decisions, minimal.think_time, minimal.log) == (0, 0.0, "its log")
+    assert (counted.decisions, counted.log) == (2, "")
+
+
 def test_a_cooperative_game_must_say_when_its_team_has_won():
     """Without its own _team_won a cooperative game would be lost every time: new_game refuses it."""
     class Silent(GameState):
