@@ -400,6 +400,7 @@ def test_a_player_that_keeps_no_count_reports_no_decisions_and_no_think_time():
     minimal, counted = result.players
     assert (minimal.decisions, minimal.think_time, minimal.log) == (0, 0.0, "its log")
     assert (counted.decisions, counted.log) == (2, "")
+    assert result.as_json()["players"][0]["log"] == "its log"  # logs are in a result's JSON unless left out
 
 
 def test_a_cooperative_game_must_say_when_its_team_has_won():
