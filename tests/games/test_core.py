@@ -369,18 +369,18 @@ def test_an_in_process_player_counts_its_decisions_and_time_even_when_it_fails()
     assert player.close() == ""
 
 
-def test_think_time_is_the_clock_time_from_each_request_to_its_answer(monkeypatch):
-    clock = [0.0]  # a clock started at zero, that only the bots move: each takes a quarter of a second
+def test_think_time_is_the_clock_time_from_each_request_to_its_answer_to_the_microsecond(monkeypatch):
+    clock = [0.0]  # a clock started at zero, that only the bots move: each takes 0.1234567 s
 
     class Slow(Greedy):
         def act(self, observation):
-            clock[0] += 0.25
+            clock[0] += 0.1234567
             return super().act(observation)
 
     monkeypatch.setattr(referee, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
     result = play_match(GAME, [InProcessPlayer("a", Slow()), InProcessPlayer("b", Slow())], seed=1)
-    # As in the whole match by hand: seat 0 decides three times, seat 1 twice.
-    assert [(p.decisions, p.think_time) for p in result.players] == [(3, 0.75), (2, 0.5)]
+    # As in the whole match by hand: seat 0 decides three times (0.3703701 s), seat 1 twice (0.2469134 s).
+    assert [(p.decisions, p.think_time) for p in result.players] == [(3, 0.37037), (2, 0.246913)]
 
 
 def test_a_player_that_keeps_no_count_reports_no_decisions_and_no_think_time():
