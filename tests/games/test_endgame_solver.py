@@ -144,6 +144,12 @@ def test_empty_and_single_boards():
     assert solver.Table([]).best_moves(0, 0) == [] and solver.Table([7, 2]).best_moves(1, 0) == []
 
 
+@pytest.mark.parametrize("move", ["up", "centre", "Left"])
+def test_a_move_that_is_neither_end_is_refused(move):
+    with pytest.raises(ValueError, match="unknown move"):
+        solver.analyse_moves([-1, 3, 9, 4], ["left", move])
+
+
 def test_a_board_that_is_not_a_flat_list_is_refused():
     with pytest.raises(ValueError, match="a board is a flat list of integers"):
         solver.solve_value([[1, 2], [3, 4]])
