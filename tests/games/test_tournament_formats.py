@@ -222,6 +222,19 @@ def test_swiss_ranks_equal_points_by_buchholz():
                                                        {"buchholz": 1.5, "sonneborn_berger": 0.25}]
 
 
+def test_swiss_ranks_equal_points_and_buchholz_by_sonneborn_berger():
+    tournament = Tournament("swiss", 4, rounds=2)
+    results = {frozenset((0, 2)): pair_outcome(0, 2), frozenset((1, 3)): pair_outcome(1, 3, draw=True),  # round 1
+               frozenset((0, 1)): pair_outcome(1, 0), frozenset((2, 3)): pair_outcome(2, 3, draw=True)}
+    outcomes = play(tournament, lambda s: results[frozenset(s.entrants)])
+    rows = tournament.standings(outcomes)
+    # Points: 1 has 1.5, 0 and 3 one each, 2 half a point. Buchholz: 0 met 2 and 1, 3 met 1 and 2: 2 each.
+    # Sonneborn-Berger: 0 beat 2 (1 x 0.5) and lost to 1: 0.5; 3 drew with 1 and 2 (0.5 x 1.5 + 0.5 x 0.5): 1.
+    assert [(r.entrant, r.place, r.points) for r in rows] == [(1, 1, 1.5), (3, 2, 1), (0, 3, 1), (2, 4, 0.5)]
+    assert [rows[1].tiebreaks, rows[2].tiebreaks] == [{"buchholz": 2, "sonneborn_berger": 1},
+                                                       {"buchholz": 2, "sonneborn_berger": 0.5}]
+
+
 @pytest.mark.parametrize("format, options, message", [
     ("swiss", {"rounds": 4}, "1 to 3 rounds"),
     ("swiss", {"rounds": 4}, "use round-robin"),
