@@ -195,6 +195,18 @@ def test_swiss_late_round_avoids_a_rematch_by_pairing_the_leader_with_the_last()
     assert last_round == [("S3-1", (1, 2)), ("S3-2", (3, 0))]
 
 
+def test_swiss_pairs_within_score_groups_and_a_floater_with_the_top_of_the_group_below():
+    tournament = Tournament("swiss", 8, rounds=3)
+    results = {frozenset((0, 4)): pair_outcome(4, 0), frozenset((1, 5)): pair_outcome(1, 5),
+               frozenset((2, 6)): pair_outcome(2, 6, draw=True), frozenset((3, 7)): pair_outcome(7, 3)}
+    outcomes = {s.key: results[frozenset(s.entrants)] for s in tournament.series({})}
+    second = [tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 2]
+    # Ranked 1, 4, 7 (1 point), 2, 6 (half), 0, 3, 5 (none). The odd one of the top group, 7, floats down
+    # to the highest of the half-point group, 2; 6, left alone, floats down to 0, the highest of the last
+    # group, whose other two meet: every pair is level or half a point apart.
+    assert sorted(second) == [(0, 6), (1, 4), (2, 7), (3, 5)]
+
+
 def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
     tournament = Tournament("swiss", 5, rounds=3)
     first = tournament.series({})
