@@ -200,11 +200,12 @@ def test_swiss_pairs_within_score_groups_and_a_floater_with_the_top_of_the_group
     results = {frozenset((0, 4)): pair_outcome(4, 0), frozenset((1, 5)): pair_outcome(1, 5),
                frozenset((2, 6)): pair_outcome(2, 6, draw=True), frozenset((3, 7)): pair_outcome(7, 3)}
     outcomes = {s.key: results[frozenset(s.entrants)] for s in tournament.series({})}
-    second = [tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 2]
+    second = [(s.key, s.entrants) for s in tournament.series(outcomes) if s.round == 2]
     # Ranked 1, 4, 7 (1 point), 2, 6 (half), 0, 3, 5 (none). The odd one of the top group, 7, floats down
     # to the highest of the half-point group, 2; 6, left alone, floats down to 0, the highest of the last
-    # group, whose other two meet: every pair is level or half a point apart.
-    assert sorted(second) == [(0, 6), (1, 4), (2, 7), (3, 5)]
+    # group, whose other two meet: every pair is level or half a point apart. Tables go by the higher
+    # ranked; in each pair one sat first in round 1 (0, 1, 2, 3) and the other sits first now.
+    assert second == [("S2-1", (4, 1)), ("S2-2", (7, 2)), ("S2-3", (6, 0)), ("S2-4", (5, 3))]
 
 
 def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
