@@ -35,7 +35,7 @@ def exhaustive(board):
 
 
 def test_seed_example_first_player_8_second_7():
-    assert solver.solve_value([-1, 3, 9, 4]) == solver.Solution(8, 7)
+    assert str(solver.solve_value([-1, 3, 9, 4])) == "Solution(first=8, second=7)"  # whole points, as shown
     table = solver.Table([-1, 3, 9, 4])
     assert table.solution() == solver.Solution(8, 7)
     # Taking 4 first lets the second player take 9 and win 8-7, as the seed's first game shows.
@@ -140,6 +140,7 @@ def test_optimal_game_loses_no_points_and_reaches_the_solved_scores():
 def test_empty_and_single_boards():
     assert solver.solve_value([]) == solver.Solution(0, 0)
     assert solver.solve_value([-4]) == solver.Solution(-4, 0)
+    assert solver.solve_value([-4]).margin == -4  # the first player must take it and finishes behind
     # Once every number is taken there is no move left, best or not.
     assert solver.Table([]).best_moves(0, 0) == [] and solver.Table([7, 2]).best_moves(1, 0) == []
 
