@@ -251,6 +251,7 @@ def test_swiss_ranks_equal_points_and_buchholz_by_sonneborn_berger():
 @pytest.mark.parametrize("format, options, message", [
     ("swiss", {"rounds": 4}, "1 to 3 rounds"),
     ("swiss", {"rounds": 4}, "use round-robin"),
+    ("swiss", {"rounds": 0}, "1 to 3 rounds"),
     ("heats", {"pod_size": 2}, "pod size of at least 3"),
     ("heats", {"pod_size": 4, "advance": 4}, "advance must be 1 to pod size - 1"),
     ("single-elimination", {"rounds": 2}, "option of swiss"),
@@ -265,6 +266,8 @@ def test_bad_combinations_are_refused_with_a_clear_message(format, options, mess
 def test_too_few_entrants_or_a_stuck_heat_are_refused():
     with pytest.raises(ValueError, match="at least 2 entrants"):
         Tournament("round-robin", 1)
+    with pytest.raises(ValueError, match="swiss needs at least 2 entrants who are not withdrawn"):
+        Tournament("swiss", 3, withdrawn=frozenset({0, 2}))
     with pytest.raises(ValueError, match="cannot narrow 4 entrants"):
         Tournament("heats", 4, pod_size=3, advance=2)
 
