@@ -208,6 +208,24 @@ def test_swiss_pairs_within_score_groups_and_a_floater_with_the_top_of_the_group
     assert second == [("S2-1", (4, 1)), ("S2-2", (7, 2)), ("S2-3", (6, 0)), ("S2-4", (5, 3))]
 
 
+def test_swiss_keeps_the_score_gaps_small_rather_than_few():
+    tournament = Tournament("swiss", 6, rounds=3)
+    results = {frozenset((0, 3)): pair_outcome(3, 0), frozenset((1, 4)): pair_outcome(4, 1),  # round 1
+               frozenset((2, 5)): pair_outcome(5, 2),
+               frozenset((3, 4)): pair_outcome(3, 4), frozenset((0, 5)): pair_outcome(0, 5),  # round 2
+               frozenset((1, 2)): pair_outcome(1, 2, draw=True)}
+    outcomes = {}
+    for round_number in (1, 2):
+        for series in tournament.series(outcomes):
+            if series.round == round_number:
+                outcomes[series.key] = results[frozenset(series.entrants)]
+    third = sorted(tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 3)
+    # Points: 3 has 2; 0, 4 and 5 one; 1 and 2 half. 3 has met 0 and 4, and 1 and 2 have met: 3 against 5
+    # (a gap of 1) leaves 0-1 and 2-4 (half a point each). 3 against 2 would leave 0-4 level and 1-5, the
+    # same total of gaps (2 points), but one gap of 1.5: squared gaps make the first pairing the better.
+    assert third == [(0, 1), (2, 4), (3, 5)]
+
+
 def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
     tournament = Tournament("swiss", 5, rounds=3)
     first = tournament.series({})
