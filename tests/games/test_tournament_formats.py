@@ -135,6 +135,14 @@ def test_round_robin_meets_every_pair_once_with_one_bye_a_round_when_odd(n):
     assert len(byes) == (n if n % 2 else 0) and sorted(s.entrants[0] for s in byes) == (list(range(n)) if n % 2 else [])
 
 
+def test_round_robin_of_four_by_the_circle_method_by_hand():
+    # Entrant 0 stays put while 1, 2, 3 turn: circles 0123, 0231, 0312. Table 1 pairs the ends of the
+    # circle, table 2 the middle; the one sitting first alternates from table to table and round to round.
+    listed = Tournament("round-robin", 4).series({})
+    assert [(s.key, s.entrants) for s in listed] == [
+        ("R1-1", (0, 3)), ("R1-2", (2, 1)), ("R2-1", (1, 0)), ("R2-2", (2, 3)), ("R3-1", (0, 2)), ("R3-2", (1, 3))]
+
+
 def test_round_robin_ranks_equal_points_by_sonneborn_berger():
     # 0 beat 1 and 3, lost to 2; 1 beat 2 and 3; 3 beat 2. Points 2, 2, 1, 1.
     # Sonneborn-Berger: 0 beat 1 (2) and 3 (1) = 3; 1 beat 2 (1) and 3 (1) = 2; 2 beat 0 (2) = 2; 3 beat 2 (1) = 1.
