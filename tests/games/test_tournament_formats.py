@@ -179,6 +179,9 @@ def test_a_withdrawn_entrant_loses_every_series_without_playing():
     outcomes = play(elimination)
     assert elimination.champion(outcomes) == 1
     assert elimination.series(outcomes)[0].entrants == (0, 3) and "W1-1" not in outcomes
+    # The walkover reads as a played series would: 3 first with the point, 0 second with none.
+    walkover = elimination.walkover(elimination.series(outcomes)[0])
+    assert (walkover.placings, walkover.points) == ({3: 1, 0: 2}, {3: 1.0, 0: 0.0})
 
 
 # --- Swiss --------------------------------------------------------------------------------------
