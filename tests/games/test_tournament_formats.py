@@ -237,6 +237,25 @@ def test_swiss_keeps_the_score_gaps_small_rather_than_few():
     assert third == [(0, 1), (2, 4), (3, 5)]
 
 
+def test_swiss_pairs_only_level_scores_when_the_rematch_rule_allows_it():
+    tournament = Tournament("swiss", 10, rounds=3)
+    results = {frozenset((0, 5)): pair_outcome(0, 5), frozenset((1, 6)): pair_outcome(1, 6),  # round 1
+               frozenset((2, 7)): pair_outcome(7, 2), frozenset((3, 8)): pair_outcome(8, 3),
+               frozenset((4, 9)): pair_outcome(9, 4),
+               frozenset((0, 1)): pair_outcome(1, 0), frozenset((7, 9)): pair_outcome(9, 7),  # round 2
+               frozenset((2, 8)): pair_outcome(2, 8), frozenset((3, 5)): pair_outcome(3, 5, draw=True),
+               frozenset((4, 6)): pair_outcome(4, 6, draw=True)}
+    outcomes = {}
+    for round_number in (1, 2):
+        for series in tournament.series(outcomes):
+            if series.round == round_number:
+                outcomes[series.key] = results[frozenset(series.entrants)]
+    third = sorted(tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 3)
+    # 1 and 9 have 2 points; 0, 2, 7, 8 one; 3, 4, 5, 6 half. In the middle group 2 has met 7 and 8, so it
+    # meets 0 and 7 meets 8; in the last 3-5 and 4-6 have met. Every pair can be level, so every pair is.
+    assert third == [(0, 2), (1, 9), (3, 4), (5, 6), (7, 8)]
+
+
 def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
     tournament = Tournament("swiss", 5, rounds=3)
     first = tournament.series({})
