@@ -268,6 +268,10 @@ def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
     byes = [s.entrants[0] for s in tournament.series(outcomes) if s.bye]
     assert len(byes) == 3 and len(set(byes)) == 3
     assert {r.entrant: r.points for r in tournament.standings(outcomes)}[4] >= 1  # a bye is a point
+    # ... a point exactly, as a win is: once round 1 is decided, 0 and 1 have won, 4 has had its bye and 3
+    # has the bye of round 2, paired at once; 2 has nothing.
+    after_first = {s.key: higher_seed_wins(s) for s in first if not s.bye}
+    assert [r.points for r in sorted(tournament.standings(after_first), key=lambda r: r.entrant)] == [1, 1, 0, 1, 1]
 
 
 def test_swiss_ranks_equal_points_by_buchholz():
