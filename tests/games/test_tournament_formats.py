@@ -138,9 +138,16 @@ def test_round_robin_meets_every_pair_once_with_one_bye_a_round_when_odd(n):
 def test_round_robin_of_four_by_the_circle_method_by_hand():
     # Entrant 0 stays put while 1, 2, 3 turn: circles 0123, 0231, 0312. Table 1 pairs the ends of the
     # circle, table 2 the middle; the one sitting first alternates from table to table and round to round.
-    listed = Tournament("round-robin", 4).series({})
-    assert [(s.key, s.entrants) for s in listed] == [
+    tournament = Tournament("round-robin", 4)
+    assert [(s.key, s.entrants) for s in tournament.series({})] == [
         ("R1-1", (0, 3)), ("R1-2", (2, 1)), ("R2-1", (1, 0)), ("R2-2", (2, 3)), ("R3-1", (0, 2)), ("R3-2", (1, 3))]
+    assert tournament.table_sizes() == {2}  # every series is played two to a table
+
+
+def test_a_round_robin_bye_gives_no_points():
+    tournament = Tournament("round-robin", 3)  # each entrant sits out one round of three
+    outcomes = play(tournament)
+    assert {r.entrant: r.points for r in tournament.standings(outcomes)} == {0: 2, 1: 1, 2: 0}
 
 
 def test_round_robin_ranks_equal_points_by_sonneborn_berger():
@@ -182,6 +189,10 @@ def test_a_withdrawn_entrant_loses_every_series_without_playing():
     # The walkover reads as a played series would: 3 first with the point, 0 second with none.
     walkover = elimination.walkover(elimination.series(outcomes)[0])
     assert (walkover.placings, walkover.points) == ({3: 1, 0: 2}, {3: 1.0, 0: 0.0})
+    # Both withdrawn: the higher seed goes on, first and second still, and neither scores.
+    both = Tournament("single-elimination", 4, withdrawn=frozenset({0, 3}))
+    walkover = both.walkover(both.series({})[0])
+    assert (walkover.placings, walkover.points) == ({0: 1, 3: 2}, {0: 0.0, 3: 0.0})
 
 
 # --- Swiss --------------------------------------------------------------------------------------
