@@ -147,7 +147,10 @@ def test_round_robin_of_four_by_the_circle_method_by_hand():
 def test_a_round_robin_bye_gives_no_points():
     tournament = Tournament("round-robin", 3)  # each entrant sits out one round of three
     outcomes = play(tournament)
-    assert {r.entrant: r.points for r in tournament.standings(outcomes)} == {0: 2, 1: 1, 2: 0}
+    rows = tournament.standings(outcomes)
+    assert {r.entrant: r.points for r in rows} == {0: 2, 1: 1, 2: 0}
+    # Nor does it count for Sonneborn-Berger: 0 beat 1 (1 point) and 2 (none), 1 beat only 2.
+    assert [r.tiebreaks for r in rows] == [{"sonneborn_berger": 1}, {"sonneborn_berger": 0}, {"sonneborn_berger": 0}]
 
 
 def test_round_robin_ranks_equal_points_by_sonneborn_berger():
