@@ -334,6 +334,14 @@ def test_too_few_entrants_or_a_stuck_heat_are_refused():
         Tournament("round-robin", 1)
     with pytest.raises(ValueError, match="swiss needs at least 2 entrants who are not withdrawn"):
         Tournament("swiss", 3, withdrawn=frozenset({0, 2}))
+
+
+def test_swiss_of_an_odd_field_counts_the_phantom_in_its_round_limit():
+    # 7 entrants and the phantom make 8: after r rounds each still has 7 - r possible partners, at least
+    # half of 8 up to r = 3, so a fourth round can always be paired and a fifth not.
+    assert Tournament("swiss", 7, rounds=4).series({})
+    with pytest.raises(ValueError, match="1 to 4 rounds"):
+        Tournament("swiss", 7, rounds=5)
     with pytest.raises(ValueError, match="cannot narrow 4 entrants"):
         Tournament("heats", 4, pod_size=3, advance=2)
 
