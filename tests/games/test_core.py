@@ -9,10 +9,12 @@ that starts, so replays depend on the seed.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
 from games.core import (BotFailure, ConfigError, Game, GameState, IllegalAction, Verdict, canonical, placings)
+from games import referee
 from games.referee import InProcessPlayer, play_match, setup_info
 
 TARGET = 10
@@ -322,9 +324,28 @@ class FailsAtSetup:
 
 def test_a_setup_failure_in_a_two_player_match_ends_it_before_the_first_move():
     result = play_match(GAME, [InProcessPlayer("broken", FailsAtSetup()), InProcessPlayer("b", Greedy())])
-    assert result.final_state.step == 0
+    assert result.final_state.step == 0 and result.replay["seed"] == 0  # no seed given is seed 0
     assert result.winners == [1] and result.players[0].detail == "no setup"
     assert result.replay["events"] == [{"seat": 0, "verdict": "crash"}]
+
+
+def test_the_opponent_of_a_bot_failing_setup_in_a_two_player_match_is_never_started():
+    # The match is decided at once: starting the other bot (a container, in the platform) would be waste.
+    opponent = Scripted()
+    play_match(GAME, [InProcessPlayer("broken", FailsAtSetup()), InProcessPlayer("b", opponent)])
+    assert opponent.info is None
+
+
+@pytest.mark.parametrize("failing, verdict", [(FailsAtSetup, "crash"), (lambda: Scripted({"add": 5, "by": 0}), "illegal")])
+def test_after_the_first_seat_fails_in_a_three_player_match_the_others_play_it_out(failing, verdict):
+    # Seed 3: Random(3).randrange(3) == 0 gives the first turn to seat 0, which fails (at setup or with
+    # its first move); the game skips it, so seat 1 moves next and both others add 2 each turn: seat 1
+    # makes the moves to 2, 6 and 10, seat 2 to 4 and 8.
+    second, third = (Scripted(*[{"add": 2, "by": seat}] * 3) for seat in (1, 2))
+    result = play_match(GAME, [InProcessPlayer("failing", failing()), InProcessPlayer("b", second),
+                               InProcessPlayer("c", third)], seed=3)
+    assert (second.info["seat"], third.info["seat"]) == (1, 2)
+    assert [(p.status, p.score, p.placing) for p in result.players] == [(verdict, 0, 3), ("ok", 6, 1), ("ok", 4, 2)]
 
 
 def test_setup_info_and_each_step_are_reported():
@@ -346,6 +367,40 @@ def test_an_in_process_player_counts_its_decisions_and_time_even_when_it_fails()
     assert failure.value.verdict is Verdict.CRASH and str(failure.value) == "crash: RuntimeError: boom"
     assert player.decisions == 1 and player.think_time > 0
     assert player.close() == ""
+
+
+def test_think_time_is_the_clock_time_from_each_request_to_its_answer_to_the_microsecond(monkeypatch):
+    clock = [0.0]  # a clock started at zero, that only the bots move: each takes 0.1234567 s
+
+    class Slow(Greedy):
+        def act(self, observation):
+            clock[0] += 0.1234567
+            return super().act(observation)
+
+    monkeypatch.setattr(referee, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    result = play_match(GAME, [InProcessPlayer("a", Slow()), InProcessPlayer("b", Slow())], seed=1)
+    # As in the whole match by hand: seat 0 decides three times (0.3703701 s), seat 1 twice (0.2469134 s).
+    assert [(p.decisions, p.think_time) for p in result.players] == [(3, 0.37037), (2, 0.246913)]
+
+
+def test_a_player_that_keeps_no_count_reports_no_decisions_and_no_think_time():
+    class Minimal:  # only what the Player protocol asks for
+        name = "minimal"
+
+        def start(self, info):
+            pass
+
+        def act(self, observation):
+            return observation["legal_actions"][-1]
+
+        def close(self):
+            return "its log"
+
+    result = play_match(GAME, [Minimal(), InProcessPlayer("b", Greedy())], seed=1)
+    minimal, counted = result.players
+    assert (minimal.decisions, minimal.think_time, minimal.log) == (0, 0.0, "its log")
+    assert (counted.decisions, counted.log) == (2, "")
+    assert result.as_json()["players"][0]["log"] == "its log"  # logs are in a result's JSON unless left out
 
 
 def test_a_cooperative_game_must_say_when_its_team_has_won():

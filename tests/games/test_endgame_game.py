@@ -91,6 +91,18 @@ def test_replay_of_another_version_is_refused(tmp_path):
         replay.load(path)
 
 
+def test_a_replay_file_of_version_1_written_by_hand_still_replays(tmp_path):
+    # Replays kept by the platform since the first version must stay readable: the seed's first game.
+    path = tmp_path / "seed.json"
+    path.write_text(json.dumps({
+        "format": "arena-replay", "version": 1, "game": "endgame", "config": {"board": [-1, 3, 9, 4]},
+        "seed": 0, "num_players": 2, "players": ["a", "b"],
+        "events": [{"seat": seat % 2, "action": move} for seat, move in enumerate(["right", "right", "right", "left"])],
+    }))
+    final = replay.final_state(replay.load(path))
+    assert final.scores() == [7, 8] and final.winners() == [1]
+
+
 class Scripted:
     def __init__(self, *actions):
         self.actions = list(actions)

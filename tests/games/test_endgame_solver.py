@@ -1,7 +1,9 @@
 """The End Game solver against the seed's example and against exhaustive game-tree search."""
 
 import functools
+import json
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from games.endgame import solver
@@ -33,7 +35,7 @@ def exhaustive(board):
 
 
 def test_seed_example_first_player_8_second_7():
-    assert solver.solve_value([-1, 3, 9, 4]) == solver.Solution(8, 7)
+    assert str(solver.solve_value([-1, 3, 9, 4])) == "Solution(first=8, second=7)"  # whole points, as shown
     table = solver.Table([-1, 3, 9, 4])
     assert table.solution() == solver.Solution(8, 7)
     # Taking 4 first lets the second player take 9 and win 8-7, as the seed's first game shows.
@@ -96,6 +98,10 @@ def test_analysis_of_a_badly_played_seed_game_by_hand():
     rows = solver.analyse_moves([-1, 3, 9, 4], [row[1] for row in SEED_GAME_BADLY_PLAYED])
     assert [(r["seat"], r["move"], r["best_value"], r["move_value"], r["points_lost"], r["best_moves"])
             for r in rows] == SEED_GAME_BADLY_PLAYED
+    # Moves read from a replay file (strings made at run time, not the program's own constants) alike.
+    assert solver.analyse_moves([-1, 3, 9, 4], json.loads(json.dumps([row[1] for row in SEED_GAME_BADLY_PLAYED]))) == rows
+    # The replay shows each move's analysis in words.
+    assert rows[1]["text"] == "best 8, this move 2, lost 6"
 
 
 def test_a_board_where_every_choice_is_bad_by_hand():
@@ -113,6 +119,7 @@ def test_taking_the_larger_end_is_not_always_best_by_hand():
     # "right" (10) leaves [5, 3, 7], where the opponent's best is 7 then 3 (10), so 10 + 15 - 10 = 15.
     # Final score 15 to 10 of the total 25.
     assert solver.solve_value([5, 3, 7, 10]) == solver.Solution(15, 10)
+    assert solver.solve_value([5, 3, 7, 10]).margin == 5  # the first player wins by five points
     assert solver.Table([5, 3, 7, 10]).best_moves(0, 4) == ["right"]
 
 
@@ -133,3 +140,17 @@ def test_optimal_game_loses_no_points_and_reaches_the_solved_scores():
 def test_empty_and_single_boards():
     assert solver.solve_value([]) == solver.Solution(0, 0)
     assert solver.solve_value([-4]) == solver.Solution(-4, 0)
+    assert solver.solve_value([-4]).margin == -4  # the first player must take it and finishes behind
+    # Once every number is taken there is no move left, best or not.
+    assert solver.Table([]).best_moves(0, 0) == [] and solver.Table([7, 2]).best_moves(1, 0) == []
+
+
+@pytest.mark.parametrize("move", ["up", "centre", "Left"])
+def test_a_move_that_is_neither_end_is_refused(move):
+    with pytest.raises(ValueError, match="unknown move"):
+        solver.analyse_moves([-1, 3, 9, 4], ["left", move])
+
+
+def test_a_board_that_is_not_a_flat_list_is_refused():
+    with pytest.raises(ValueError, match="a board is a flat list of integers"):
+        solver.solve_value([[1, 2], [3, 4]])

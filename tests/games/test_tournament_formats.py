@@ -135,6 +135,24 @@ def test_round_robin_meets_every_pair_once_with_one_bye_a_round_when_odd(n):
     assert len(byes) == (n if n % 2 else 0) and sorted(s.entrants[0] for s in byes) == (list(range(n)) if n % 2 else [])
 
 
+def test_round_robin_of_four_by_the_circle_method_by_hand():
+    # Entrant 0 stays put while 1, 2, 3 turn: circles 0123, 0231, 0312. Table 1 pairs the ends of the
+    # circle, table 2 the middle; the one sitting first alternates from table to table and round to round.
+    tournament = Tournament("round-robin", 4)
+    assert [(s.key, s.entrants) for s in tournament.series({})] == [
+        ("R1-1", (0, 3)), ("R1-2", (2, 1)), ("R2-1", (1, 0)), ("R2-2", (2, 3)), ("R3-1", (0, 2)), ("R3-2", (1, 3))]
+    assert tournament.table_sizes() == {2}  # every series is played two to a table
+
+
+def test_a_round_robin_bye_gives_no_points():
+    tournament = Tournament("round-robin", 3)  # each entrant sits out one round of three
+    outcomes = play(tournament)
+    rows = tournament.standings(outcomes)
+    assert {r.entrant: r.points for r in rows} == {0: 2, 1: 1, 2: 0}
+    # Nor does it count for Sonneborn-Berger: 0 beat 1 (1 point) and 2 (none), 1 beat only 2.
+    assert [r.tiebreaks for r in rows] == [{"sonneborn_berger": 1}, {"sonneborn_berger": 0}, {"sonneborn_berger": 0}]
+
+
 def test_round_robin_ranks_equal_points_by_sonneborn_berger():
     # 0 beat 1 and 3, lost to 2; 1 beat 2 and 3; 3 beat 2. Points 2, 2, 1, 1.
     # Sonneborn-Berger: 0 beat 1 (2) and 3 (1) = 3; 1 beat 2 (1) and 3 (1) = 2; 2 beat 0 (2) = 2; 3 beat 2 (1) = 1.
@@ -171,6 +189,13 @@ def test_a_withdrawn_entrant_loses_every_series_without_playing():
     outcomes = play(elimination)
     assert elimination.champion(outcomes) == 1
     assert elimination.series(outcomes)[0].entrants == (0, 3) and "W1-1" not in outcomes
+    # The walkover reads as a played series would: 3 first with the point, 0 second with none.
+    walkover = elimination.walkover(elimination.series(outcomes)[0])
+    assert (walkover.placings, walkover.points) == ({3: 1, 0: 2}, {3: 1.0, 0: 0.0})
+    # Both withdrawn: the higher seed goes on, first and second still, and neither scores.
+    both = Tournament("single-elimination", 4, withdrawn=frozenset({0, 3}))
+    walkover = both.walkover(both.series({})[0])
+    assert (walkover.placings, walkover.points) == ({0: 1, 3: 2}, {0: 0.0, 3: 0.0})
 
 
 # --- Swiss --------------------------------------------------------------------------------------
@@ -188,9 +213,61 @@ def test_swiss_late_round_avoids_a_rematch_by_pairing_the_leader_with_the_last()
         return pair_outcome(winner, next(e for e in series.entrants if e != winner))
 
     outcomes = play(tournament, decide)
-    last_round = [frozenset(s.entrants) for s in tournament.series(outcomes) if s.round == 3]
-    # Leader 1 (2 points) has met 0 and 3, both on 1 point: it must meet 2, on 0.
-    assert set(last_round) == {frozenset((1, 2)), frozenset((0, 3))}
+    last_round = [(s.key, s.entrants) for s in tournament.series(outcomes) if s.round == 3]
+    # Leader 1 (2 points) has met 0 and 3, both on 1 point: it must meet 2, on 0, at the first table.
+    # Who sits first: 3 has never opened a series, 0 opened both of its own (as the higher seed of a
+    # level pair), so 3 opens; 1 and 2 opened once each, so the higher ranked, 1, does.
+    assert last_round == [("S3-1", (1, 2)), ("S3-2", (3, 0))]
+
+
+def test_swiss_pairs_within_score_groups_and_a_floater_with_the_top_of_the_group_below():
+    tournament = Tournament("swiss", 8, rounds=3)
+    results = {frozenset((0, 4)): pair_outcome(4, 0), frozenset((1, 5)): pair_outcome(1, 5),
+               frozenset((2, 6)): pair_outcome(2, 6, draw=True), frozenset((3, 7)): pair_outcome(7, 3)}
+    outcomes = {s.key: results[frozenset(s.entrants)] for s in tournament.series({})}
+    second = [(s.key, s.entrants) for s in tournament.series(outcomes) if s.round == 2]
+    # Ranked 1, 4, 7 (1 point), 2, 6 (half), 0, 3, 5 (none). The odd one of the top group, 7, floats down
+    # to the highest of the half-point group, 2; 6, left alone, floats down to 0, the highest of the last
+    # group, whose other two meet: every pair is level or half a point apart. Tables go by the higher
+    # ranked; in each pair one sat first in round 1 (0, 1, 2, 3) and the other sits first now.
+    assert second == [("S2-1", (4, 1)), ("S2-2", (7, 2)), ("S2-3", (6, 0)), ("S2-4", (5, 3))]
+
+
+def test_swiss_keeps_the_score_gaps_small_rather_than_few():
+    tournament = Tournament("swiss", 6, rounds=3)
+    results = {frozenset((0, 3)): pair_outcome(3, 0), frozenset((1, 4)): pair_outcome(4, 1),  # round 1
+               frozenset((2, 5)): pair_outcome(5, 2),
+               frozenset((3, 4)): pair_outcome(3, 4), frozenset((0, 5)): pair_outcome(0, 5),  # round 2
+               frozenset((1, 2)): pair_outcome(1, 2, draw=True)}
+    outcomes = {}
+    for round_number in (1, 2):
+        for series in tournament.series(outcomes):
+            if series.round == round_number:
+                outcomes[series.key] = results[frozenset(series.entrants)]
+    third = sorted(tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 3)
+    # Points: 3 has 2; 0, 4 and 5 one; 1 and 2 half. 3 has met 0 and 4, and 1 and 2 have met: 3 against 5
+    # (a gap of 1) leaves 0-1 and 2-4 (half a point each). 3 against 2 would leave 0-4 level and 1-5, the
+    # same total of gaps (2 points), but one gap of 1.5: squared gaps make the first pairing the better.
+    assert third == [(0, 1), (2, 4), (3, 5)]
+
+
+def test_swiss_pairs_only_level_scores_when_the_rematch_rule_allows_it():
+    tournament = Tournament("swiss", 10, rounds=3)
+    results = {frozenset((0, 5)): pair_outcome(0, 5), frozenset((1, 6)): pair_outcome(1, 6),  # round 1
+               frozenset((2, 7)): pair_outcome(7, 2), frozenset((3, 8)): pair_outcome(8, 3),
+               frozenset((4, 9)): pair_outcome(9, 4),
+               frozenset((0, 1)): pair_outcome(1, 0), frozenset((7, 9)): pair_outcome(9, 7),  # round 2
+               frozenset((2, 8)): pair_outcome(2, 8), frozenset((3, 5)): pair_outcome(3, 5, draw=True),
+               frozenset((4, 6)): pair_outcome(4, 6, draw=True)}
+    outcomes = {}
+    for round_number in (1, 2):
+        for series in tournament.series(outcomes):
+            if series.round == round_number:
+                outcomes[series.key] = results[frozenset(series.entrants)]
+    third = sorted(tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 3)
+    # 1 and 9 have 2 points; 0, 2, 7, 8 one; 3, 4, 5, 6 half. In the middle group 2 has met 7 and 8, so it
+    # meets 0 and 7 meets 8; in the last 3-5 and 4-6 have met. Every pair can be level, so every pair is.
+    assert third == [(0, 2), (1, 9), (3, 4), (5, 6), (7, 8)]
 
 
 def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
@@ -205,6 +282,10 @@ def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
     byes = [s.entrants[0] for s in tournament.series(outcomes) if s.bye]
     assert len(byes) == 3 and len(set(byes)) == 3
     assert {r.entrant: r.points for r in tournament.standings(outcomes)}[4] >= 1  # a bye is a point
+    # ... a point exactly, as a win is: once round 1 is decided, 0 and 1 have won, 4 has had its bye and 3
+    # has the bye of round 2, paired at once; 2 has nothing.
+    after_first = {s.key: higher_seed_wins(s) for s in first if not s.bye}
+    assert [r.points for r in sorted(tournament.standings(after_first), key=lambda r: r.entrant)] == [1, 1, 0, 1, 1]
 
 
 def test_swiss_ranks_equal_points_by_buchholz():
@@ -220,9 +301,23 @@ def test_swiss_ranks_equal_points_by_buchholz():
                                                        {"buchholz": 1.5, "sonneborn_berger": 0.25}]
 
 
+def test_swiss_ranks_equal_points_and_buchholz_by_sonneborn_berger():
+    tournament = Tournament("swiss", 4, rounds=2)
+    results = {frozenset((0, 2)): pair_outcome(0, 2), frozenset((1, 3)): pair_outcome(1, 3, draw=True),  # round 1
+               frozenset((0, 1)): pair_outcome(1, 0), frozenset((2, 3)): pair_outcome(2, 3, draw=True)}
+    outcomes = play(tournament, lambda s: results[frozenset(s.entrants)])
+    rows = tournament.standings(outcomes)
+    # Points: 1 has 1.5, 0 and 3 one each, 2 half a point. Buchholz: 0 met 2 and 1, 3 met 1 and 2: 2 each.
+    # Sonneborn-Berger: 0 beat 2 (1 x 0.5) and lost to 1: 0.5; 3 drew with 1 and 2 (0.5 x 1.5 + 0.5 x 0.5): 1.
+    assert [(r.entrant, r.place, r.points) for r in rows] == [(1, 1, 1.5), (3, 2, 1), (0, 3, 1), (2, 4, 0.5)]
+    assert [rows[1].tiebreaks, rows[2].tiebreaks] == [{"buchholz": 2, "sonneborn_berger": 1},
+                                                       {"buchholz": 2, "sonneborn_berger": 0.5}]
+
+
 @pytest.mark.parametrize("format, options, message", [
     ("swiss", {"rounds": 4}, "1 to 3 rounds"),
     ("swiss", {"rounds": 4}, "use round-robin"),
+    ("swiss", {"rounds": 0}, "1 to 3 rounds"),
     ("heats", {"pod_size": 2}, "pod size of at least 3"),
     ("heats", {"pod_size": 4, "advance": 4}, "advance must be 1 to pod size - 1"),
     ("single-elimination", {"rounds": 2}, "option of swiss"),
@@ -237,6 +332,16 @@ def test_bad_combinations_are_refused_with_a_clear_message(format, options, mess
 def test_too_few_entrants_or_a_stuck_heat_are_refused():
     with pytest.raises(ValueError, match="at least 2 entrants"):
         Tournament("round-robin", 1)
+    with pytest.raises(ValueError, match="swiss needs at least 2 entrants who are not withdrawn"):
+        Tournament("swiss", 3, withdrawn=frozenset({0, 2}))
+
+
+def test_swiss_of_an_odd_field_counts_the_phantom_in_its_round_limit():
+    # 7 entrants and the phantom make 8: after r rounds each still has 7 - r possible partners, at least
+    # half of 8 up to r = 3, so a fourth round can always be paired and a fifth not.
+    assert Tournament("swiss", 7, rounds=4).series({})
+    with pytest.raises(ValueError, match="1 to 4 rounds"):
+        Tournament("swiss", 7, rounds=5)
     with pytest.raises(ValueError, match="cannot narrow 4 entrants"):
         Tournament("heats", 4, pod_size=3, advance=2)
 

@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 
 from games.tournament import Series
+from games.tournament.model import series_winner
 from games.tournament.series import TIEBREAK_BLOCKS, GameRecord, SeriesPlan, game_seed
 
 PAIR = Series("W1-1", 1, "winners", (3, 5))
@@ -61,7 +62,7 @@ def test_best_of_n_stops_once_the_lead_cannot_be_caught():
     played = play(plan, by_entrant({3: 10, 5: 1}))
     assert len(played) == 4  # 4-0 with 2 games left
     outcome = plan.outcome(played)
-    assert outcome.placings == {3: 1, 5: 2} and outcome.points == {3: 1.0, 5: 0.0}
+    assert outcome.placings == {3: 1, 5: 2} and outcome.points == {3: 1.0, 5: 0.0} and series_winner(outcome) == 3
 
 
 def test_a_bot_that_fails_loses_that_game_whatever_its_score():
@@ -77,6 +78,7 @@ def test_a_level_round_robin_series_is_a_draw():
     assert len(played) == 2
     outcome = plan.outcome(played)
     assert outcome.placings == {3: 1, 5: 1} and outcome.points == {3: 0.5, 5: 0.5}
+    assert series_winner(outcome) is None  # a drawn series has no winner to report
 
 
 def test_a_level_elimination_series_goes_to_total_points():
