@@ -128,6 +128,20 @@ def test_cpu_used_between_turns_is_charged_by_the_amount(any_backend, tmp_path):
     assert 3 * 0.2 * 0.95 <= seat.think_time <= 3 * 0.2 + 4 * 0.15
 
 
+def test_cpu_used_between_turns_beyond_the_decision_and_the_bank_is_a_timeout_before_asking(any_backend, tmp_path):
+    """The bot answers at once, then burns 0.8 s of CPU while the opponent thinks 6 s (an eighth of a core is
+    enough): more than its 0.3 s decision and 0.2 s bank, so its next decision is over before it is asked,
+    and the verdict says why (not a deadline missed, which a slow host could also cause)."""
+    limits = dataclasses.replace(LIMITS, setup=SETUP, decision=0.3, bank=0.2)
+    player = sandbox.open_player(any_backend, str(bot_file("idle_burner", tmp_path, BURN=0.8)), limits=limits)
+    game = get_game("endgame")
+    seat = play_match(game, [player, SlowOpponent(6.0)], config={"length": 8}, seed=7).players[0]
+    assert (seat.status, seat.decisions) == ("timeout", 1), seat.detail
+    burned = re.fullmatch(r"used (\d\.\d\d)s of CPU between turns, more than the 0\.3s per decision and the "
+                          r"0\.20s left in its bank", seat.detail)
+    assert burned and 0.5 < float(burned.group(1)) < 1.0, seat.detail
+
+
 @pytest.mark.parametrize("pipe_backend", ["bwrap", "none"])
 def test_a_bot_that_closes_its_input_loses_with_a_crash(pipe_backend, tmp_path, request):
     if pipe_backend == "bwrap":
