@@ -66,3 +66,49 @@ def test_a_bot_off_the_ladder_gets_nothing_and_one_alone_gets_everything(monkeyp
     missing = elo_percentile(monkeypatch, ladder, mine=13)  # on the ladder, but not a course student's bot
     assert (missing.fraction, missing.detail) == (0.0, "not on the ladder")
     assert elo_percentile(monkeypatch, [], mine=10).detail == "not on the ladder"
+
+
+class Entrants:
+    def __init__(self, seeds: dict[int, int | None]):
+        self.seeds = seeds  # bot id -> its seed in the tournament (None: entered, never seeded)
+
+    def filter(self, bot):
+        seed = self.seeds.get(bot)
+        return SimpleNamespace(first=lambda: None if bot not in self.seeds else SimpleNamespace(seed=seed))
+
+
+def placement(monkeypatch, status: str, places: list[int], mine: int, entrants: dict | None = None):
+    """The tournament part for bot `mine` in a tournament whose standings give entrant (seed) i the place
+    places[i]; entrant i is bot 100 + i unless `entrants` says otherwise."""
+    from tournaments.models import Tournament
+
+    tournament = SimpleNamespace(pk=7, name="cup", status=status,
+                                 entrants=Entrants(entrants or {100 + seed: seed for seed in range(len(places))}))
+    standings = [SimpleNamespace(entrant=seed, place=place) for seed, place in enumerate(places)]
+    monkeypatch.setattr("tournaments.models.Tournament",
+                        SimpleNamespace(Status=Tournament.Status, objects=SimpleNamespace(get=lambda pk: tournament)))
+    monkeypatch.setattr("tournaments.services.played_outcomes", lambda given: {"outcomes of": given.pk})
+    monkeypatch.setattr("tournaments.services.format_of", lambda given: SimpleNamespace(
+        standings=lambda outcomes: standings if outcomes == {"outcomes of": 7} else []))
+    context = parts.Context(None, SimpleNamespace(bot=mine), None, {})
+    return parts.KINDS["tournament"].measure(context, {"tournament": 7})
+
+
+def test_tournament_placement_is_linear_from_first_to_last_place(monkeypatch):
+    places = [3, 1, 2, 2, 5]  # two entrants share second place; no fourth
+    # Place 2 of 5: (5 - 2) / (5 - 1) = 0.75.
+    second = placement(monkeypatch, "finished", places, mine=102)
+    assert (second.fraction, second.detail) == (0.75, "place 2 of 5 in cup")
+    assert second.facts == {"tournament": 7, "place": 2, "of": 5}
+    assert placement(monkeypatch, "finished", places, mine=101).fraction == 1.0
+    assert placement(monkeypatch, "finished", places, mine=104).fraction == 0.0
+    running = placement(monkeypatch, "running", places, mine=100)
+    assert (running.fraction, running.detail) == (0.5, "place 3 of 5 in cup (running, so far)")
+
+
+def test_a_bot_that_did_not_play_the_tournament_gets_nothing_and_one_alone_everything(monkeypatch):
+    alone = placement(monkeypatch, "finished", [1], mine=100)
+    assert (alone.fraction, alone.detail) == (1.0, "place 1 of 1 in cup")
+    for status, mine, entrants in [("finished", 999, None), ("draft", 100, None), ("running", 100, {100: None})]:
+        measured = placement(monkeypatch, status, [1, 2], mine=mine, entrants=entrants)
+        assert (measured.fraction, measured.detail) == (0.0, f"{mine} did not play in cup")
