@@ -19,6 +19,7 @@ from games.bots import builtin_player
 from games.core import BotFailure, Verdict
 from games.referee import play_match, setup_info
 import sandbox
+from sandbox.local_backend import LocalPlayer
 
 # Forking some thirty processes and burning CPU for WALL seconds take longer than LIMITS.setup on a loaded
 # host; these tests are about pids and CPU, not setup time.
@@ -140,6 +141,40 @@ def test_cpu_used_between_turns_beyond_the_decision_and_the_bank_is_a_timeout_be
     burned = re.fullmatch(r"used (\d\.\d\d)s of CPU between turns, more than the 0\.3s per decision and the "
                           r"0\.20s left in its bank", seat.detail)
     assert burned and 0.5 < float(burned.group(1)) < 1.0, seat.detail
+
+
+class TwoCoreBot(LocalPlayer):
+    """A process-backend bot whose every answer takes EXTRA_CPU more CPU than wall clock, as a bot busy on
+    several threads does on a host with cores to spare (this shared 2-core host cannot promise one):
+    its CPU counter reads that much more after each reply."""
+
+    EXTRA_CPU = 0.5
+    extra = 0.0
+
+    def _read_reply(self, *args):
+        reply = super()._read_reply(*args)
+        self.extra += self.EXTRA_CPU
+        return reply
+
+    def _cpu_seconds(self):
+        used = super()._cpu_seconds()
+        return None if used is None else used + self.extra
+
+
+def test_a_decision_is_charged_its_cpu_when_that_exceeds_its_wall_time(tmp_path):
+    """Each decision is charged 0.5 s of CPU and a little (its wall time is milliseconds) against 0.2 s: 0.3 s
+    and a little from the 1.1 s bank each time, under 0.2 s left after 3 decisions; the 4th overdraws it and
+    is a timeout, though its answer came in time (the deadline counts wall time only)."""
+    limits = dataclasses.replace(LIMITS, setup=SETUP, decision=0.2, bank=1.1)
+    player = TwoCoreBot(str(BOTS / "first_legal.py"), limits=limits)
+    game = get_game("endgame")
+    seat = play_match(game, [player, builtin_player(game, "greedy")], seed=7).players[0]
+    assert (seat.status, seat.decisions) == ("timeout", 3), seat.detail
+    charged = re.fullmatch(r"was charged \d\.\d\ds \((\d\.\d\d)s wall, (\d\.\d\d)s CPU, \d\.\d\ds CPU between "
+                           r"turns\) against 0\.2s and a bank of (\d\.\d\d)s", seat.detail)
+    assert charged, seat.detail
+    wall, cpu, bank = map(float, charged.groups())
+    assert cpu >= TwoCoreBot.EXTRA_CPU > wall and bank <= 0.2
 
 
 @pytest.mark.parametrize("pipe_backend", ["bwrap", "none"])
