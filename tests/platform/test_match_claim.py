@@ -4,6 +4,7 @@ database. (test_exactly_once.py races them across processes; these pin every bra
 A result is recorded here by hand (seats' scores chosen by the test) rather than played, so each test is a
 few queries."""
 
+import logging
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -105,13 +106,17 @@ def test_a_result_is_recorded_on_every_seat_and_rated_once(match):
     assert seats[1].rating_after > seats[1].rating_before
 
 
-def test_a_result_recorded_twice_is_refused_and_changes_nothing(match):
+def test_a_result_recorded_twice_is_refused_and_changes_nothing(match, caplog):
     claimed = services.claim(match.pk)
-    assert services.record_result(claimed, result(winner=1)) is True
-    finished_at = Match.objects.get(pk=match.pk).finished_at
+    with caplog.at_level(logging.WARNING, logger="matches.services"):
+        assert services.record_result(claimed, result(winner=1)) is True
+        assert caplog.messages == []
+        finished_at = Match.objects.get(pk=match.pk).finished_at
 
-    assert services.record_result(claimed, result(winner=0)) is False
-    assert services.record_error(claimed, "too late") is False
+        assert services.record_result(claimed, result(winner=0)) is False
+        assert services.record_error(claimed, "too late") is False
+    # The operator sees each discarded attempt.
+    assert caplog.messages == [f"match {match.pk}: result of a superseded attempt discarded"] * 2
 
     match.refresh_from_db()
     assert (match.status, match.winners, match.finished_at, match.error) == (Match.Status.FINISHED, [1], finished_at, "")
