@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 from celery.exceptions import Retry
 from django.conf import settings
+from django.db import OperationalError
 from django.utils import timezone
 
 from bots.models import Bot
@@ -179,3 +180,23 @@ def test_a_delivery_of_a_running_match_comes_back_just_after_its_deadline(match,
     with pytest.raises(Retry):
         run_match.run(match.pk)
     assert 60 < retried[0]["countdown"] <= 61
+
+
+def test_a_database_outage_during_the_claim_sends_the_delivery_back_within_seconds(match, monkeypatch):
+    """Not at the deadline sweep minutes later: the broker redelivers it in at most 5 s."""
+    outage = OperationalError("the server closed the connection unexpectedly")
+
+    def claim(match_id):
+        raise outage
+
+    retried = []
+
+    def retry(**options):
+        retried.append(options)
+        return Retry()
+
+    monkeypatch.setattr(services, "claim", claim)
+    monkeypatch.setattr(run_match, "retry", retry)
+    with pytest.raises(Retry):
+        run_match.run(match.pk)
+    assert retried[0]["exc"] is outage and 0 < retried[0]["countdown"] <= 5
