@@ -129,18 +129,33 @@ def test_cpu_used_between_turns_is_charged_by_the_amount(any_backend, tmp_path):
     assert 3 * 0.2 * 0.95 <= seat.think_time <= 3 * 0.2 + 4 * 0.15
 
 
+class WaitsForTheBurn(SlowOpponent):
+    """The greedy built-in, moving only once `player` has burned `cpu` seconds of CPU since its last answer
+    (what the next decision will be charged as CPU between turns), however slowly a loaded host lets it."""
+
+    def __init__(self, player, cpu: float):
+        super().__init__(0.0)
+        self.player, self.cpu = player, cpu
+
+    def act(self, observation):
+        deadline = time.monotonic() + 120
+        while self.player._cpu_seconds() - self.player._cpu_mark < self.cpu and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return super().act(observation)
+
+
 def test_cpu_used_between_turns_beyond_the_decision_and_the_bank_is_a_timeout_before_asking(any_backend, tmp_path):
-    """The bot answers at once, then burns 0.8 s of CPU while the opponent thinks 6 s (an eighth of a core is
-    enough): more than its 0.3 s decision and 0.2 s bank, so its next decision is over before it is asked,
-    and the verdict says why (not a deadline missed, which a slow host could also cause)."""
+    """The bot answers at once, then burns 0.8 s of CPU while the opponent waits for it: more than its
+    0.3 s decision and 0.2 s bank, so its next decision is over before it is asked, and the verdict says why
+    (not a deadline missed, which a slow host could also cause)."""
     limits = dataclasses.replace(LIMITS, setup=SETUP, decision=0.3, bank=0.2)
     player = sandbox.open_player(any_backend, str(bot_file("idle_burner", tmp_path, BURN=0.8)), limits=limits)
     game = get_game("endgame")
-    seat = play_match(game, [player, SlowOpponent(6.0)], config={"length": 8}, seed=7).players[0]
+    seat = play_match(game, [player, WaitsForTheBurn(player, 0.75)], config={"length": 8}, seed=7).players[0]
     assert (seat.status, seat.decisions) == ("timeout", 1), seat.detail
     burned = re.fullmatch(r"used (\d\.\d\d)s of CPU between turns, more than the 0\.3s per decision and the "
-                          r"0\.20s left in its bank", seat.detail)
-    assert burned and 0.5 < float(burned.group(1)) < 1.0, seat.detail
+                          r"(\d\.\d\d)s left in its bank", seat.detail)
+    assert burned and 0.75 <= float(burned.group(1)) < 1.0 and float(burned.group(2)) <= 0.2, seat.detail
 
 
 class TwoCoreBot(LocalPlayer):
