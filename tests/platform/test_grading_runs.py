@@ -54,8 +54,9 @@ def test_a_run_plays_seeded_games_with_seats_alternated_and_grades_every_part(gr
     # On these boards the one-move lookahead loses fewer points per move to the solver than the greedy rule.
     assert grades["ben"].parts[2]["facts"]["average_points_lost"] < grades["ann"].parts[2]["facts"]["average_points_lost"]
     for grade in grades.values():
-        assert grade.total == pytest.approx(sum(part["points"] for part in grade.parts))
+        assert grade.total == grade.measured == pytest.approx(sum(part["points"] for part in grade.parts))  # on time
         for part in grade.parts:  # the evidence: the very matches, the version and the seeds
+            assert part["points"] == pytest.approx(part["weight"] * part["fraction"], abs=1e-4)
             assert len(part["matches"]) == 4 and part["version"] == grade.version.pk
             assert set(Match.objects.filter(pk__in=part["matches"]).values_list("seed", flat=True)) == set(part["seeds"])
 

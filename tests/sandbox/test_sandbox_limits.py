@@ -19,6 +19,7 @@ from games.bots import builtin_player
 from games.core import BotFailure, Verdict
 from games.referee import play_match, setup_info
 import sandbox
+from sandbox.local_backend import LocalPlayer
 
 # Forking some thirty processes and burning CPU for WALL seconds take longer than LIMITS.setup on a loaded
 # host; these tests are about pids and CPU, not setup time.
@@ -126,6 +127,69 @@ def test_cpu_used_between_turns_is_charged_by_the_amount(any_backend, tmp_path):
     seat = play_match(game, [player, SlowOpponent(2.0)], config={"length": 8}, seed=7).players[0]
     assert (seat.status, seat.decisions) == ("ok", 4), seat.detail
     assert 3 * 0.2 * 0.95 <= seat.think_time <= 3 * 0.2 + 4 * 0.15
+
+
+class WaitsForTheBurn(SlowOpponent):
+    """The greedy built-in, moving only once `player` has burned `cpu` seconds of CPU since its last answer
+    (what the next decision will be charged as CPU between turns), however slowly a loaded host lets it."""
+
+    def __init__(self, player, cpu: float):
+        super().__init__(0.0)
+        self.player, self.cpu = player, cpu
+
+    def act(self, observation):
+        deadline = time.monotonic() + 120
+        while self.player._cpu_seconds() - self.player._cpu_mark < self.cpu and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return super().act(observation)
+
+
+def test_cpu_used_between_turns_beyond_the_decision_and_the_bank_is_a_timeout_before_asking(any_backend, tmp_path):
+    """The bot answers at once, then burns 0.8 s of CPU while the opponent waits for it: more than its
+    0.3 s decision and 0.2 s bank, so its next decision is over before it is asked, and the verdict says why
+    (not a deadline missed, which a slow host could also cause)."""
+    limits = dataclasses.replace(LIMITS, setup=SETUP, decision=0.3, bank=0.2)
+    player = sandbox.open_player(any_backend, str(bot_file("idle_burner", tmp_path, BURN=0.8)), limits=limits)
+    game = get_game("endgame")
+    seat = play_match(game, [player, WaitsForTheBurn(player, 0.75)], config={"length": 8}, seed=7).players[0]
+    assert (seat.status, seat.decisions) == ("timeout", 1), seat.detail
+    burned = re.fullmatch(r"used (\d\.\d\d)s of CPU between turns, more than the 0\.3s per decision and the "
+                          r"(\d\.\d\d)s left in its bank", seat.detail)
+    assert burned and 0.75 <= float(burned.group(1)) < 1.0 and float(burned.group(2)) <= 0.2, seat.detail
+
+
+class TwoCoreBot(LocalPlayer):
+    """A process-backend bot whose every answer takes EXTRA_CPU more CPU than wall clock, as a bot busy on
+    several threads does on a host with cores to spare (this shared 2-core host cannot promise one):
+    its CPU counter reads that much more after each reply."""
+
+    EXTRA_CPU = 0.5
+    extra = 0.0
+
+    def _read_reply(self, *args):
+        reply = super()._read_reply(*args)
+        self.extra += self.EXTRA_CPU
+        return reply
+
+    def _cpu_seconds(self):
+        used = super()._cpu_seconds()
+        return None if used is None else used + self.extra
+
+
+def test_a_decision_is_charged_its_cpu_when_that_exceeds_its_wall_time(tmp_path):
+    """Each decision is charged 0.5 s of CPU and a little (its wall time is milliseconds) against 0.2 s: 0.3 s
+    and a little from the 1.1 s bank each time, under 0.2 s left after 3 decisions; the 4th overdraws it and
+    is a timeout, though its answer came in time (the deadline counts wall time only)."""
+    limits = dataclasses.replace(LIMITS, setup=SETUP, decision=0.2, bank=1.1)
+    player = TwoCoreBot(str(BOTS / "first_legal.py"), limits=limits)
+    game = get_game("endgame")
+    seat = play_match(game, [player, builtin_player(game, "greedy")], seed=7).players[0]
+    assert (seat.status, seat.decisions) == ("timeout", 3), seat.detail
+    charged = re.fullmatch(r"was charged \d\.\d\ds \((\d\.\d\d)s wall, (\d\.\d\d)s CPU, \d\.\d\ds CPU between "
+                           r"turns\) against 0\.2s and a bank of (\d\.\d\d)s", seat.detail)
+    assert charged, seat.detail
+    wall, cpu, bank = map(float, charged.groups())
+    assert cpu >= TwoCoreBot.EXTRA_CPU > wall and bank <= 0.2
 
 
 @pytest.mark.parametrize("pipe_backend", ["bwrap", "none"])
