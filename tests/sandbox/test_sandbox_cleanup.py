@@ -81,7 +81,7 @@ def test_cleanup_goes_on_while_another_worker_removes_a_leftover(docker_image, m
     import requests
     from docker.models.containers import Container
 
-    from sandbox.docker_backend import cleanup_leftovers, client
+    from sandbox.docker_backend import cleanup_leftovers, client, remove_container
 
     first, first_pid = kill_worker_mid_match("docker")
     second, second_pid = kill_worker_mid_match("docker")
@@ -103,7 +103,7 @@ def test_cleanup_goes_on_while_another_worker_removes_a_leftover(docker_image, m
         assert staging_of(first_pid) == [] and staging_of(second_pid) == []
     finally:
         monkeypatch.undo()
-        client().api.remove_container(first, force=True)
+        remove_container(first)  # unless a sweep of another worker on this host got there first
 
 
 def test_cleanup_removes_the_cgroup_of_a_killed_bwrap_worker(bwrap_ready):
