@@ -252,5 +252,9 @@ def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
             removed.append(container.name)
         except docker.errors.NotFound:
             pass
+        except docker.errors.APIError as error:
+            # Every worker on a host sweeps: another one may be removing this container right now.
+            if not (error.status_code == 409 and "in progress" in str(error.explanation)):
+                raise
     remove_stale_staging()
     return removed

@@ -363,3 +363,10 @@ def default_pool() -> WarmPool:
 def _close_if_own(pid: int, pool: WarmPool) -> None:
     if os.getpid() == pid:
         pool.close()
+
+
+def close_default_pool() -> None:
+    """Remove this process's warm containers now, if it made any: for a process that ends without running
+    atexit hooks (a Celery pool process ends with os._exit, see matches.tasks)."""
+    if _default is not None:
+        _close_if_own(*_default)

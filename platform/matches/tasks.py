@@ -3,7 +3,7 @@
 import logging
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_shutdown, worker_ready
 
 from . import runner, services
 from .transient import TRANSIENT_ERRORS, retrying
@@ -44,3 +44,18 @@ def clean_sandbox_leftovers(**kwargs) -> None:
     except Exception:  # a host without Docker or bwrap has nothing to clean; never stop the worker for it
         log.exception("could not clean sandbox leftovers")
     runner.remove_stale_folders()
+
+
+@worker_process_shutdown.connect
+def close_warm_sandboxes(**kwargs) -> None:
+    """A pool process ending in a warm shutdown removes its idle warm containers and their folders.
+
+    Its pool's atexit hook never runs: Celery's pool processes end with os._exit. Without this every
+    stop of a worker left its warm containers behind until the next worker on the host started.
+    """
+    from sandbox import pool
+
+    try:
+        pool.close_default_pool()
+    except Exception:  # the Docker engine gone: the next worker's cleanup removes what is left
+        log.exception("could not remove the warm sandboxes")

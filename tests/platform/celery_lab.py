@@ -1,13 +1,26 @@
-"""Celery processes for the tests that start, kill and restart their own workers and schedulers."""
+"""Processes for the tests (and bench/soak.py) that start, kill and restart their own Celery workers,
+schedulers and brokers."""
 
 import os
 import signal
+import socket
 import subprocess
+import tempfile
 from pathlib import Path
 
 from platform_helpers import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
+# `python -c BEAT SECONDS SCHEDULE_FILE`: the production scheduler with every entry sent each SECONDS.
+BEAT = """
+import sys
+from arena.celery import app
+from django.conf import settings
+
+every = float(sys.argv[1])
+app.conf.beat_schedule = {name: dict(entry, schedule=every) for name, entry in settings.CELERY_BEAT_SCHEDULE.items()}
+app.start(["beat", "--schedule", sys.argv[2], "--loglevel", "INFO"])
+"""
 
 
 class CeleryProcess:
@@ -62,3 +75,78 @@ class CeleryProcess:
         lines = [line for line in self.log.read_text().splitlines()
                  if "requeue_stuck_matches" not in line or "succeeded" in line and ": 0" not in line[-4:]]
         return "\n".join(lines)[-6000:]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RedisServer:
+    """A private redis-server without persistence (like the CI one): a restart loses every message."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.folder), "--logfile", str(self.folder / "redis.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        )
+        wait_for(lambda: self.ping() or self.process.poll() is not None, 10, f"redis-server on port {self.port}")
+        assert self.process.poll() is None, (self.folder / "redis.log").read_text()[-2000:]
+
+    def ping(self) -> bool:
+        import redis
+
+        try:
+            return redis.Redis(port=self.port, socket_timeout=1).ping()
+        except redis.exceptions.ConnectionError:
+            return False
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+        if self.process:
+            self.process.wait()
+
+    def send(self, queue: str, task: str, *args) -> None:
+        """Publish a task on `queue` of this broker, as `task.delay` would on the production one."""
+        from arena.celery import app
+
+        with app.connection_for_write(self.url) as connection:
+            app.send_task(task, args=args, queue=queue, connection=connection)
+
+
+def bot_containers() -> dict[str, str]:
+    """Every bot container on this host: name -> the owner label (sandbox.base.owner_token of its worker process)."""
+    from sandbox import docker_backend
+
+    # The low-level listing: containers another test removes meanwhile cannot make it fail.
+    listed = docker_backend.client().api.containers(all=True, filters={"label": docker_backend.LABEL})
+    return {c["Names"][0].lstrip("/"): c["Labels"].get(docker_backend.OWNER_LABEL, "") for c in listed}
+
+
+def sandboxes_of(pids: set[int]) -> set[str]:
+    """Names of the bot containers whose owning worker process is one of `pids`."""
+    from sandbox.base import local_owner_pid
+
+    return {name for name, owner in bot_containers().items() if local_owner_pid(owner) in pids}
+
+
+def match_folders_of(pids: set[int]) -> set[Path]:
+    """The folders with the bots' sources that the processes `pids` made to play matches."""
+    from matches import runner
+
+    return folders_of(pids, runner.FOLDER_PREFIX)
+
+
+def folders_of(pids: set[int], prefix: str) -> set[Path]:
+    """The temporary folders named `prefix`PID.START-... that the processes `pids` made."""
+    return {folder for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*")
+            if folder.name[len(prefix):].partition(".")[0] in {str(pid) for pid in pids}}

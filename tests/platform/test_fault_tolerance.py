@@ -11,10 +11,7 @@ import hashlib
 import os
 import shutil
 import signal
-import socket
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,14 +19,14 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import transaction
 
-from arena.celery import app as celery_app
 from bots.models import Bot, BotVersion
-from celery_lab import CeleryProcess
-from matches import runner, services
+from celery_lab import CeleryProcess, RedisServer, bot_containers, folders_of, match_folders_of, sandboxes_of
+from matches import services
 from matches.models import Match, MatchSeat
 from platform_helpers import EXAMPLE_BOT, database_url, wait_for
 from required import require
 from ratings.models import Rating
+from sandbox.base import STAGING_PREFIX
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,50 +64,6 @@ app.start(["beat", "--schedule", sys.argv[2], "--loglevel", "INFO"])
 """
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class RedisServer:
-    """A private redis-server without persistence (like the CI one): a restart loses every message."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.folder), "--logfile", str(self.folder / "redis.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-        )
-        wait_for(lambda: self.ping() or self.process.poll() is not None, 10, f"redis-server on port {self.port}")
-        assert self.process.poll() is None, (self.folder / "redis.log").read_text()[-2000:]
-
-    def ping(self) -> bool:
-        import redis
-
-        try:
-            return redis.Redis(port=self.port, socket_timeout=1).ping()
-        except redis.exceptions.ConnectionError:
-            return False
-
-    def kill(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.kill()
-        if self.process:
-            self.process.wait()
-
-    def send(self, task: str, *args) -> None:
-        """Publish a task on the private queue, as `task.delay` would on the production broker."""
-        with celery_app.connection_for_write(self.url) as connection:
-            celery_app.send_task(task, args=args, queue=QUEUE, connection=connection)
-
-
 @pytest.fixture
 def fault_lab(request, django_db_setup, sandbox_backend, tmp_path, settings, monkeypatch):
     """A private broker, and starters for workers and a scheduler on it, all stopped after the test.
@@ -128,7 +81,7 @@ def fault_lab(request, django_db_setup, sandbox_backend, tmp_path, settings, mon
     deadline = getattr(request, "param", DEADLINE_SECONDS)
     settings.ARENA_MATCH_DEADLINE_SECONDS = deadline
     monkeypatch.setattr(services, "dispatch", lambda match: transaction.on_commit(
-        lambda: broker.send("matches.tasks.run_match", match.pk)))
+        lambda: broker.send(QUEUE, "matches.tasks.run_match", match.pk)))
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -197,34 +150,12 @@ def status(match: Match) -> str:
     return Match.objects.values_list("status", flat=True).get(pk=match.pk)
 
 
-def bot_containers() -> dict[str, str]:
-    """Every bot container on this host: name -> the owner label (sandbox.base.owner_token of its worker process)."""
-    from sandbox import docker_backend
-
-    # The low-level listing: containers another test removes meanwhile cannot make it fail.
-    listed = docker_backend.client().api.containers(all=True, filters={"label": docker_backend.LABEL})
-    return {c["Names"][0].lstrip("/"): c["Labels"].get(docker_backend.OWNER_LABEL, "") for c in listed}
-
-
-def sandboxes_of(pids: set[int]) -> set[str]:
-    """Names of the bot containers whose owning worker process is one of `pids`."""
-    from sandbox.base import local_owner_pid
-
-    return {name for name, owner in bot_containers().items() if local_owner_pid(owner) in pids}
-
-
 def running_in_two_sandboxes(match: Match, worker: CeleryProcess) -> set[str]:
     """Wait until `match` is mid-play: claimed, with both bots' containers up in `worker`'s pool process."""
     def found():
         return status(match) == Match.Status.RUNNING and len(names := sandboxes_of(worker.pids())) == 2 and names
 
     return wait_for(found, 90, "the match to be running in two sandboxes")
-
-
-def match_folders_of(pids: set[int]) -> set[Path]:
-    """The folders with the bots' sources that the processes `pids` made to play matches."""
-    return {folder for folder in Path(tempfile.gettempdir()).glob(f"{runner.FOLDER_PREFIX}*")
-            if folder.name[len(runner.FOLDER_PREFIX):].partition(".")[0] in {str(pid) for pid in pids}}
 
 
 def assert_recorded_once(matches: list[Match]) -> None:
@@ -345,3 +276,20 @@ def test_a_pool_process_killed_mid_match_is_redelivered_and_taken_over_once(faul
     # The periodic task also removes the sandboxes the dead process left.
     wait_for(lambda: not containers & set(bot_containers()) and not any(folder.exists() for folder in folders), 10,
              "the dead process's sandboxes and match folder to be removed")
+
+
+def test_a_worker_stopped_warmly_leaves_no_warm_sandbox_behind(fault_lab, make_user):
+    worker = fault_lab.worker("stopping")
+    match = rated_match([student_bot(make_user, "first", QUICK_BOT), student_bot(make_user, "second", QUICK_BOT)])
+    wait_for(lambda: status(match) == Match.Status.FINISHED, 90, "the match to finish")
+    pids = worker.pids()
+    kept = sandboxes_of(pids)
+    assert len(kept) == 2, "the bots' warm containers wait for their next match"
+    assert len(folders_of(pids, STAGING_PREFIX)) == 2
+
+    # A warm shutdown (what `docker compose stop` or systemd sends), nothing killed: the worker removes its
+    # warm containers itself, not the next worker to start on this host.
+    worker.terminate()
+    worker.process.wait(timeout=60)
+    assert not kept & set(bot_containers()), "the stopped worker left its warm containers running"
+    assert not folders_of(pids, STAGING_PREFIX), "the stopped worker left its sandbox folders"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.celery import app as celery_app
-from celery_lab import CeleryProcess
+from celery_lab import BEAT, CeleryProcess
 from matches.models import Match
 from platform_helpers import EXAMPLE_BOT, database_url, wait_for
 from tournament_helpers import LOOKAHEAD_BOT, course_with_bots, entered
@@ -101,17 +101,6 @@ def test_a_9_bot_swiss_of_4_rounds_pairs_without_rematches(live_worker, make_use
     assert (tournament.champion is not None) == (len(leaders) == 1)
     if tournament.champion:
         assert tournament.champion.seed == leaders[0].entrant
-
-
-BEAT = """
-import sys
-from arena.celery import app
-from django.conf import settings
-
-every = float(sys.argv[1])
-app.conf.beat_schedule = {name: dict(entry, schedule=every) for name, entry in settings.CELERY_BEAT_SCHEDULE.items()}
-app.start(["beat", "--schedule", sys.argv[2], "--loglevel", "INFO"])
-"""
 
 
 @pytest.fixture

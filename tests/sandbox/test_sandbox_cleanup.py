@@ -79,6 +79,36 @@ def test_cleanup_removes_the_container_of_a_killed_worker(docker_image, backend_
     assert play("docker-warm", BOTS / "first_legal.py").sandbox_id == idle.sandbox_id
 
 
+def test_cleanup_goes_on_while_another_worker_removes_a_leftover(docker_image, monkeypatch):
+    import docker.errors
+    import requests
+    from docker.models.containers import Container
+
+    from sandbox.docker_backend import cleanup_leftovers, client, remove_container
+
+    first, first_pid = kill_worker_mid_match("docker")
+    second, second_pid = kill_worker_mid_match("docker")
+    remove = Container.remove
+
+    def removed_meanwhile_by_another_worker(container, **kwargs):
+        if container.id == first:
+            answer = requests.Response()
+            answer.status_code = 409
+            raise docker.errors.APIError("conflict", response=answer,
+                                         explanation=f"removal of container {container.id} is already in progress")
+        return remove(container, **kwargs)
+
+    monkeypatch.setattr(Container, "remove", removed_meanwhile_by_another_worker)
+    try:
+        cleanup_leftovers()  # what Docker answered a sweep racing another one on the same host (seen in bench/soak.py)
+
+        assert not client().containers.list(all=True, filters={"id": second})
+        assert staging_of(first_pid) == [] and staging_of(second_pid) == []
+    finally:
+        monkeypatch.undo()
+        remove_container(first)  # unless a sweep of another worker on this host got there first
+
+
 def test_cleanup_removes_the_cgroup_of_a_killed_bwrap_worker(bwrap_ready):
     sandbox_id, worker_pid = kill_worker_mid_match("bwrap")
     cgroups = list(Path("/sys/fs/cgroup").glob(f"*/arena-sandbox/{sandbox_id}"))
