@@ -25,8 +25,9 @@ pytestmark = pytest.mark.django_db
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 
 # Reading the seats (with bots, owners, versions) to play; then the match, the seats' results, the ratings
-# (create the missing rows, lock them, write them, and the seats' before and after) and the inbox.
-RATED_CHALLENGE_STATEMENTS = 8
+# (lock the rows, write them, and the seats' before and after) and the inbox. A bot's first rated match
+# creates its rating row too (2 statements more).
+RATED_CHALLENGE_STATEMENTS = 7
 
 
 def statements(queries) -> list[str]:
@@ -36,6 +37,8 @@ def statements(queries) -> list[str]:
 def test_a_rated_challenge_is_played_and_recorded_in_a_fixed_number_of_statements(make_user, in_process_sandbox):
     ada, bob = make_user("ada"), make_user("bob")
     mine, theirs = active_bot(ada, name="mine"), active_bot(bob, name="theirs")
+    first = services.challenge(ada, mine, [theirs], rated=True)
+    assert services.run(services.claim(first.pk))  # the bots' first rated match creates their ratings
     match = services.challenge(ada, mine, [theirs], rated=True)
     claimed = services.claim(match.pk)
 
@@ -47,13 +50,27 @@ def test_a_rated_challenge_is_played_and_recorded_in_a_fixed_number_of_statement
     assert match.status == Match.Status.FINISHED and match.replay["events"]
     seats = list(match.seats.order_by("seat"))
     ratings = {rating.bot_id: rating for rating in Rating.objects.all()}
+    before = {seat.bot_id: seat.rating_after for seat in first.seats.all()}
     for seat in seats:
         assert seat.decisions > 0 and seat.placing in (1, 2)
-        assert seat.rating_before == 1500 and seat.rating_after == ratings[seat.bot_id].value
-        assert ratings[seat.bot_id].played == 1
-    assert {seat.rating_after > 1500 for seat in seats} == {True, False} or match.winners == [0, 1]
+        assert seat.rating_before == before[seat.bot_id] and seat.rating_after == ratings[seat.bot_id].value
+        assert ratings[seat.bot_id].played == 2
+    assert sum(rating.value for rating in ratings.values()) == pytest.approx(3000)  # Elo moves points, never makes them
     # One line each for the challenger and the challenged student, none twice.
-    assert sorted(Notification.objects.values_list("user__username", flat=True)) == ["ada", "bob"]
+    assert sorted(Notification.objects.filter(url=f"/matches/{match.pk}/").values_list("user__username", flat=True)
+                  ) == ["ada", "bob"]
+
+
+def test_a_bots_first_rated_match_creates_its_rating(make_user, in_process_sandbox):
+    ada, bob = make_user("ada"), make_user("bob")
+    rated_before = active_bot(ada, name="veteran")
+    match = services.challenge(ada, rated_before, [active_bot(bob, name="new")], rated=True)
+    assert services.run(services.claim(match.pk))
+    again = services.challenge(ada, rated_before, [active_bot(bob, name="newer")], rated=True)
+    assert services.run(services.claim(again.pk))
+
+    assert {rating.bot.name: rating.played for rating in Rating.objects.select_related("bot")} == {
+        "veteran": 2, "new": 1, "newer": 1}
 
 
 def test_the_seats_a_receiver_reads_are_the_recorded_ones(make_user, in_process_sandbox):
