@@ -1,7 +1,7 @@
 """End Game matches a minute through the whole platform, on the warm Docker path, the cold one and no sandbox.
 
     python bench/platform_throughput.py [--matches 300] [--bots 20] [--workers 2] [--warm-containers 20]
-        [--modes warm,cold,none] [--profile FILE]
+        [--modes warm,cold,none] [--long-matches 8] [--profile FILE]
 
 Needs PostgreSQL and Redis (DATABASE_URL, CELERY_BROKER_URL; defaults: the local ones, database
 arena_platform_bench, dropped and created afresh) and Docker with the bot image. It creates --bots students'
@@ -10,6 +10,10 @@ mode so no container outlives its mode), queues --matches rated End Game challen
 (every pair in turn) in one transaction and waits until every one is finished. Printed per mode:
 matches a minute from the commit to the last result, and the steady rate (the last two thirds of the
 results, once every warm container has been started), with the ratios to the unsandboxed floor.
+Then, with the same worker, --long-matches rated 4-seat Crazy-KING and SortingGame matches between
+the documented example bots (hundreds of decisions each: they dominate a card-game tournament): the
+cost of a decision through the platform, each match's time from its claim to its recorded result
+divided by the decisions its seats made.
 --profile FILE runs the worker's pool processes under cProfile (one FILE.PID per process; read them
 with `python -m pstats`).
 """
@@ -51,20 +55,31 @@ worker_process_shutdown.connect(_stop, weak=False)
 """
 
 
-def make_bots(count: int) -> list:
+# The card games whose long matches dominate a tournament, and the example bot each seat plays.
+LONG_GAMES = {"crazyking": "Crazy-KING", "sortinggame": "SortingGame"}
+LONG_SEATS = 4
+
+
+def make_bots(count: int, game: str = "endgame", codes: list[str] = BOTS) -> list:
     from bots.models import Bot, BotVersion
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects
     bots = []
     for number in range(count):
-        student = users.create_user(f"bench{number:03}", password="x-bench-1234")
-        code = BOTS[number % len(BOTS)]
-        bot = Bot.objects.create(owner=student, game="endgame", name=f"bot{number}")
+        student = users.create_user(f"bench-{game}-{number:03}", password="x-bench-1234")
+        code = codes[number % len(codes)]
+        bot = Bot.objects.create(owner=student, game=game, name=f"bot{number}")
         BotVersion.objects.create(bot=bot, number=1, filename="bot.py", code=code, size=len(code),
                                   sha256=hashlib.sha256(code.encode()).hexdigest(), status=BotVersion.Status.ACCEPTED)
         bots.append(bot)
     return bots
+
+
+def make_long_game_bots() -> dict[str, list]:
+    """LONG_SEATS students' copies of each long game's example bot."""
+    examples = ROOT / "docs" / "bots" / "examples"
+    return {game: make_bots(LONG_SEATS, game, [(examples / f"{game}_example.py").read_text()]) for game in LONG_GAMES}
 
 
 def start_worker(mode: str, args) -> subprocess.Popen:
@@ -81,32 +96,66 @@ def start_worker(mode: str, args) -> subprocess.Popen:
     return worker
 
 
-def run_mode(mode: str, bots: list, args) -> tuple[float, float]:
-    """(matches a minute overall, steady matches a minute) for `mode`."""
+def queue(game: str, tables, count: int) -> list[int]:
+    """`count` rated challenges of `game` between the next tables of `tables`, queued in one transaction."""
     from django.db import transaction
     from matches.models import Match
     from matches.services import create_match
 
+    with transaction.atomic():
+        return [create_match(game, list(next(tables)), purpose=Match.Purpose.CHALLENGE, rated=True).pk
+                for _ in range(count)]
+
+
+def wait_until_played(label: str, queued: list[int]):
+    """Poll until every queued match has ended; the time polling began; a failed match is an error."""
+    from matches.models import Match
+
+    began = time.time()
+    mine = Match.objects.filter(pk__in=queued)
+    while (left := mine.exclude(status__in=[Match.Status.FINISHED, Match.Status.ERROR]).count()):
+        print(f"\r  {label}: {len(queued) - left} played, {time.time() - began:.0f} s", end="", file=sys.stderr)
+        time.sleep(0.5)
+    print(file=sys.stderr)
+    failed = mine.filter(status=Match.Status.ERROR).first()
+    if failed is not None:
+        raise RuntimeError(f"{label}: match {failed.pk} failed: {failed.error}")
+    return began, mine
+
+
+def end_game_rates(mode: str, bots: list, args) -> tuple[float, float]:
+    """(matches a minute overall, steady matches a minute) of End Game challenges between `bots`."""
+    queued = queue("endgame", itertools.cycle(itertools.combinations(bots, 2)), args.matches)
+    began, mine = wait_until_played(mode, queued)
+    finished = sorted(mine.values_list("finished_at", flat=True))
+    overall = args.matches / (finished[-1].timestamp() - began) * 60
+    third = len(finished) // 3
+    steady = (len(finished) - 1 - third) / (finished[-1] - finished[third]).total_seconds() * 60
+    return overall, steady
+
+
+def decision_cost(mode: str, game: str, bots: list, count: int) -> tuple[float, float]:
+    """(milliseconds a decision, decisions a match) over `count` matches of `game` with every bot seated."""
+    from django.db.models import Sum
+    from matches.models import MatchSeat
+
+    queued = queue(game, itertools.repeat(bots), count)
+    _, mine = wait_until_played(f"{mode} {game}", queued)
+    busy = sum((match.finished_at - match.started_at).total_seconds() for match in mine)
+    decisions = MatchSeat.objects.filter(match__in=queued).aggregate(total=Sum("decisions"))["total"]
+    return busy / decisions * 1000, decisions / count
+
+
+def run_mode(mode: str, bots: list, long_bots: dict[str, list], args) -> dict:
+    """The End Game rates and the long games' decision costs of `mode`, with a worker of its own."""
     worker = start_worker(mode, args)
     try:
-        pairs = itertools.cycle(itertools.combinations(bots, 2))
-        with transaction.atomic():
-            queued = [create_match("endgame", list(next(pairs)), purpose=Match.Purpose.CHALLENGE, rated=True).pk
-                      for _ in range(args.matches)]
-        began = time.time()
-        mine = Match.objects.filter(pk__in=queued)
-        while (left := mine.exclude(status__in=[Match.Status.FINISHED, Match.Status.ERROR]).count()):
-            print(f"\r  {mode}: {args.matches - left} played, {time.time() - began:.0f} s", end="", file=sys.stderr)
-            time.sleep(0.5)
-        print(file=sys.stderr)
-        failed = mine.filter(status=Match.Status.ERROR).first()
-        if failed is not None:
-            raise RuntimeError(f"{mode}: match {failed.pk} failed: {failed.error}")
-        finished = sorted(mine.values_list("finished_at", flat=True))
-        overall = args.matches / (finished[-1].timestamp() - began) * 60
-        third = len(finished) // 3
-        steady = (len(finished) - 1 - third) / (finished[-1] - finished[third]).total_seconds() * 60
-        return overall, steady
+        figures = {"endgame": end_game_rates(mode, bots, args)}
+        # Other work on a shared host moves the figures: each mode's own load goes with them.
+        figures["load"] = os.getloadavg()[0]
+        if args.long_matches:
+            figures.update({game: decision_cost(mode, game, long_bots[game], args.long_matches) for game in long_bots})
+        return figures
     finally:
         worker.terminate()
         worker.wait()
@@ -120,6 +169,8 @@ def main() -> None:
     parser.add_argument("--warm-containers", type=int, default=20,
                         help="ARENA_WARM_MAX_CONTAINERS: warm containers kept per pool process")
     parser.add_argument("--modes", default="warm,cold,none")
+    parser.add_argument("--long-matches", type=int, default=8,
+                        help="Crazy-KING and SortingGame matches per mode for the cost of a decision (0: none)")
     parser.add_argument("--profile", help="cProfile the pool processes into FILE.MODE.PID")
     args = parser.parse_args()
     modes = args.modes.split(",")
@@ -131,15 +182,26 @@ def main() -> None:
 
     django.setup()
     bots = make_bots(args.bots)
-    figures = {mode: run_mode(mode, bots, args) for mode in modes}
+    long_bots = make_long_game_bots()
+    figures = {mode: run_mode(mode, bots, long_bots, args) for mode in modes}
     load = os.getloadavg()
     print(f"{args.matches} rated End Game matches between {args.bots} bots through the platform (PostgreSQL, Redis, "
           f"Celery with {args.workers} pool processes, up to {args.warm_containers} warm containers each); "
           f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores:")
     floor = figures.get("none")
-    for mode, (overall, steady) in figures.items():
-        ratio = f", floor / {mode}: {floor[0] / overall:.2f}x overall, {floor[1] / steady:.2f}x steady" if floor else ""
-        print(f"  {mode:5} {overall:6.0f} matches/min overall, {steady:6.0f} steady{ratio}")
+    for mode, rates in figures.items():
+        overall, steady = rates["endgame"]
+        ratio = (f", floor / {mode}: {floor['endgame'][0] / overall:.2f}x overall, "
+                 f"{floor['endgame'][1] / steady:.2f}x steady") if floor else ""
+        print(f"  {mode:5} {overall:6.0f} matches/min overall, {steady:6.0f} steady{ratio} (load {rates['load']:.1f})")
+    if args.long_matches:
+        print(f"The cost of a decision in {args.long_matches} rated {LONG_SEATS}-seat matches of the example bots "
+              f"(claim to recorded result, over the decisions made):")
+        for game, title in LONG_GAMES.items():
+            for mode, rates in figures.items():
+                cost, decisions = rates[game]
+                ratio = f", {cost / floor[game][0]:.2f}x the floor" if floor else ""
+                print(f"  {title:11} {mode:5} {cost:6.2f} ms a decision ({decisions:.0f} decisions a match){ratio}")
 
 
 if __name__ == "__main__":

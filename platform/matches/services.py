@@ -23,6 +23,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 from games import ConfigError, get_game
 
@@ -187,10 +188,9 @@ def run(claimed: Claim) -> bool:
     Recording is retried at once on a transient database error (a locked SQLite file, a restarted
     PostgreSQL): the played result is in hand, and replaying the match would waste it.
     """
-    match = claimed.match
-    seats = list(match.seats.select_related("bot__owner", "version").order_by("seat"))
+    match = with_seats(claimed.match)
     try:
-        result = runner.play(match, seats)
+        result = runner.play(match, list(match.seats.all()))
     except Exception as exc:  # the platform failed (no sandbox, bad config...), not a bot: keep the reason
         log.exception("match %s could not be played", match.pk)
         return retrying(record_error, claimed, f"{type(exc).__name__}: {exc}", patience=RECORD_PATIENCE)
@@ -207,20 +207,19 @@ SEAT_RESULT_FIELDS = ["score", "placing", "status", "detail", "log", "think_time
 def record_result(claimed: Claim, result) -> bool:
     """Write the result of a claimed match, exactly once (see the module docstring)."""
     with transaction.atomic():
-        now = timezone.now()
-        if not _finish(claimed, Match.Status.FINISHED, finished_at=now, winners=result.winners,
+        if not _finish(claimed, Match.Status.FINISHED, finished_at=timezone.now(), winners=result.winners,
                        replay=result.replay):
             return False
-        # The seats come with the match: the receivers below (ratings) read the same, updated, rows.
-        match = Match.objects.prefetch_related("seats").get(pk=claimed.match.pk)
-        seats = list(match.seats.all())
+        # The seats loaded to play the match, updated in place: the receivers below (ratings, notifications)
+        # read these very rows, with their bots and owners, without asking the database again.
+        seats = list(claimed.match.seats.all())
         for seat in seats:
             played = result.players[seat.seat]
             seat.score, seat.placing, seat.status = played.score, played.placing, played.status
             seat.detail, seat.log = played.detail, played.log
             seat.think_time, seat.decisions = played.think_time, played.decisions
         MatchSeat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)  # one query for every seat
-        match_finished.send(sender=Match, match=match)
+        match_finished.send(sender=Match, match=claimed.match)
     return True
 
 
@@ -229,18 +228,32 @@ def record_error(claimed: Claim, error: str) -> bool:
     with transaction.atomic():
         if not _finish(claimed, Match.Status.ERROR, finished_at=timezone.now(), error=error):
             return False
-        match_finished.send(sender=Match, match=Match.objects.get(pk=claimed.match.pk))
+        match_finished.send(sender=Match, match=claimed.match)
     return True
 
 
+def with_seats(match: Match) -> Match:
+    """`match` with its seats in seat order, each with its bot, owner and version, loaded once for
+    `match.seats.all()` (nothing is fetched again if they already are)."""
+    seats = MatchSeat.objects.select_related("bot__owner", "version").order_by("seat")
+    prefetch_related_objects([match], Prefetch("seats", queryset=seats))
+    return match
+
+
 def _finish(claimed: Claim, status: str, **fields) -> bool:
-    """The compare-and-set: end the match only if it is still running under this claim."""
+    """The compare-and-set: end the match only if it is still running under this claim; the claim's Match
+    then holds what was written (with its seats, see with_seats), as the receivers of match_finished see it."""
     updated = Match.objects.filter(pk=claimed.match.pk, status=Match.Status.RUNNING, claim=claimed.token).update(
         status=status, **fields
     )
     if not updated:
         log.warning("match %s: result of a superseded attempt discarded", claimed.match.pk)
-    return bool(updated)
+        return False
+    claimed.match.status = status
+    for name, value in fields.items():
+        setattr(claimed.match, name, value)
+    with_seats(claimed.match)
+    return True
 
 
 # --- operations ---------------------------------------------------------------------------------------

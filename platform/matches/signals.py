@@ -5,8 +5,11 @@ transaction that records the result, after the compare-and-set that makes the re
 once. A receiver's database writes therefore commit with the result or not at all: ratings, validation
 verdicts and tournament progress are never applied twice nor lost when a worker dies between the two.
 A receiver that does anything outside the database (dispatching a Celery task, sending mail) must wrap
-it in `transaction.on_commit`. Receivers are connected in their app's `AppConfig.ready`; the matches app
-imports none of them, so apps depend on matches and never the other way round.
+it in `transaction.on_commit`. The match comes with its seats loaded, in seat order, each with its bot,
+owner and version: read them through `match.seats.all()`, which asks the database nothing (a worker
+records thousands of matches an hour, each holding its rating rows locked). Receivers are connected
+in their app's `AppConfig.ready`; the matches app imports none of them, so apps depend on matches and
+never the other way round.
 
 The bots app's `version_uploaded` (bots.signals) is answered here by queueing the validation match, so
 that bots never import matches either.

@@ -44,7 +44,8 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
         version.verdict = f"the platform could not run validation: {match.error}"
     else:
         # The version's seat, or the first of its seats to fail (a cooperative team is the version alone).
-        seats = sorted(match.seats.filter(version=version), key=lambda s: (s.status == MatchSeat.Status.OK, s.seat))
+        seats = sorted((s for s in match.seats.all() if s.version_id == version.pk),
+                       key=lambda s: (s.status == MatchSeat.Status.OK, s.seat))
         seat = seats[0]
         version.validation_log = seat.log
         if seat.status == MatchSeat.Status.OK:

@@ -10,7 +10,7 @@ from bots.models import BotVersion
 from matches.models import Match
 
 from .models import Notification
-from .services import notify
+from .services import notify, notify_all
 
 
 def on_match_finished(sender, match: Match, **kwargs) -> None:
@@ -21,21 +21,17 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
 
 
 def _challenge_finished(match: Match) -> None:
-    seats = list(match.seats.select_related("bot__owner"))
+    seats = list(match.seats.all())  # with their bots and owners (matches.services.with_seats)
     labels = " vs ".join(seat.bot.label for seat in seats)
     if match.status == Match.Status.FINISHED:
         winners = ", ".join(seat.bot.label for seat in seats if seat.placing == 1)
         text = f"Match #{match.pk} finished ({labels}): {'draw between' if len(match.winners) > 1 else 'won by'} {winners}"
     else:
         text = f"Match #{match.pk} ({labels}) could not be played: {match.error}"
-    url = reverse("web:match", args=[match.pk])
-    # The challenger, and every other student whose bot was challenged.
-    told = {match.created_by_id}
-    notify(match.created_by, Notification.Kind.MATCH, text, url)
-    for seat in seats:
-        if seat.bot.owner_id not in told:
-            told.add(seat.bot.owner_id)
-            notify(seat.bot.owner, Notification.Kind.MATCH, text, url)
+    owners = {seat.bot.owner_id: seat.bot.owner for seat in seats}
+    # The challenger (usually the owner of a seat already loaded), and every other student whose bot was challenged.
+    challenger = owners.get(match.created_by_id) or match.created_by
+    notify_all([challenger, *owners.values()], Notification.Kind.MATCH, text, reverse("web:match", args=[match.pk]))
 
 
 def _validation_finished(match: Match) -> None:
@@ -75,5 +71,5 @@ def on_tournament_saved(sender, instance, update_fields=None, **kwargs) -> None:
         return
     champion = instance.champion.bot.label if instance.champion else "no champion"
     url = reverse("tournaments:detail", args=[instance.pk])
-    for owner in {e.bot.owner for e in instance.entrants.select_related("bot__owner")}:
-        notify(owner, Notification.Kind.TOURNAMENT, f"{instance.name} is over: {champion} won", url)
+    owners = [entrant.bot.owner for entrant in instance.entrants.select_related("bot__owner")]
+    notify_all(owners, Notification.Kind.TOURNAMENT, f"{instance.name} is over: {champion} won", url)

@@ -10,11 +10,21 @@ from .models import Notification, Preference
 def notify(user, kind: str, text: str, url: str = "") -> Notification | None:
     """Add `text` to `user`'s inbox (nobody to tell for built-in bots: user None), and e-mail it if they
     asked for that and have an address. Inside a transaction the e-mail waits for the commit."""
-    if user is None:
-        return None
-    notification = Notification.objects.create(user=user, kind=kind, text=text[:500], url=url)
-    if user.email and Preference.objects.filter(user=user, email=True).exists():
+    notifications = notify_all([user], kind, text, url)
+    return notifications[0] if notifications else None
+
+
+def notify_all(users, kind: str, text: str, url: str = "") -> list[Notification]:
+    """`notify` each of `users` (None skipped, each user once) in one write, and one look-up of who wants
+    the e-mail."""
+    everyone = list({user.pk: user for user in users if user is not None}.values())
+    notifications = Notification.objects.bulk_create(
+        Notification(user=user, kind=kind, text=text[:500], url=url) for user in everyone)
+    with_address = {user.pk: user for user in everyone if user.email}
+    if with_address:
         link = f"{settings.ARENA_SITE_URL.rstrip('/')}{url}" if url else ""
-        transaction.on_commit(lambda: send_mail(
-            f"[Arena] {text[:80]}", f"{text}\n\n{link}".strip(), None, [user.email], fail_silently=True))
-    return notification
+        for user_id in Preference.objects.filter(user__in=with_address, email=True).values_list("user", flat=True):
+            address = with_address[user_id].email
+            transaction.on_commit(lambda address=address: send_mail(
+                f"[Arena] {text[:80]}", f"{text}\n\n{link}".strip(), None, [address], fail_silently=True))
+    return notifications

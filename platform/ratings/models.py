@@ -6,10 +6,20 @@ from django.db import models
 
 class RatingQuerySet(models.QuerySet):
     def locked_for(self, bot_ids):
-        """The rows of these bots, created if missing, locked in bot order (no deadlock between workers)."""
-        self.bulk_create(
-            [Rating(bot_id=bot_id, value=settings.ARENA_ELO_INITIAL) for bot_id in bot_ids], ignore_conflicts=True
-        )
+        """The rows of these bots, created if missing, locked in bot order (no deadlock between workers).
+
+        One statement once every bot has a row (all but a bot's first rated match); else the missing rows
+        are created, in bot order too, and all of them locked again.
+        """
+        wanted = sorted(set(bot_ids))
+        locked = self._lock(wanted)
+        if missing := [bot_id for bot_id in wanted if bot_id not in locked]:
+            self.bulk_create([Rating(bot_id=bot_id, value=settings.ARENA_ELO_INITIAL) for bot_id in missing],
+                             ignore_conflicts=True)
+            locked = self._lock(wanted)
+        return locked
+
+    def _lock(self, bot_ids):
         return {r.bot_id: r for r in self.select_for_update().filter(bot_id__in=bot_ids).order_by("bot_id")}
 
 

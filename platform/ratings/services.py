@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db.models import Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from games import get_game
 from games.core import ScoreOrder
 
@@ -13,6 +14,7 @@ from . import elo
 from .models import Rating
 
 OUTCOME_FIELDS = {"win": "wins", "draw": "draws", "loss": "losses"}
+RATING_FIELDS = ["value", "played", *OUTCOME_FIELDS.values(), "updated_at"]
 
 
 def rate(seats, ratings: list[Rating]) -> list[tuple[float, float]]:
@@ -39,9 +41,11 @@ def apply_match(match) -> None:
     ratings = [locked[seat.bot_id] for seat in seats]
     for seat, (before, after) in zip(seats, rate(seats, ratings)):
         seat.rating_before, seat.rating_after = before, after
-        seat.save(update_fields=["rating_before", "rating_after"])
+    MatchSeat.objects.bulk_update(seats, ["rating_before", "rating_after"])
+    now = timezone.now()
     for rating in ratings:
-        rating.save()
+        rating.updated_at = now  # bulk_update writes the fields as they are: auto_now is save()'s
+    Rating.objects.bulk_update(locked.values(), RATING_FIELDS)
 
 
 def on_match_finished(sender, match, **kwargs) -> None:

@@ -13,6 +13,7 @@ import random
 from collections.abc import Iterable
 
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 from games import ConfigError, get_game
 from games.tournament import Series as SeriesSpec
@@ -248,7 +249,11 @@ def advance(tournament_id: int, series_id: int | None = None) -> None:
         if series_id is not None:
             playing = playing.filter(pk=series_id)
         decided = False
-        for row in playing.prefetch_related("games__match__seats"):
+        # A game's status and seats decide its series; its replay (megabytes of JSON for a long card game)
+        # does not, and is never read here.
+        games = Prefetch("games", queryset=SeriesGame.objects.select_related("match").defer("match__replay")
+                         .prefetch_related("match__seats"))
+        for row in playing.prefetch_related(games):
             _progress(tournament, row, entrants)
             decided |= row.status == Series.Status.DECIDED
         if tournament.status != Tournament.Status.RUNNING:  # paused by _progress
