@@ -138,9 +138,16 @@ class MatchSeat(models.Model):
     decisions = models.PositiveIntegerField(default=0)
     rating_before = models.FloatField(null=True, blank=True, help_text="The bot's rating when this rated match was applied.")
     rating_after = models.FloatField(null=True, blank=True)
+    rated_number = models.PositiveIntegerField(
+        null=True, blank=True, help_text="This was the bot's Nth rated match (1 = its first), in the order the "
+                                         "ratings were applied: a rating chart's x, read without the match table.")
 
     class Meta:
         ordering = ["match", "seat"]
+        indexes = [
+            # A chart reads a page of bots' rating histories in order from this index alone.
+            models.Index(fields=["bot", "rated_number"], include=["rating_after"], name="seat_rating_history"),
+        ]
         constraints = [
             # One bot may fill several seats only in a cooperative game (services.seating says when).
             models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat"),

@@ -37,9 +37,12 @@ def rating_chart_data(*, game: str | None = None, bot: Bot | None = None, bots: 
     the shape uPlot draws. None when there is no rated match to show.
     """
     seats = rated_seats()
-    seats = seats.filter(bot=bot) if bot is not None else seats.filter(bot__game=game)
-    if bots is not None:  # a page of the ladder: only its bots' lines
+    if bot is not None:
+        seats = seats.filter(bot=bot)
+    elif bots is not None:  # a page of the ladder: only its bots' lines
         seats = seats.filter(bot__in=bots)
+    else:
+        seats = seats.filter(bot__game=game)
     initial = settings.ARENA_ELO_INITIAL
     ratings: dict[int, list[float]] = {}
     for bot_id, after in seats.values_list("bot_id", "rating_after"):

@@ -37,9 +37,9 @@ def apply_match(match) -> None:
     seats = list(match.seats.all())
     locked = Rating.objects.locked_for([seat.bot_id for seat in seats])
     ratings = [locked[seat.bot_id] for seat in seats]
-    for seat, (before, after) in zip(seats, rate(seats, ratings)):
-        seat.rating_before, seat.rating_after = before, after
-        seat.save(update_fields=["rating_before", "rating_after"])
+    for seat, rating, (before, after) in zip(seats, ratings, rate(seats, ratings)):
+        seat.rating_before, seat.rating_after, seat.rated_number = before, after, rating.played
+        seat.save(update_fields=["rating_before", "rating_after", "rated_number"])
     for rating in ratings:
         rating.save()
 
@@ -118,8 +118,8 @@ def team_ladder(game: str) -> list[dict]:
 
 
 def rated_seats():
-    """Seats of rated matches, in the order their ratings were applied."""
-    return MatchSeat.objects.filter(rating_after__isnull=False).order_by("match__finished_at", "match_id")
+    """Seats of rated matches, bot by bot, each bot's in the order its ratings were applied."""
+    return MatchSeat.objects.filter(rating_after__isnull=False).order_by("bot_id", "rated_number")
 
 
 def history(bot) -> list[dict]:

@@ -134,3 +134,46 @@ def test_recompute_ratings_names_a_seat_whose_stored_change_is_wrong():
     MatchSeat.objects.filter(match__seed=1, seat=0).update(rating_after=1484.74)  # off by 0.0037
     with pytest.raises(CommandError, match="1 disagreements"):
         call_command("recompute_ratings")
+
+
+def _rated_out_of_order() -> dict:
+    """Two rated matches sharing builtin:optimal, finished the other way round from how they were made:
+    {(match id, bot id): the rated_number each seat should have}."""
+    from bots.models import Bot
+    from matches import services
+    from platform_helpers import play_now
+
+    optimal, random_bot, greedy = (Bot.objects.builtin("endgame", name) for name in ("optimal", "random", "greedy"))
+    first = services.create_match("endgame", [optimal, random_bot], purpose="challenge", rated=True)
+    second = services.create_match("endgame", [optimal, greedy], purpose="challenge", rated=True)
+    for match in (second, first):
+        play_now(match)
+    return {(second.pk, optimal.pk): 1, (second.pk, greedy.pk): 1, (first.pk, optimal.pk): 2, (first.pk, random_bot.pk): 1}
+
+
+def _rated_numbers() -> dict:
+    from matches.models import MatchSeat
+
+    return {(seat.match_id, seat.bot_id): seat.rated_number for seat in MatchSeat.objects.all()}
+
+
+@pytest.mark.django_db
+def test_each_rated_seat_numbers_its_bots_rated_matches_in_the_order_they_were_applied():
+    expected = _rated_out_of_order()
+    assert _rated_numbers() == expected
+
+
+@pytest.mark.django_db
+def test_the_migration_numbers_the_rated_seats_recorded_before_it_as_the_ratings_did():
+    import importlib
+
+    from django.db import connection
+
+    from matches.models import MatchSeat
+
+    expected = _rated_out_of_order()
+    MatchSeat.objects.update(rated_number=None)
+    migration = importlib.import_module("matches.migrations.0006_seat_rated_number")
+    with connection.cursor() as cursor:
+        cursor.execute(migration.NUMBER_RATED_SEATS)
+    assert _rated_numbers() == expected
