@@ -23,7 +23,7 @@ from matches.models import Match
 from matches.replays import replay_view
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
-from ratings.services import history, ladder, team_ladder
+from ratings.services import history, ladder_rows, ranked_bots, team_ladder
 from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
 
@@ -265,22 +265,25 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response({"replay": match.replay, **view})
 
 
-class Ladder(APIView):
-    @extend_schema(responses=serializers.LadderRowSerializer(many=True))
+class Ladder(generics.GenericAPIView):
+    """The game's ladder, best first, a page at a time: `rank` counts from the top of the whole ladder."""
+
+    serializer_class = serializers.LadderRowSerializer
+
     def get(self, request, game):
         try:
             rules = get_game(game)
         except KeyError as exc:
             raise NotFound(str(exc)) from exc
-        if rules.cooperative:
+        if rules.cooperative:  # ranked in Python over every match (services.team_ladder): paged as a list
             lower = rules.score_order == ScoreOrder.LOWER_IS_BETTER
             rows = [{**row, "measure": "average-score", "rating": None, "lower_is_better": lower, "draws": 0}
-                    for row in team_ladder(game)]
+                    for row in self.paginate_queryset(team_ladder(game))]
         else:
-            rows = [{**row, "measure": "elo"} for row in ladder(game, with_active_version=True)]
-        return Response(serializers.LadderRowSerializer(rows, many=True, context={"request": request}).data)
-
-
+            page = self.paginate_queryset(ranked_bots(game).with_active_version())
+            first = self.paginator.page.start_index()
+            rows = [{**row, "measure": "elo"} for row in ladder_rows(page, first_rank=first)]
+        return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 
 @csrf_exempt  # it changes nothing, and must answer JSON whatever the method

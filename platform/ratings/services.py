@@ -75,22 +75,30 @@ def _close(stored: float | None, computed: float) -> bool:
     return stored is not None and abs(stored - computed) < 1e-6
 
 
-def ladder(game: str, *, with_active_version: bool = False) -> list[dict]:
-    """Every active bot of `game`, best rating first (bots that never played rated have the initial one);
-    `with_active_version` fetches each bot's active version too, for a list that shows it (the API's)."""
-    initial = settings.ARENA_ELO_INITIAL
-    bots = (
+def ranked_bots(game: str):
+    """Every active bot of `game`, best rating first, as a queryset to page through: each bot is annotated
+    with `current` (its rating; the initial one if it never played rated) and `rated_played`."""
+    return (
         Bot.objects.active().for_game(game).select_related("owner", "rating")
-        .annotate(current=Coalesce("rating__value", Value(initial))).order_by("-current", "id")
+        .annotate(current=Coalesce("rating__value", Value(settings.ARENA_ELO_INITIAL)),
+                  rated_played=Coalesce("rating__played", Value(0)))
+        .order_by("-current", "id")
     )
-    if with_active_version:
-        bots = bots.with_active_version()
+
+
+def ladder_rows(bots, first_rank: int = 1) -> list[dict]:
+    """The ladder's rows for `bots` (from ranked_bots, maybe one page of it), ranked from `first_rank`."""
     rows = []
-    for rank, bot in enumerate(bots, start=1):
-        rating = getattr(bot, "rating", None) or Rating(bot=bot, value=initial)
+    for rank, bot in enumerate(bots, start=first_rank):
+        rating = getattr(bot, "rating", None) or Rating(bot=bot, value=settings.ARENA_ELO_INITIAL)
         rows.append({"rank": rank, "bot": bot, "rating": rating.value, "played": rating.played,
                      "wins": rating.wins, "draws": rating.draws, "losses": rating.losses})
     return rows
+
+
+def ladder(game: str) -> list[dict]:
+    """Every active bot of `game`, best rating first (bots that never played rated have the initial one)."""
+    return ladder_rows(ranked_bots(game))
 
 
 def team_ladder(game: str) -> list[dict]:

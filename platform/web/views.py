@@ -19,6 +19,7 @@ from accounts.access import attended_course, attends, can_see_private, teaches
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
+from api.pagination import ASCII_NUMBER
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.models import Match
@@ -28,7 +29,7 @@ from notifications.services import notify
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
 from ratings.fair_play import rules_text
-from ratings.presentation import rating_chart_data, standings
+from ratings.presentation import places, rating_chart_data, standings, standings_page
 from ratings.services import team_ladder
 from variants import services as variant_services
 
@@ -94,7 +95,7 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "challenge_form": challenge_form,
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
         "game": get_game(bot.game),
-        "chart": rating_chart_data(bot=bot),
+        "chart": rating_chart_data([bot]),
     }
     return render(request, "web/bot.html", context, status=status)
 
@@ -322,11 +323,21 @@ def ladder_page(request, game):
             "game": game_obj, "rows": team_ladder(game),
             "lower_is_better": game_obj.score_order == ScoreOrder.LOWER_IS_BETTER})
     # A page of rows at a time (ranked first, then provisional), and the chart of the bots on it.
-    ranked = standings(game)
-    page = Paginator(ranked["rated"] + ranked["provisional"], LADDER_PAGE_ROWS).get_page(request.GET.get("page"))
-    shown = {"rated": [row for row in page if row["rank"]], "provisional": [row for row in page if not row["rank"]]}
-    context = {"game": game_obj, "standings": shown, "page": page,
-               "chart": rating_chart_data(game=game, bots=[row["bot"] for row in page]),
+    number = request.GET.get("page", "")
+    shown = standings_page(game, int(number) if ASCII_NUMBER.fullmatch(number) else 1, LADDER_PAGE_ROWS)
+    rows = shown["rows"]
+    context = {"game": game_obj, "page": shown["page"],
+               "standings": {"rated": [row for row in rows if row["rank"]],
+                             "provisional": [row for row in rows if not row["rank"]]},
+               "mine": _own_places(request.user, standings(game)), "chart": shown["chart"],
                "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
                "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
     return render(request, "web/ladder.html", context)
+
+
+def _own_places(user, ordered) -> list[dict]:
+    """Where the viewer's own bots stand on the ladder `ordered` (standings()): rank and page, to jump to."""
+    own = list(ordered.filter(owner=user)) if user.is_authenticated else []
+    found = places(ordered, own)
+    return [{"bot": bot, "rank": None if bot.provisional else found[bot.pk],
+             "page": (found[bot.pk] - 1) // LADDER_PAGE_ROWS + 1} for bot in own]
