@@ -1,6 +1,7 @@
 """The REST API: everything the pages do. Thin views over the apps' services and querysets."""
 
 from django.contrib.auth import get_user_model
+from django.db.models import Prefetch
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -20,7 +21,7 @@ from bots.models import Bot, BotVersion
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.models import Match
-from matches.replays import replay_view
+from matches.replays import finished_view
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
 from ratings.services import history, ladder_rows, ranked_bots, team_ladder
@@ -217,7 +218,11 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     throttle_classes = [ChallengeThrottle]
 
     def get_queryset(self):
-        matches = Match.objects.prefetch_related("seats__bot__owner", "seats__version")
+        # A seat shows its version's number: not the uploaded code nor its validation log.
+        versions = Prefetch("seats__version", queryset=BotVersion.objects.defer("code", "validation_log"))
+        matches = Match.objects.prefetch_related("seats__bot__owner", versions)
+        if self.action != "replay":  # the replay, the widest column by far, is the replay action's alone
+            matches = matches.without_replay()
         params = self.request.query_params
         bot = query_number(self.request, "bot") if self.action == "list" else None
         if bot is not None:
@@ -231,7 +236,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         owners = {seat.bot.owner_id for match in page for seat in match.seats.all()}
-        context = {**self.get_serializer_context(),
+        context = {**self.get_serializer_context(), "queue_positions": Match.objects.queue_positions(page),
                    "private_owners": owners_with_private_access(request.user, owners)}
         return self.get_paginated_response(self.get_serializer_class()(page, many=True, context=context).data)
 
@@ -261,8 +266,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if match.status != Match.Status.FINISHED:
             raise NotFound("the match has not finished")
         seat = query_number(request, "seat", below=match.seats.count())
-        view = replay_view(match.replay, seat)
-        return Response({"replay": match.replay, **view})
+        return Response({"replay": match.replay, **finished_view(match, seat)})
 
 
 class Ladder(generics.GenericAPIView):

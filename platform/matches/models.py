@@ -6,8 +6,20 @@ from games import Verdict
 
 
 class MatchQuerySet(models.QuerySet):
+    def without_replay(self):
+        """For lists and pages that do not show the replay: by far the widest column, and never needed there."""
+        return self.defer("replay")
+
     def queued(self):
         return self.filter(status=Match.Status.QUEUED)
+
+    def queue_positions(self, matches) -> dict[int, int]:
+        """{id: queue position} for the queued ones of `matches` (see Match.queue_position), in one query."""
+        queued = [match.pk for match in matches if match.status == Match.Status.QUEUED]
+        if not queued:
+            return {}
+        ahead = self.queued().aggregate(**{str(pk): models.Count("pk", filter=models.Q(id__lte=pk)) for pk in queued})
+        return {int(pk): position for pk, position in ahead.items()}
 
     def stuck(self, now):
         """Matches past their deadline: running ones whose worker is presumed lost, queued ones whose task

@@ -11,6 +11,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.core import Game, ScoreOrder
@@ -18,12 +19,12 @@ from games.core import Game, ScoreOrder
 from accounts.access import attended_course, attends, can_see_private, teaches
 from accounts.models import Course
 from bots.models import Bot, BotVersion
-from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
 from api.pagination import ASCII_NUMBER
+from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.models import Match
-from matches.replays import compact, replay_view
+from matches.replays import FINISHED_VIEW_SECONDS, finished_view
 from notifications.models import Notification
 from notifications.services import notify
 from matches import services as match_services
@@ -42,7 +43,7 @@ def home(request, bot_form: BotForm | None = None):
     if request.user.is_authenticated:
         context["bots"] = Bot.objects.owned_by(request.user).prefetch_related("versions")
         context["bot_form"] = bot_form or BotForm()
-        context["recent"] = (Match.objects.filter(seats__bot__owner=request.user).distinct()
+        context["recent"] = (Match.objects.without_replay().filter(seats__bot__owner=request.user).distinct()
                              .prefetch_related("seats__bot__owner")[:10])
         context["courses"] = Course.objects.for_user(request.user).order_by("code")
     return render(request, "web/home.html", context, status=400 if bot_form else 200)
@@ -90,7 +91,7 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "active": bot.active_version,
         "versions": bot.versions.all() if private else [],
         "validating": private and bot.versions.filter(status=BotVersion.Status.VALIDATING).exists(),
-        "matches": Match.objects.involving(bot).prefetch_related("seats__bot__owner")[:20],
+        "matches": Match.objects.without_replay().involving(bot).prefetch_related("seats__bot__owner")[:20],
         "upload_form": UploadForm(),
         "challenge_form": challenge_form,
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
@@ -231,13 +232,13 @@ def version_code(request, pk, number):
 
 @login_required
 def match_page(request, pk):
-    return render(request, "web/match.html", _match_context(request, get_object_or_404(Match, pk=pk)))
+    return render(request, "web/match.html", _match_context(request, _shown_match(pk)))
 
 
 @login_required
 def match_live(request, pk):
     """The part of the match page that changes until the match is over (polled by htmx every second)."""
-    return render(request, "web/_match_live.html", _match_context(request, get_object_or_404(Match, pk=pk)))
+    return render(request, "web/_match_live.html", _match_context(request, _shown_match(pk)))
 
 
 def _match_context(request, match: Match) -> dict:
@@ -264,14 +265,19 @@ def has_analysis(game: Game) -> bool:
     return type(game).analyse is not Game.analyse
 
 
+def _shown_match(pk, **status) -> Match:
+    """The match without its replay, which a page reads only if its frames are not in the cache yet."""
+    return get_object_or_404(Match.objects.without_replay(), pk=pk, **status)
+
+
 def _finished_match(pk) -> Match:
-    return get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
+    return _shown_match(pk, status=Match.Status.FINISHED)
 
 
 @login_required
 def replay_page(request, pk):
     match = _finished_match(pk)
-    view = compact(replay_view(match.replay))
+    view = finished_view(match, None, compacted=True)
     scores = view["result"].get("scores") or [None] * view["num_players"]
     lost = view["points_lost"] or [None] * view["num_players"]
     context = {
@@ -298,13 +304,16 @@ def replay_data(request, pk):
     seats = match.seats.count()
     if seat and not (seat.isdigit() and int(seat) < seats):
         return JsonResponse({"detail": f"seat must be 0 to {seats - 1}"}, status=400)
-    return JsonResponse(compact(replay_view(match.replay, int(seat) if seat else None)))
+    response = JsonResponse(finished_view(match, int(seat) if seat else None, compacted=True))
+    # Signed-in viewers only, so no shared cache; the browser may keep it: it will not change.
+    patch_cache_control(response, private=True, max_age=FINISHED_VIEW_SECONDS)
+    return response
 
 
 @login_required
 def replay_file(request, pk):
     """The replay file itself, for `python -m games replay FILE --step N`."""
-    match = _finished_match(pk)
+    match = get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
     response = JsonResponse(match.replay)
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
     return response

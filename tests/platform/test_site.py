@@ -146,6 +146,23 @@ def test_the_viewers_compact_replay_rebuilds_every_frame_and_is_much_smaller(cli
     assert replay_file.json() == match.replay and "match-" in replay_file["Content-Disposition"]
 
 
+def test_a_finished_replay_is_worked_out_once_and_the_browser_may_keep_it(client, signed_in):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    bots = [Bot.objects.builtin("crazyking", n) for n in ("random", "most-suit")]
+    match = play_now(services.create_match("crazyking", bots, purpose="challenge", rated=False))
+    for seat in ("", "?seat=1"):
+        first = client.get(f"/matches/{match.pk}/replay/data/{seat}")
+        with CaptureQueriesContext(connection) as queries:
+            again = client.get(f"/matches/{match.pk}/replay/data/{seat}")
+        assert again.json() == first.json()
+        assert not [query for query in queries if '"replay"' in query["sql"]], "the replay was read again"
+        assert "private" in again["Cache-Control"] and "max-age=86400" in again["Cache-Control"]
+    assert client.get(f"/matches/{match.pk}/replay/data/").json() != client.get(
+        f"/matches/{match.pk}/replay/data/?seat=1").json(), "each seat's view is kept apart"
+
+
 def test_a_seats_view_shows_the_decisions_of_that_seat_only(client, signed_in):
     bots = [Bot.objects.builtin("crazyking", n) for n in ("random", "most-suit")]
     match = play_now(services.create_match("crazyking", bots, purpose="challenge", rated=False))
