@@ -10,6 +10,8 @@ from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Case, Count, F, Q, Value, When
+from django.utils.html import json_script
+from django.utils.safestring import SafeString
 
 from bots.models import Bot
 
@@ -47,7 +49,7 @@ LADDER_CACHE_SECONDS = 10
 
 def standings_page(game: str, number: int, rows_per_page: int) -> dict:
     """Page `number` of standings(game) (the last page if past it), as plain data that the cache keeps:
-    {"rows": ..., "chart": the rating chart of those bots, "page": a Page of the row numbers, to navigate}.
+    {"rows": ..., "chart": rating_chart() of those bots, "page": a Page of the row numbers, to navigate}.
     Each row's bot is {"pk", "label", "owner_id"}: all a page shows of it, and no account data in the cache."""
     ordered = standings(game)
     prefix = f"ladder:{game}:{cache.get(_generation_key(game), 0)}"
@@ -58,7 +60,7 @@ def standings_page(game: str, number: int, rows_per_page: int) -> dict:
     def work_out() -> dict:
         first = (number - 1) * rows_per_page
         rows = standing_rows(ordered[first:first + rows_per_page], first + 1)
-        chart = rating_chart_data([row["bot"] for row in rows])
+        chart = rating_chart([row["bot"] for row in rows])
         for row in rows:
             bot = row["bot"]
             row["bot"] = {"pk": bot.pk, "label": bot.label, "owner_id": bot.owner_id}
@@ -103,6 +105,13 @@ def _before(bot) -> Q:
         before |= tied & Q(**{f"{key}__{'gt' if descending else 'lt'}": value})
         tied &= Q(**{key: value})
     return before
+
+
+def rating_chart(bots: list[Bot]) -> SafeString | None:
+    """The rating chart's data for a page, as the <script type="application/json"> that its script reads
+    (made once here, so that a cached ladder page does not encode its thousands of points each time)."""
+    data = rating_chart_data(bots)
+    return None if data is None else json_script(data, "rating-chart-data")
 
 
 def rating_chart_data(bots: list[Bot]) -> dict | None:

@@ -29,7 +29,7 @@ from notifications.services import notify
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
 from ratings.fair_play import rules_text
-from ratings.presentation import places, rating_chart_data, standings, standings_page
+from ratings.presentation import places, rating_chart, standings, standings_page
 from ratings.services import team_ladder
 from variants import services as variant_services
 
@@ -95,7 +95,7 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "challenge_form": challenge_form,
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
         "game": get_game(bot.game),
-        "chart": rating_chart_data([bot]),
+        "chart": rating_chart([bot]),
     }
     return render(request, "web/bot.html", context, status=status)
 
