@@ -29,7 +29,7 @@ from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
 
 from . import serializers
-from .pagination import ASCII_NUMBER
+from .pagination import ASCII_NUMBER, RecentCountPagination
 from .parsers import BoundedJSONParser
 from .permissions import CanSeePrivate
 from .throttles import ChallengeThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
@@ -216,6 +216,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     serializer_class = serializers.MatchSerializer
     throttle_classes = [ChallengeThrottle]
+    pagination_class = RecentCountPagination
 
     def get_queryset(self):
         # A seat shows its version's number: not the uploaded code nor its validation log.
