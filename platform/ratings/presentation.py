@@ -84,8 +84,13 @@ def _generation_key(game: str) -> str:
 def _next_generation(game: str) -> None:
     try:
         cache.incr(_generation_key(game))
-    except ValueError:  # not there yet (or evicted): any value but the one the cached pages were made under
-        cache.set(_generation_key(game), 1, timeout=None)
+    except ValueError:  # not there yet, or expired: any value but the one the cached pages were made under
+        cache.set(_generation_key(game), 1, timeout=GENERATION_SECONDS)
+
+
+# A generation outlives every page cached under it; once it expires the count starts again at 0, whose
+# pages expired long before (and the cache does not keep one key per game forever).
+GENERATION_SECONDS = 3600
 
 
 def places(ordered, bots) -> dict[int, int]:

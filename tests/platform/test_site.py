@@ -237,3 +237,11 @@ def test_ladder_pages_continue_the_ranks_and_say_where_my_bots_stand(client, set
         assert f'href="?page={(place - 1) // 4 + 1}#bot-{bot.pk}"' in mine and f"({state}, page" in mine
     client.force_login(get_user_model().objects.create_user("no-bots"))
     assert 'id="my-bots"' not in client.get("/ladder/endgame/").content.decode()
+
+
+def test_the_cached_ladder_page_shows_a_rated_match_as_soon_as_it_finishes(client):
+    optimal, random_bot = Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")
+    assert "No rated matches yet." in client.get("/ladder/endgame/").content.decode()  # now in the cache
+    _rated([optimal, random_bot], 1)
+    page = client.get("/ladder/endgame/").content.decode()
+    assert 'id="rating-chart-data"' in page and "No rated matches yet." not in page
