@@ -9,9 +9,9 @@ Starts gunicorn on 127.0.0.1 only with the repository's gunicorn.conf.py (as com
 viewer in, and for each URL in turn runs wrk closed-loop after --warmup seconds not counted: --clients
 connections, each sending its next request the moment the answer to its last one arrives, for --seconds
 (so "50 clients" means 50 requests always in flight, not 50 people pausing between clicks). Each match
-page and replay asks for one of the 500 newest finished matches at random. The floor is the same run against a trivial signed-in view
-(/api/games/: the session and user queries and a short JSON answer), so the ratios say what the pages
-themselves cost. wrk (2 threads) shares the 2 cores with the server and with whatever else runs: the load
+page and replay asks for one of the 500 newest finished matches at random. The floor is the same run
+against a trivial signed-in view (/api/games/: the session and user queries and a short JSON answer), so
+the ratios say what the pages themselves cost. wrk (2 threads) shares the 2 cores with the server and with whatever else runs: the load
 average is printed before and after.
 
 A run on the shared 2 cores, other helpers' test suites running (the goal, p95 under 100 ms at 50
