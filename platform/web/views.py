@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.core import Game, ScoreOrder
 
-from accounts.access import attended_course, attends, can_see_private, teaches
+from accounts.access import attended_course, attends, can_see_private, owners_with_private_access, teaches
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from api.pagination import ASCII_NUMBER
@@ -242,9 +242,11 @@ def match_live(request, pk):
 
 def _match_context(request, match: Match) -> dict:
     seats = []
-    for seat in match.seats.select_related("bot__owner", "version"):
-        # A failure's note may quote the bot's own error message: private, like its stderr.
-        private = can_see_private(request.user, seat.bot.owner)
+    rows = list(match.seats.select_related("bot__owner", "version"))
+    # A failure's note may quote the bot's own error message: private, like its stderr.
+    private_owners = owners_with_private_access(request.user, {seat.bot.owner_id for seat in rows})
+    for seat in rows:
+        private = seat.bot.owner_id in private_owners
         seats.append({"seat": seat, "log": seat.log if private else None, "detail": seat.detail if private else ""})
     # Outside the variant's course the match shows that it had its own rules, not which.
     variant = match.variant if match.variant and attends(request.user, match.variant.course) else None

@@ -174,3 +174,15 @@ def test_ladder_page_shows_a_page_of_bots_at_a_time(viewer):
     assert links[0] == LADDER_PAGE_ROWS
     assert 5 <= links[1] < LADDER_PAGE_ROWS
     assert "page 2 of 2" in second.content.decode()
+
+
+def test_match_page_costs_the_same_for_two_seats_as_for_five(viewer, make_user, django_assert_max_num_queries):
+    """Who may see each seat's log is worked out for all the seats at once."""
+    from matches import services
+    from platform_helpers import active_bot
+
+    bots = [active_bot(make_user(f"player{n}"), game="crazyking") for n in range(5)]
+    pair = services.create_match("crazyking", bots[:2], purpose="challenge", rated=False)
+    table = services.create_match("crazyking", bots, purpose="challenge", rated=False)
+    with django_assert_max_num_queries(query_count(viewer, f"/matches/{pair.pk}/")):
+        assert viewer.get(f"/matches/{table.pk}/").status_code == 200
