@@ -35,6 +35,12 @@ class RecentCountPaginator(Paginator):
         key = "list-count:" + hashlib.sha256(repr((sql, params)).encode()).hexdigest()
         return cache.get_or_set(key, lambda: Paginator.count.func(self), self.COUNT_SECONDS)
 
+    def page(self, number):
+        """A full page whatever the count: Paginator would end the last page at the (older) count."""
+        number = self.validate_number(number)
+        first = (number - 1) * self.per_page
+        return self._get_page(self.object_list[first:first + self.per_page], number, self)
+
 
 class RecentCountPagination(StrictPageNumberPagination):
     """For the lists that grow without bound (the matches): `count`, and so the last page, may leave out

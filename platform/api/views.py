@@ -275,6 +275,7 @@ class Ladder(generics.GenericAPIView):
 
     serializer_class = serializers.LadderRowSerializer
 
+    @extend_schema(responses=serializers.LadderRowSerializer(many=True))  # a list: paginated in the schema too
     def get(self, request, game):
         try:
             rules = get_game(game)

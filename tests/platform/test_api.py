@@ -74,6 +74,9 @@ def test_openapi_schema_is_served_and_documents_the_endpoints(client):
     for path in ("/api/bots/{id}/versions/", "/api/matches/", "/api/matches/{id}/replay/", "/api/ladder/{game}/",
                  "/api/versions/{id}/code/", "/api/auth/token/"):
         assert path in schema["paths"], path
+    ladder = schema["paths"]["/api/ladder/{game}/"]["get"]
+    assert "page" in [parameter["name"] for parameter in ladder["parameters"]]
+    assert ladder["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("PaginatedLadderRowList")
 
 
 def test_ladder_pages_keep_the_ranks_of_the_whole_ladder(api_client, make_user):
@@ -98,3 +101,13 @@ def test_match_list_gives_each_queued_match_its_place_in_the_queue(api_client, m
     api_client.force_authenticate(make_user("viewer"))
     positions = {row["id"]: row["queue_position"] for row in api_client.get("/api/matches/").json()["results"]}
     assert positions == {queued[0].pk: None, queued[1].pk: 1, queued[2].pk: 2}
+
+
+def test_match_list_shows_a_new_match_at_once_though_its_count_is_kept_a_few_seconds(api_client, make_user):
+    bots = [Bot.objects.builtin("endgame", name) for name in ("optimal", "random")]
+    services.create_match("endgame", bots, purpose="challenge", rated=False)
+    api_client.force_authenticate(make_user("viewer"))
+    assert api_client.get("/api/matches/").json()["count"] == 1
+    newer = services.create_match("endgame", bots, purpose="challenge", rated=False)
+    page = api_client.get("/api/matches/").json()
+    assert page["results"][0]["id"] == newer.pk and len(page["results"]) == 2  # the rows are current
