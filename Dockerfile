@@ -21,9 +21,10 @@ COPY games ./games
 COPY sandbox ./sandbox
 RUN pip install --no-cache-dir --disable-pip-version-check . gunicorn==23.0.0
 COPY platform ./platform
-COPY manage.py ./
+COPY manage.py gunicorn.conf.py ./
 
 RUN useradd --system --uid 10001 arena && mkdir -p /var/lib/arena && chown arena /var/lib/arena
 USER arena
 EXPOSE 8000
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "3", "arena.wsgi:application"]
+# Processes, threads and the address: gunicorn.conf.py (read from the working directory).
+CMD ["gunicorn", "--config", "gunicorn.conf.py"]

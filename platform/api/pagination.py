@@ -1,7 +1,11 @@
 """Pages of lists: `?page=N` with N in ASCII digits, as the schema says; anything else is "Invalid page."."""
 
+import hashlib
 import re
 
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.utils.functional import cached_property
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 
@@ -17,3 +21,29 @@ class StrictPageNumberPagination(PageNumberPagination):
         if number is not None and not ASCII_NUMBER.fullmatch(number):
             raise NotFound(self.invalid_page_message.format(page_number=number, message="not a page number"))
         return super().get_page_number(request, paginator)
+
+
+class RecentCountPaginator(Paginator):
+    """Counts a list at most once every COUNT_SECONDS (per distinct query, in the cache shared by the web
+    processes): counting 100,000 matches costs more than showing a page of them."""
+
+    COUNT_SECONDS = 10
+
+    @cached_property
+    def count(self) -> int:
+        sql, params = self.object_list.query.sql_with_params()
+        key = "list-count:" + hashlib.sha256(repr((sql, params)).encode()).hexdigest()
+        return cache.get_or_set(key, lambda: Paginator.count.func(self), self.COUNT_SECONDS)
+
+    def page(self, number):
+        """A full page whatever the count: Paginator would end the last page at the (older) count."""
+        number = self.validate_number(number)
+        first = (number - 1) * self.per_page
+        return self._get_page(self.object_list[first:first + self.per_page], number, self)
+
+
+class RecentCountPagination(StrictPageNumberPagination):
+    """For the lists that grow without bound (the matches): `count`, and so the last page, may leave out
+    what was added in the last 10 s; the rows of each page are always current."""
+
+    django_paginator_class = RecentCountPaginator

@@ -138,7 +138,9 @@ class MatchSerializer(serializers.ModelSerializer):
         }
 
     def get_queue_position(self, match) -> int | None:
-        return match.queue_position()
+        # A list of matches passes the positions of its queued ones, worked out in one query for the page.
+        positions = self.context.get("queue_positions")
+        return match.queue_position() if positions is None else positions.get(match.pk)
 
     def get_seed(self, match) -> int | None:
         return match.public_seed

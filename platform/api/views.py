@@ -1,6 +1,7 @@
 """The REST API: everything the pages do. Thin views over the apps' services and querysets."""
 
 from django.contrib.auth import get_user_model
+from django.db.models import Prefetch
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -20,16 +21,16 @@ from bots.models import Bot, BotVersion
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.models import Match
-from matches.replays import replay_view
+from matches.replays import finished_view
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
-from ratings.services import history, ladder, team_ladder
+from ratings.services import history, ladder_rows, ranked_bots, team_ladder
 from variants.access import RulesSeen
 from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
 
 from . import serializers
-from .pagination import ASCII_NUMBER
+from .pagination import ASCII_NUMBER, RecentCountPagination
 from .parsers import BoundedJSONParser
 from .permissions import CanSeePrivate
 from .throttles import ChallengeThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
@@ -216,9 +217,14 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     serializer_class = serializers.MatchSerializer
     throttle_classes = [ChallengeThrottle]
+    pagination_class = RecentCountPagination
 
     def get_queryset(self):
-        matches = Match.objects.prefetch_related("seats__bot__owner", "seats__version")
+        # A seat shows its version's number: not the uploaded code nor its validation log.
+        versions = Prefetch("seats__version", queryset=BotVersion.objects.defer("code", "validation_log"))
+        matches = Match.objects.prefetch_related("seats__bot__owner", versions)
+        if self.action != "replay":  # the replay, the widest column by far, is the replay action's alone
+            matches = matches.without_replay()
         params = self.request.query_params
         bot = query_number(self.request, "bot") if self.action == "list" else None
         if bot is not None:
@@ -232,7 +238,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         owners = {seat.bot.owner_id for match in page for seat in match.seats.all()}
-        context = {**self.get_serializer_context(),
+        context = {**self.get_serializer_context(), "queue_positions": Match.objects.queue_positions(page),
                    "private_owners": owners_with_private_access(request.user, owners)}
         return self.get_paginated_response(self.get_serializer_class()(page, many=True, context=context).data)
 
@@ -264,26 +270,29 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if not RulesSeen(request.user)(match):
             raise NotFound("this match was played on a course's own rules: its replay is that course's")
         seat = query_number(request, "seat", below=match.seats.count())
-        view = replay_view(match.replay, seat)
-        return Response({"replay": match.replay, **view})
+        return Response({"replay": match.replay, **finished_view(match, seat)})
 
 
-class Ladder(APIView):
-    @extend_schema(responses=serializers.LadderRowSerializer(many=True))
+class Ladder(generics.GenericAPIView):
+    """The game's ladder, best first, a page at a time: `rank` counts from the top of the whole ladder."""
+
+    serializer_class = serializers.LadderRowSerializer
+
+    @extend_schema(responses=serializers.LadderRowSerializer(many=True))  # a list: paginated in the schema too
     def get(self, request, game):
         try:
             rules = get_game(game)
         except KeyError as exc:
             raise NotFound(str(exc)) from exc
-        if rules.cooperative:
+        if rules.cooperative:  # ranked in Python over every match (services.team_ladder): paged as a list
             lower = rules.score_order == ScoreOrder.LOWER_IS_BETTER
             rows = [{**row, "measure": "average-score", "rating": None, "lower_is_better": lower, "draws": 0}
-                    for row in team_ladder(game)]
+                    for row in self.paginate_queryset(team_ladder(game))]
         else:
-            rows = [{**row, "measure": "elo"} for row in ladder(game, with_active_version=True)]
-        return Response(serializers.LadderRowSerializer(rows, many=True, context={"request": request}).data)
-
-
+            page = self.paginate_queryset(ranked_bots(game).with_active_version())
+            first = self.paginator.page.start_index()
+            rows = [{**row, "measure": "elo"} for row in ladder_rows(page, first_rank=first)]
+        return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 
 @csrf_exempt  # it changes nothing, and must answer JSON whatever the method

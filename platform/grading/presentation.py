@@ -125,7 +125,7 @@ def drill_down(submission: Submission, graded: GradingRun | None) -> dict:
 
 def _games(match_ids: list[int], bot_id: int) -> list[dict]:
     games = []
-    for match in Match.objects.filter(pk__in=match_ids).prefetch_related("seats__bot__owner").order_by("id"):
+    for match in Match.objects.without_replay().filter(pk__in=match_ids).prefetch_related("seats__bot__owner").order_by("id"):
         seats = list(match.seats.all())
         mine = next(seat for seat in seats if seat.bot_id == bot_id)
         result = "draw" if mine.seat in match.winners and match.is_draw else (

@@ -6,8 +6,20 @@ from games import Verdict, get_game
 
 
 class MatchQuerySet(models.QuerySet):
+    def without_replay(self):
+        """For lists and pages that do not show the replay: by far the widest column, and never needed there."""
+        return self.defer("replay")
+
     def queued(self):
         return self.filter(status=Match.Status.QUEUED)
+
+    def queue_positions(self, matches) -> dict[int, int]:
+        """{id: queue position} for the queued ones of `matches` (see Match.queue_position), in one query."""
+        queued = [match.pk for match in matches if match.status == Match.Status.QUEUED]
+        if not queued:
+            return {}
+        ahead = self.queued().aggregate(**{str(pk): models.Count("pk", filter=models.Q(id__lte=pk)) for pk in queued})
+        return {int(pk): position for pk, position in ahead.items()}
 
     def stuck(self, now):
         """Matches past their deadline: running ones whose worker is presumed lost, queued ones whose task
@@ -139,9 +151,16 @@ class MatchSeat(models.Model):
     decisions = models.PositiveIntegerField(default=0)
     rating_before = models.FloatField(null=True, blank=True, help_text="The bot's rating when this rated match was applied.")
     rating_after = models.FloatField(null=True, blank=True)
+    rated_number = models.PositiveIntegerField(
+        null=True, blank=True, help_text="This was the bot's Nth rated match (1 = its first), in the order the "
+                                         "ratings were applied: a rating chart's x, read without the match table.")
 
     class Meta:
         ordering = ["match", "seat"]
+        indexes = [
+            # A chart reads a page of bots' rating histories in order from this index alone.
+            models.Index(fields=["bot", "rated_number"], include=["rating_after"], name="seat_rating_history"),
+        ]
         constraints = [
             # One bot may fill several seats only in a cooperative game (services.seating says when).
             models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat"),

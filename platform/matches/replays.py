@@ -1,7 +1,7 @@
 """A finished match's replay prepared for viewing: every step's table, the move, the decision the seat
 faced, and the solver's analysis."""
 
-
+from django.core.cache import cache
 from games import get_game
 from games import replay as replays
 
@@ -35,6 +35,23 @@ def replay_view(replay: dict, seat: int | None = None) -> dict:
         "has_analysis": bool(analysis),
         "points_lost": points_lost if any("points_lost" in row for row in analysis.values()) else None,
     }
+
+
+# A finished match's replay never changes: its views are kept until this only to bound the cache's memory.
+FINISHED_VIEW_SECONDS = 24 * 3600
+
+
+def finished_view(match, seat: int | None, *, compacted: bool = False) -> dict:
+    """replay_view (or its compact form) of a finished match, worked out once and then read from the cache.
+    The match's replay is read only then (it may come deferred); the key has the finish time too, so that
+    a database made anew never meets another one's views."""
+    key = f"replay-view:{match.pk}:{match.finished_at.timestamp()}:{seat}:{'compact' if compacted else 'full'}"
+
+    def work_out() -> dict:
+        view = replay_view(match.replay, seat)
+        return compact(view) if compacted else view
+
+    return cache.get_or_set(key, work_out, FINISHED_VIEW_SECONDS)
 
 
 def _describe(game, before, event, analysis, players, points_lost, viewer) -> dict | None:

@@ -8,7 +8,9 @@ class RatingsConfig(AppConfig):
         from matches.signals import challenge_requested, match_finished
 
         from .fair_play import on_challenge_requested
+        from .presentation import forget_ladder
         from .services import on_match_finished
 
         match_finished.connect(on_match_finished, dispatch_uid="ratings.apply")
+        match_finished.connect(forget_ladder, dispatch_uid="ratings.forget_ladder")
         challenge_requested.connect(on_challenge_requested, dispatch_uid="ratings.fair_play")

@@ -1,53 +1,139 @@
 """The ladder as people read it: rated bots ranked, provisional ones apart, and rating histories for charts.
 
-The ranking itself (ratings.services.ladder, also served by the API) is unchanged; this only decides how
-the site shows it. A rating that rests on fewer than ARENA_PROVISIONAL_GAMES rated matches says little, so
+The ranking itself (ratings.services.ranked_bots, also served by the API) is unchanged; this only decides
+how the site shows it. A rating that rests on fewer than ARENA_PROVISIONAL_GAMES rated matches says little, so
 such bots are listed apart, without a rank, instead of above bots that have played.
 """
 
 from django.conf import settings
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import Case, Count, F, Q, Value, When
+from django.utils.html import json_script
+from django.utils.safestring import SafeString
 
 from bots.models import Bot
 
-from .services import rated_seats, ladder
+from .services import ladder_rows, ranked_bots, rated_seats
 
 
-def standings(game: str) -> dict[str, list[dict]]:
-    """{"rated": rows ranked 1.. among bots with enough rated matches, "provisional": the others}.
-
-    Provisional rows come most-played first (closest to a rating), then by rating; their rank is None.
-    """
-    needed = settings.ARENA_PROVISIONAL_GAMES
-    rows = ladder(game)
-    rated = [row for row in rows if row["played"] >= needed]
-    provisional = sorted((row for row in rows if row["played"] < needed),
-                         key=lambda row: (-row["played"], -row["rating"], row["bot"].pk))
-    for rank, row in enumerate(rated, start=1):
-        row["rank"] = rank
-    for row in provisional:
-        row["rank"] = None
-    return {"rated": rated, "provisional": provisional}
+def standings(game: str):
+    """The ladder as the site shows it, as a queryset to page through: bots with ARENA_PROVISIONAL_GAMES
+    rated matches first, best rating first (ranked 1..); then the provisional ones, most-played first
+    (closest to a rating), then by rating. Each bot is annotated with `provisional`."""
+    provisional = Q(rated_played__lt=settings.ARENA_PROVISIONAL_GAMES)
+    return ranked_bots(game).annotate(
+        provisional=Case(When(provisional, then=Value(True)), default=Value(False)),
+        provisional_played=Case(When(provisional, then=F("rated_played")), default=Value(0)),
+    ).order_by(*(("-" if descending else "") + key for key, descending in STANDINGS_ORDER))
 
 
-def rating_chart_data(*, game: str | None = None, bot: Bot | None = None, bots: list[Bot] | None = None) -> dict | None:
-    """Each bot's rating from the start through each rated match it played, for a chart whose x axis is
-    "rated matches played": {"x": [0, 1, ...], "series": [{bot, label, values}]}.
+# The keys of standings(), each (annotation or field, descending).
+STANDINGS_ORDER = (("provisional", False), ("provisional_played", True), ("current", True), ("id", False))
 
-    `bots` keeps the lines of those bots only. Every series starts at the initial rating (x = 0) and has one value per x, None past its last match:
+
+def standing_rows(bots, first_place: int) -> list[dict]:
+    """Rows for `bots`, a slice of standings() starting at `first_place`: ranked bots keep their place as
+    rank (they all come before the provisional ones), provisional ones have rank None."""
+    rows = ladder_rows(bots, first_rank=first_place)
+    for row in rows:
+        if row["bot"].provisional:
+            row["rank"] = None
+    return rows
+
+
+# Many viewers read the same ladder page; it is kept this long, or until a match of the game finishes.
+LADDER_CACHE_SECONDS = 10
+
+
+def standings_page(game: str, number: int, rows_per_page: int) -> dict:
+    """Page `number` of standings(game) (the last page if past it), as plain data that the cache keeps:
+    {"rows": ..., "chart": rating_chart() of those bots, "page": a Page of the row numbers, to navigate}.
+    Each row's bot is {"pk", "label", "owner_id"}: all a page shows of it, and no account data in the cache."""
+    ordered = standings(game)
+    prefix = f"ladder:{game}:{cache.get(_generation_key(game), 0)}"
+    count = cache.get_or_set(f"{prefix}:count", ordered.count, LADDER_CACHE_SECONDS)
+    pages = Paginator(range(count), rows_per_page)
+    number = min(max(number, 1), pages.num_pages)  # one cached copy a real page, whatever was asked
+
+    def work_out() -> dict:
+        first = (number - 1) * rows_per_page
+        rows = standing_rows(ordered[first:first + rows_per_page], first + 1)
+        chart = rating_chart([row["bot"] for row in rows])
+        for row in rows:
+            bot = row["bot"]
+            row["bot"] = {"pk": bot.pk, "label": bot.label, "owner_id": bot.owner_id}
+        return {"rows": rows, "chart": chart, "page": pages.page(number)}
+
+    return cache.get_or_set(f"{prefix}:{rows_per_page}:{number}", work_out, LADDER_CACHE_SECONDS)
+
+
+def forget_ladder(sender, match, **kwargs) -> None:
+    """The match_finished receiver: a finished match may change its game's ladder (a rating, a bot that
+    passed validation), so the cached pages are forgotten now and again once the result commits (a page
+    worked out in between would still show the ladder before it)."""
+    _next_generation(match.game)
+    transaction.on_commit(lambda: _next_generation(match.game))
+
+
+def _generation_key(game: str) -> str:
+    return f"ladder-generation:{game}"
+
+
+def _next_generation(game: str) -> None:
+    try:
+        cache.incr(_generation_key(game))
+    except ValueError:  # not there yet, or expired: any value but the one the cached pages were made under
+        cache.set(_generation_key(game), 1, timeout=GENERATION_SECONDS)
+
+
+# A generation outlives every page cached under it; once it expires the count starts again at 0, whose
+# pages expired long before (and the cache does not keep one key per game forever).
+GENERATION_SECONDS = 3600
+
+
+def places(ordered, bots) -> dict[int, int]:
+    """{bot id: its 1-based place in `ordered`} for `bots` (rows of `ordered`, carrying its annotations),
+    counted in one query whatever their number: a bot's place is one more than the rows before it."""
+    if not bots:
+        return {}
+    counts = ordered.aggregate(**{str(bot.pk): Count("pk", filter=_before(bot)) for bot in bots})
+    return {int(pk): before + 1 for pk, before in counts.items()}
+
+
+def _before(bot) -> Q:
+    """The rows that come before `bot` in STANDINGS_ORDER: smaller on the first key where they differ."""
+    before, tied = Q(pk__in=[]), Q()
+    for key, descending in STANDINGS_ORDER:
+        value = getattr(bot, key)
+        before |= tied & Q(**{f"{key}__{'gt' if descending else 'lt'}": value})
+        tied &= Q(**{key: value})
+    return before
+
+
+def rating_chart(bots: list[Bot]) -> SafeString | None:
+    """The rating chart's data for a page, as the <script type="application/json"> that its script reads
+    (made once here, so that a cached ladder page does not encode its thousands of points each time)."""
+    data = rating_chart_data(bots)
+    return None if data is None else json_script(data, "rating-chart-data")
+
+
+def rating_chart_data(bots: list[Bot]) -> dict | None:
+    """Each of `bots`' rating from the start through each rated match it played, for a chart whose x axis
+    is "rated matches played": {"x": [0, 1, ...], "series": [{bot, label, values}]}.
+
+    Every series starts at the initial rating (x = 0) and has one value per x, None past its last match:
     the shape uPlot draws. None when there is no rated match to show.
     """
-    seats = rated_seats()
-    seats = seats.filter(bot=bot) if bot is not None else seats.filter(bot__game=game)
-    if bots is not None:  # a page of the ladder: only its bots' lines
-        seats = seats.filter(bot__in=bots)
     initial = settings.ARENA_ELO_INITIAL
     ratings: dict[int, list[float]] = {}
-    for bot_id, after in seats.values_list("bot_id", "rating_after"):
+    for bot_id, after in rated_seats().filter(bot__in=bots).values_list("bot_id", "rating_after"):
         ratings.setdefault(bot_id, [initial]).append(round(after, 1))
     if not ratings:
         return None
     longest = max(len(values) for values in ratings.values())
-    labels = {b.pk: b.label for b in Bot.objects.filter(pk__in=ratings).select_related("owner")}
+    labels = {bot.pk: bot.label for bot in bots}
     return {
         "x": list(range(longest)),
         "series": [{"bot": bot_id, "label": labels[bot_id], "values": values + [None] * (longest - len(values))}

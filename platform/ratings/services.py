@@ -39,9 +39,9 @@ def apply_match(match) -> None:
     seats = list(match.seats.all())
     locked = Rating.objects.locked_for([seat.bot_id for seat in seats])
     ratings = [locked[seat.bot_id] for seat in seats]
-    for seat, (before, after) in zip(seats, rate(seats, ratings)):
-        seat.rating_before, seat.rating_after = before, after
-    MatchSeat.objects.bulk_update(seats, ["rating_before", "rating_after"])
+    for seat, rating, (before, after) in zip(seats, ratings, rate(seats, ratings)):
+        seat.rating_before, seat.rating_after, seat.rated_number = before, after, rating.played
+    MatchSeat.objects.bulk_update(seats, ["rating_before", "rating_after", "rated_number"])
     now = timezone.now()
     for rating in ratings:
         rating.updated_at = now  # bulk_update writes the fields as they are: auto_now is save()'s
@@ -67,9 +67,11 @@ def recompute(matches) -> tuple[dict[int, Rating], list[MatchSeat]]:
         for seat in seats:
             ratings.setdefault(seat.bot_id, Rating(bot_id=seat.bot_id, value=settings.ARENA_ELO_INITIAL))
         for seat, (before, after) in zip(seats, rate(seats, [ratings[seat.bot_id] for seat in seats])):
-            if not (_close(seat.rating_before, before) and _close(seat.rating_after, after)):
+            number = ratings[seat.bot_id].played
+            if not (_close(seat.rating_before, before) and _close(seat.rating_after, after)
+                    and seat.rated_number == number):
                 seat.stored = (seat.rating_before, seat.rating_after)
-                seat.rating_before, seat.rating_after = before, after
+                seat.rating_before, seat.rating_after, seat.rated_number = before, after, number
                 wrong.append(seat)
     return ratings, wrong
 
@@ -78,22 +80,30 @@ def _close(stored: float | None, computed: float) -> bool:
     return stored is not None and abs(stored - computed) < 1e-6
 
 
-def ladder(game: str, *, with_active_version: bool = False) -> list[dict]:
-    """Every active bot of `game`, best rating first (bots that never played rated have the initial one);
-    `with_active_version` fetches each bot's active version too, for a list that shows it (the API's)."""
-    initial = settings.ARENA_ELO_INITIAL
-    bots = (
+def ranked_bots(game: str):
+    """Every active bot of `game`, best rating first, as a queryset to page through: each bot is annotated
+    with `current` (its rating; the initial one if it never played rated) and `rated_played`."""
+    return (
         Bot.objects.active().for_game(game).select_related("owner", "rating")
-        .annotate(current=Coalesce("rating__value", Value(initial))).order_by("-current", "id")
+        .annotate(current=Coalesce("rating__value", Value(settings.ARENA_ELO_INITIAL)),
+                  rated_played=Coalesce("rating__played", Value(0)))
+        .order_by("-current", "id")
     )
-    if with_active_version:
-        bots = bots.with_active_version()
+
+
+def ladder_rows(bots, first_rank: int = 1) -> list[dict]:
+    """The ladder's rows for `bots` (from ranked_bots, maybe one page of it), ranked from `first_rank`."""
     rows = []
-    for rank, bot in enumerate(bots, start=1):
-        rating = getattr(bot, "rating", None) or Rating(bot=bot, value=initial)
+    for rank, bot in enumerate(bots, start=first_rank):
+        rating = getattr(bot, "rating", None) or Rating(bot=bot, value=settings.ARENA_ELO_INITIAL)
         rows.append({"rank": rank, "bot": bot, "rating": rating.value, "played": rating.played,
                      "wins": rating.wins, "draws": rating.draws, "losses": rating.losses})
     return rows
+
+
+def ladder(game: str) -> list[dict]:
+    """Every active bot of `game`, best rating first (bots that never played rated have the initial one)."""
+    return ladder_rows(ranked_bots(game))
 
 
 def team_ladder(game: str) -> list[dict]:
@@ -121,8 +131,8 @@ def team_ladder(game: str) -> list[dict]:
 
 
 def rated_seats():
-    """Seats of rated matches, in the order their ratings were applied."""
-    return MatchSeat.objects.filter(rating_after__isnull=False).order_by("match__finished_at", "match_id")
+    """Seats of rated matches, bot by bot, each bot's in the order its ratings were applied."""
+    return MatchSeat.objects.filter(rating_after__isnull=False).order_by("bot_id", "rated_number")
 
 
 def history(bot) -> list[dict]:

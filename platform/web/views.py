@@ -5,30 +5,31 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.core import Game, ScoreOrder
 
-from accounts.access import attended_course, can_see_private, teaches
+from accounts.access import attended_course, can_see_private, owners_with_private_access, teaches
 from accounts.models import Course
 from bots.models import Bot, BotVersion
+from api.pagination import ASCII_NUMBER
 from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.models import Match
-from matches.replays import compact, replay_view
+from matches.replays import FINISHED_VIEW_SECONDS, finished_view
 from notifications.models import Notification
 from notifications.services import notify
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
 from ratings.fair_play import rules_text
-from ratings.presentation import rating_chart_data, standings
+from ratings.presentation import places, rating_chart, standings, standings_page
 from ratings.services import team_ladder
 from variants import services as variant_services
 from variants.access import RulesSeen
@@ -42,7 +43,7 @@ def home(request, bot_form: BotForm | None = None):
     if request.user.is_authenticated:
         context["bots"] = Bot.objects.owned_by(request.user).prefetch_related("versions")
         context["bot_form"] = bot_form or BotForm()
-        context["recent"] = (Match.objects.filter(seats__bot__owner=request.user).distinct()
+        context["recent"] = (Match.objects.without_replay().filter(seats__bot__owner=request.user).distinct()
                              .prefetch_related("seats__bot__owner")[:10])
         context["courses"] = Course.objects.for_user(request.user).order_by("code")
     return render(request, "web/home.html", context, status=400 if bot_form else 200)
@@ -90,12 +91,12 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "active": bot.active_version,
         "versions": bot.versions.all() if private else [],
         "validating": private and bot.versions.filter(status=BotVersion.Status.VALIDATING).exists(),
-        "matches": Match.objects.involving(bot).prefetch_related("seats__bot__owner")[:20],
+        "matches": Match.objects.without_replay().involving(bot).prefetch_related("seats__bot__owner")[:20],
         "upload_form": UploadForm(),
         "challenge_form": challenge_form,
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
         "game": get_game(bot.game),
-        "chart": rating_chart_data(bot=bot),
+        "chart": rating_chart([bot]),
     }
     return render(request, "web/bot.html", context, status=status)
 
@@ -231,20 +232,22 @@ def version_code(request, pk, number):
 
 @login_required
 def match_page(request, pk):
-    return render(request, "web/match.html", _match_context(request, get_object_or_404(Match, pk=pk)))
+    return render(request, "web/match.html", _match_context(request, _shown_match(pk)))
 
 
 @login_required
 def match_live(request, pk):
     """The part of the match page that changes until the match is over (polled by htmx every second)."""
-    return render(request, "web/_match_live.html", _match_context(request, get_object_or_404(Match, pk=pk)))
+    return render(request, "web/_match_live.html", _match_context(request, _shown_match(pk)))
 
 
 def _match_context(request, match: Match) -> dict:
     seats = []
-    for seat in match.seats.select_related("bot__owner", "version"):
-        # A failure's note may quote the bot's own error message: private, like its stderr.
-        private = can_see_private(request.user, seat.bot.owner)
+    rows = list(match.seats.select_related("bot__owner", "version"))
+    # A failure's note may quote the bot's own error message: private, like its stderr.
+    private_owners = owners_with_private_access(request.user, {seat.bot.owner_id for seat in rows})
+    for seat in rows:
+        private = seat.bot.owner_id in private_owners
         seats.append({"seat": seat, "log": seat.log if private else None, "detail": seat.detail if private else ""})
     # Outside the variant's course the match shows that it had its own rules, not which, and no replay.
     rules_seen = RulesSeen(request.user)(match)
@@ -266,9 +269,16 @@ def has_analysis(game: Game) -> bool:
     return type(game).analyse is not Game.analyse
 
 
-def _replayable_match(request, pk) -> Match:
-    """A finished match whose replay `request.user` may watch (see variants.access)."""
-    match = get_object_or_404(Match, pk=pk, status=Match.Status.FINISHED)
+def _shown_match(pk, **status) -> Match:
+    """The match without its replay, which a page reads only if its frames are not in the cache yet."""
+    return get_object_or_404(Match.objects.without_replay(), pk=pk, **status)
+
+
+def _replayable_match(request, pk, *, with_replay: bool = False) -> Match:
+    """A finished match whose replay `request.user` may watch (see variants.access); its replay column is
+    read only `with_replay`."""
+    matches = Match.objects.all() if with_replay else Match.objects.without_replay()
+    match = get_object_or_404(matches, pk=pk, status=Match.Status.FINISHED)
     if not RulesSeen(request.user)(match):
         raise Http404("this match was played on a course's own rules: its replay is that course's")
     return match
@@ -277,7 +287,7 @@ def _replayable_match(request, pk) -> Match:
 @login_required
 def replay_page(request, pk):
     match = _replayable_match(request, pk)
-    view = compact(replay_view(match.replay))
+    view = finished_view(match, None, compacted=True)
     scores = view["result"].get("scores") or [None] * view["num_players"]
     lost = view["points_lost"] or [None] * view["num_players"]
     context = {
@@ -305,13 +315,16 @@ def replay_data(request, pk):
     seats = match.seats.count()
     if seat and not (seat.isdigit() and int(seat) < seats):
         return JsonResponse({"detail": f"seat must be 0 to {seats - 1}"}, status=400)
-    return JsonResponse(compact(replay_view(match.replay, int(seat) if seat else None)))
+    response = JsonResponse(finished_view(match, int(seat) if seat else None, compacted=True))
+    # Signed-in viewers only, so no shared cache; the browser may keep it: it will not change.
+    patch_cache_control(response, private=True, max_age=FINISHED_VIEW_SECONDS)
+    return response
 
 
 @login_required
 def replay_file(request, pk):
     """The replay file itself, for `python -m games replay FILE --step N`."""
-    match = _replayable_match(request, pk)
+    match = _replayable_match(request, pk, with_replay=True)
     response = JsonResponse(match.replay)
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
     return response
@@ -330,11 +343,21 @@ def ladder_page(request, game):
             "game": game_obj, "rows": team_ladder(game),
             "lower_is_better": game_obj.score_order == ScoreOrder.LOWER_IS_BETTER})
     # A page of rows at a time (ranked first, then provisional), and the chart of the bots on it.
-    ranked = standings(game)
-    page = Paginator(ranked["rated"] + ranked["provisional"], LADDER_PAGE_ROWS).get_page(request.GET.get("page"))
-    shown = {"rated": [row for row in page if row["rank"]], "provisional": [row for row in page if not row["rank"]]}
-    context = {"game": game_obj, "standings": shown, "page": page,
-               "chart": rating_chart_data(game=game, bots=[row["bot"] for row in page]),
+    number = request.GET.get("page", "")
+    shown = standings_page(game, int(number) if ASCII_NUMBER.fullmatch(number) else 1, LADDER_PAGE_ROWS)
+    rows = shown["rows"]
+    context = {"game": game_obj, "page": shown["page"],
+               "standings": {"rated": [row for row in rows if row["rank"]],
+                             "provisional": [row for row in rows if not row["rank"]]},
+               "mine": _own_places(request.user, standings(game)), "chart": shown["chart"],
                "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
                "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
     return render(request, "web/ladder.html", context)
+
+
+def _own_places(user, ordered) -> list[dict]:
+    """Where the viewer's own bots stand on the ladder `ordered` (standings()): rank and page, to jump to."""
+    own = list(ordered.filter(owner=user)) if user.is_authenticated else []
+    found = places(ordered, own)
+    return [{"bot": bot, "rank": None if bot.provisional else found[bot.pk],
+             "page": (found[bot.pk] - 1) // LADDER_PAGE_ROWS + 1} for bot in own]

@@ -1,5 +1,7 @@
 """The REST API's own contract: registration and tokens, pagination, the ladder, the OpenAPI schema."""
 
+import io
+
 import pytest
 import yaml
 
@@ -39,7 +41,7 @@ def test_ladder_ranks_by_rating_with_records(api_client, make_user):
     optimal, random_bot = Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")
     for _ in range(2):
         play_now(services.create_match("endgame", [optimal, random_bot], purpose="challenge", rated=True))
-    rows = api_client.get("/api/ladder/endgame/").json()
+    rows = api_client.get("/api/ladder/endgame/").json()["results"]
     # Every active bot is listed, best rating first; those that never played rated keep the initial rating.
     assert [row["rank"] for row in rows] == list(range(1, len(rows) + 1))
     assert [row["rating"] for row in rows] == sorted((row["rating"] for row in rows), reverse=True)
@@ -73,6 +75,10 @@ def test_openapi_schema_is_served_and_documents_the_endpoints(client):
                  "/api/versions/{id}/code/", "/api/auth/token/"):
         assert path in schema["paths"], path
 
+    ladder = schema["paths"]["/api/ladder/{game}/"]["get"]
+    assert "page" in [parameter["name"] for parameter in ladder["parameters"]]
+    assert ladder["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("PaginatedLadderRowList")
+
 
 def test_openapi_schema_generates_without_a_warning(tmp_path):
     # A warning means a client generator gets a wrong or ambiguous schema (two components of one name
@@ -81,3 +87,36 @@ def test_openapi_schema_generates_without_a_warning(tmp_path):
 
     call_command("spectacular", "--fail-on-warn", "--validate", "--file", str(tmp_path / "schema.yml"))
 
+
+def test_ladder_pages_keep_the_ranks_of_the_whole_ladder(api_client, make_user):
+    from django.core.management import call_command
+
+    call_command("fill_scale_data", bots=30, courses=1, matches=60, replays=2, prefix="p", stdout=io.StringIO())
+    api_client.force_authenticate(make_user("viewer"))
+    first = api_client.get("/api/ladder/endgame/").json()
+    second = api_client.get("/api/ladder/endgame/", {"page": 2}).json()
+    rows = first["results"] + second["results"]
+    assert first["count"] == len(rows) == Bot.objects.active().for_game("endgame").count() > 25 and first["next"]
+    assert [row["rank"] for row in rows] == list(range(1, len(rows) + 1))
+    expected = sorted(Bot.objects.active().for_game("endgame").select_related("rating"),
+                      key=lambda bot: (-(bot.rating.value if hasattr(bot, "rating") else 1500), bot.pk))
+    assert [row["bot"]["id"] for row in rows] == [bot.pk for bot in expected]
+
+
+def test_match_list_gives_each_queued_match_its_place_in_the_queue(api_client, make_user):
+    bots = [Bot.objects.builtin("endgame", name) for name in ("optimal", "random")]
+    queued = [services.create_match("endgame", bots, purpose="challenge", rated=False) for _ in range(3)]
+    play_now(queued[0])  # the first in the queue is done: the other two move up
+    api_client.force_authenticate(make_user("viewer"))
+    positions = {row["id"]: row["queue_position"] for row in api_client.get("/api/matches/").json()["results"]}
+    assert positions == {queued[0].pk: None, queued[1].pk: 1, queued[2].pk: 2}
+
+
+def test_match_list_shows_a_new_match_at_once_though_its_count_is_kept_a_few_seconds(api_client, make_user):
+    bots = [Bot.objects.builtin("endgame", name) for name in ("optimal", "random")]
+    services.create_match("endgame", bots, purpose="challenge", rated=False)
+    api_client.force_authenticate(make_user("viewer"))
+    assert api_client.get("/api/matches/").json()["count"] == 1
+    newer = services.create_match("endgame", bots, purpose="challenge", rated=False)
+    page = api_client.get("/api/matches/").json()
+    assert page["results"][0]["id"] == newer.pk and len(page["results"]) == 2  # the rows are current

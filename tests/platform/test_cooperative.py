@@ -39,7 +39,7 @@ def test_one_bot_plays_every_seat_of_a_sorted_team_and_the_ladder_ranks_by_avera
                                           rated=False))
     assert lost.winners == []
     api_client.force_authenticate(alice)
-    rows = api_client.get("/api/ladder/sorted/").json()
+    rows = api_client.get("/api/ladder/sorted/").json()["results"]
     assert {row["measure"] for row in rows} == {"average-score"} and all(row["rating"] is None for row in rows)
     ranked = [row for row in rows if row["rank"] is not None]
     assert [row["bot"]["id"] for row in ranked] == [mine.pk, random_team.pk]

@@ -102,12 +102,14 @@ def recorded_history():
     bots = {label: Bot.objects.builtin("sortinggame", name) for label, name in
             zip("XYZ", ("random", "honest", "shrewd"))}
     start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    played = dict.fromkeys(bots, 0)
     for number, seats in enumerate(HISTORY):
         match = Match.objects.create(game="sortinggame", seed=number, rated=True, status=Match.Status.FINISHED,
                                      finished_at=start + timedelta(hours=number), replay={})
         for seat, (label, placing, before, after) in enumerate(seats):
+            played[label] += 1  # the bot's first, second... rated match
             MatchSeat.objects.create(match=match, seat=seat, bot=bots[label], placing=placing,
-                                     rating_before=before, rating_after=after)
+                                     rating_before=before, rating_after=after, rated_number=played[label])
     return bots
 
 
@@ -158,3 +160,46 @@ def test_recompute_ratings_fix_resets_a_rating_left_without_any_rated_match():
     assert not Rating.objects.filter(pk=stray.pk).exists()
     assert Rating.objects.get(bot=bots["X"]).value == pytest.approx(EXPECTED["X"][0], abs=1e-6)
     call_command("recompute_ratings")
+
+
+def _rated_out_of_order() -> dict:
+    """Two rated matches sharing builtin:optimal, finished the other way round from how they were made:
+    {(match id, bot id): the rated_number each seat should have}."""
+    from bots.models import Bot
+    from matches import services
+    from platform_helpers import play_now
+
+    optimal, random_bot, greedy = (Bot.objects.builtin("endgame", name) for name in ("optimal", "random", "greedy"))
+    first = services.create_match("endgame", [optimal, random_bot], purpose="challenge", rated=True)
+    second = services.create_match("endgame", [optimal, greedy], purpose="challenge", rated=True)
+    for match in (second, first):
+        play_now(match)
+    return {(second.pk, optimal.pk): 1, (second.pk, greedy.pk): 1, (first.pk, optimal.pk): 2, (first.pk, random_bot.pk): 1}
+
+
+def _rated_numbers() -> dict:
+    from matches.models import MatchSeat
+
+    return {(seat.match_id, seat.bot_id): seat.rated_number for seat in MatchSeat.objects.all()}
+
+
+@pytest.mark.django_db
+def test_each_rated_seat_numbers_its_bots_rated_matches_in_the_order_they_were_applied():
+    expected = _rated_out_of_order()
+    assert _rated_numbers() == expected
+
+
+@pytest.mark.django_db
+def test_the_migration_numbers_the_rated_seats_recorded_before_it_as_the_ratings_did():
+    import importlib
+
+    from django.db import connection
+
+    from matches.models import MatchSeat
+
+    expected = _rated_out_of_order()
+    MatchSeat.objects.update(rated_number=None)
+    migration = importlib.import_module("matches.migrations.0006_seat_rated_number")
+    with connection.cursor() as cursor:
+        cursor.execute(migration.NUMBER_RATED_SEATS)
+    assert _rated_numbers() == expected

@@ -45,7 +45,7 @@ def test_register_upload_validate_challenge_replay_ladder(live_server, live_work
 
     builtin = next(b for b in ada.get("/api/bots/", game="endgame", active="1")["results"]
                    if b["label"] == "builtin:random")
-    ladder_before = {row["bot"]["id"]: row for row in ada.get("/api/ladder/endgame/")}
+    ladder_before = {row["bot"]["id"]: row for row in ada.get("/api/ladder/endgame/")["results"]}
     assert ladder_before[bot["id"]]["played"] == 0
 
     challenge = ada.post("/api/matches/", json={"bot": bot["id"], "opponents": [builtin["id"]], "rated": True})
@@ -65,7 +65,7 @@ def test_register_upload_validate_challenge_replay_ladder(live_server, live_work
     assert all({"best_value", "move_value", "points_lost"} <= set(move["analysis"]) for move in moves)
     assert replay["points_lost"][mine["seat"]] >= 0
 
-    ladder = {row["bot"]["id"]: row for row in ada.get("/api/ladder/endgame/")}
+    ladder = {row["bot"]["id"]: row for row in ada.get("/api/ladder/endgame/")["results"]}
     assert ladder[bot["id"]]["played"] == 1
     assert ladder[bot["id"]]["rating"] == pytest.approx(mine["rating_after"])
     assert ladder[builtin["id"]]["rating"] == pytest.approx(theirs["rating_after"])

@@ -50,10 +50,26 @@ def viewer(client, django_user_model):
     return client
 
 
-@pytest.mark.parametrize("url", ["/ladder/endgame/", "/api/ladder/endgame/"])
-def test_ladder(viewer, url, django_assert_max_num_queries):
+@pytest.fixture
+def no_cache(settings):
+    """Every request does its own work (the ladder page is cached for a few seconds otherwise)."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+
+
+@pytest.mark.parametrize("url, rows_per_page", [
+    ("/ladder/endgame/", None), ("/api/ladder/endgame/", None),  # N + 4 built-ins, then 3N + 4: one page
+    ("/ladder/endgame/?page=2", 8), ("/api/ladder/endgame/?page=2", 8)])  # page 2 shows 2 rows, then 8
+def test_ladder(client, no_cache, monkeypatch, url, rows_per_page, django_assert_max_num_queries):
+    """Signed in as the owner of a bot on the ladder: the page also says where it stands."""
+    from api.pagination import StrictPageNumberPagination
+    from web import views
+
+    if rows_per_page:
+        monkeypatch.setattr(views, "LADDER_PAGE_ROWS", rows_per_page)
+        monkeypatch.setattr(StrictPageNumberPagination, "page_size", rows_per_page)
     fill("a", bots=N, matches=N)
-    assert_flat(viewer, url, django_assert_max_num_queries, lambda: fill("b", bots=2 * N, matches=2 * N))
+    client.force_login(Match.objects.first().seats.first().bot.owner)
+    assert_flat(client, url, django_assert_max_num_queries, lambda: fill("b", bots=2 * N, matches=2 * N))
 
 
 @pytest.mark.parametrize("url", ["/api/matches/", "/api/bots/?game=endgame"])
@@ -158,3 +174,15 @@ def test_ladder_page_shows_a_page_of_bots_at_a_time(viewer):
     assert links[0] == LADDER_PAGE_ROWS
     assert 5 <= links[1] < LADDER_PAGE_ROWS
     assert "page 2 of 2" in second.content.decode()
+
+
+def test_match_page_costs_the_same_for_two_seats_as_for_five(viewer, make_user, django_assert_max_num_queries):
+    """Who may see each seat's log is worked out for all the seats at once."""
+    from matches import services
+    from platform_helpers import active_bot
+
+    bots = [active_bot(make_user(f"player{n}"), game="crazyking") for n in range(5)]
+    pair = services.create_match("crazyking", bots[:2], purpose="challenge", rated=False)
+    table = services.create_match("crazyking", bots, purpose="challenge", rated=False)
+    with django_assert_max_num_queries(query_count(viewer, f"/matches/{pair.pk}/")):
+        assert viewer.get(f"/matches/{table.pk}/").status_code == 200

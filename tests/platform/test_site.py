@@ -1,7 +1,9 @@
 """The site as a student or instructor meets it: error pages, the offline API page, the ladder, challenges
 from anywhere, forms that keep what was typed, and match pages that name the winner."""
 
+import io
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -144,6 +146,23 @@ def test_the_viewers_compact_replay_rebuilds_every_frame_and_is_much_smaller(cli
     assert replay_file.json() == match.replay and "match-" in replay_file["Content-Disposition"]
 
 
+def test_a_finished_replay_is_worked_out_once_and_the_browser_may_keep_it(client, signed_in):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    bots = [Bot.objects.builtin("crazyking", n) for n in ("random", "most-suit")]
+    match = play_now(services.create_match("crazyking", bots, purpose="challenge", rated=False))
+    for seat in ("", "?seat=1"):
+        first = client.get(f"/matches/{match.pk}/replay/data/{seat}")
+        with CaptureQueriesContext(connection) as queries:
+            again = client.get(f"/matches/{match.pk}/replay/data/{seat}")
+        assert again.json() == first.json()
+        assert not [query for query in queries if '"replay"' in query["sql"]], "the replay was read again"
+        assert "private" in again["Cache-Control"] and "max-age=86400" in again["Cache-Control"]
+    assert client.get(f"/matches/{match.pk}/replay/data/").json() != client.get(
+        f"/matches/{match.pk}/replay/data/?seat=1").json(), "each seat's view is kept apart"
+
+
 def test_a_seats_view_shows_the_decisions_of_that_seat_only(client, signed_in):
     bots = [Bot.objects.builtin("crazyking", n) for n in ("random", "most-suit")]
     match = play_now(services.create_match("crazyking", bots, purpose="challenge", rated=False))
@@ -178,3 +197,51 @@ def test_the_versions_table_polls_while_validating_then_reloads_the_page(client,
     play_now(bot.versions.get().validation_match)
     done = client.get(f"/bots/{bot.pk}/versions/live/")
     assert done["HX-Refresh"] == "true"
+
+
+def _ladder_order(needed: int) -> tuple[list[int], int]:
+    """(bot ids in ladder order, how many are ranked), worked out here from the ratings: ranked bots by
+    rating, then provisional ones most-played first, then by rating (never rated: 1500, 0 played)."""
+    rows = [(bot.pk, getattr(bot, "rating", None)) for bot in Bot.objects.active().for_game("endgame")]
+    rows = [(pk, rating.value if rating else 1500, rating.played if rating else 0) for pk, rating in rows]
+    ranked = sorted((row for row in rows if row[2] >= needed), key=lambda row: (-row[1], row[0]))
+    provisional = sorted((row for row in rows if row[2] < needed), key=lambda row: (-row[2], -row[1], row[0]))
+    return [pk for pk, _, _ in ranked + provisional], len(ranked)
+
+
+def test_ladder_pages_continue_the_ranks_and_say_where_my_bots_stand(client, settings, monkeypatch):
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from web import views
+
+    monkeypatch.setattr(views, "LADDER_PAGE_ROWS", 4)
+    settings.ARENA_PROVISIONAL_GAMES = 8
+    call_command("fill_scale_data", bots=10, courses=1, matches=40, replays=2, prefix="p", stdout=io.StringIO())
+    expected, ranked = _ladder_order(needed=8)
+    assert 0 < ranked < len(expected), "the data should give both ranked and provisional bots"
+    shown = []
+    for number in range(1, (len(expected) + 3) // 4 + 1):
+        page = client.get("/ladder/endgame/", {"page": number}).content.decode()
+        shown += re.findall(r'<tr id="bot-(\d+)"[^>]*><td>([^<]*)</td>', page)
+    assert [int(pk) for pk, _ in shown] == expected
+    assert [rank for _, rank in shown] == [str(n) for n in range(1, ranked + 1)] + ["–"] * (len(expected) - ranked)
+
+    # A student finds their own bots, ranked or not, with the page each is on.
+    for place in (ranked, ranked + 1):  # the last ranked bot and the first provisional one
+        bot = Bot.objects.get(pk=expected[place - 1])
+        client.force_login(bot.owner)
+        page = client.get("/ladder/endgame/").content.decode()
+        mine = page[page.index('id="my-bots"'):page.index("</p>", page.index('id="my-bots"'))]
+        state = f"rank {place}" if place <= ranked else "provisional"
+        assert f'href="?page={(place - 1) // 4 + 1}#bot-{bot.pk}"' in mine and f"({state}, page" in mine
+    client.force_login(get_user_model().objects.create_user("no-bots"))
+    assert 'id="my-bots"' not in client.get("/ladder/endgame/").content.decode()
+
+
+def test_the_cached_ladder_page_shows_a_rated_match_as_soon_as_it_finishes(client):
+    optimal, random_bot = Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")
+    assert "No rated matches yet." in client.get("/ladder/endgame/").content.decode()  # now in the cache
+    _rated([optimal, random_bot], 1)
+    page = client.get("/ladder/endgame/").content.decode()
+    assert 'id="rating-chart-data"' in page and "No rated matches yet." not in page

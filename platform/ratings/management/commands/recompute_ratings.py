@@ -33,8 +33,8 @@ class Command(BaseCommand):
                 if bot_id not in recomputed and current.played:
                     mismatches.append(f"{current.bot}: stored {_show(current)} but it played no rated match")
             if fix:
-                # The seats' before/after draw each bot's history chart: fixed with the ratings.
-                MatchSeat.objects.bulk_update(wrong_seats, ["rating_before", "rating_after"])
+                # The seats' before/after and rated numbers draw each bot's history chart: fixed with the ratings.
+                MatchSeat.objects.bulk_update(wrong_seats, ["rating_before", "rating_after", "rated_number"])
                 for rating in recomputed.values():
                     rating.save()
                 Rating.objects.exclude(bot_id__in=list(recomputed)).filter(played__gt=0).delete()

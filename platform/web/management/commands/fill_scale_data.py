@@ -140,5 +140,6 @@ class Command(BaseCommand):
             field = RECORD_FIELDS[outcome(result["placing"], placings)]
             setattr(rating, field, getattr(rating, field) + 1)
             seats.append(MatchSeat(match=match, seat=number, bot_id=version.bot_id, version=version, **result,
-                                   rating_before=before[number], rating_after=rating.value))
+                                   rating_before=before[number], rating_after=rating.value,
+                                   rated_number=rating.played))
         return seats
