@@ -267,6 +267,11 @@ ARENA_CACHE_URL = os.environ.get("ARENA_CACHE_URL") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ARENA_CACHE_URL}
           if ARENA_CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Every signed-in request reads its session: from the shared cache when there is one (a database round trip
+# saved per request, bench/load_run.py), always written through to the database so that a cache restart
+# signs nobody out. Without a shared cache, the database alone: a per-process cache would keep a session
+# alive in the other processes after it signed out there.
+SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if ARENA_CACHE_URL else "db")
 # Requests per period (s, min, hour, day), per user or (anonymous) per client address; a request over the
 # rate is answered 429 with Retry-After. Each is set by ARENA_RATE_<NAME>, e.g. ARENA_RATE_CHALLENGE=10/min.
 ARENA_RATES = {
