@@ -20,7 +20,7 @@ from accounts.models import Course
 from bots.models import Bot, BotVersion
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
-from matches.models import Match
+from matches.models import Match, MatchSeat
 from matches.replays import finished_view
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
@@ -220,9 +220,11 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     pagination_class = RecentCountPagination
 
     def get_queryset(self):
-        # A seat shows its version's number: not the uploaded code nor its validation log.
-        versions = Prefetch("seats__version", queryset=BotVersion.objects.defer("code", "validation_log"))
-        matches = Match.objects.prefetch_related("seats__bot__owner", versions)
+        # A seat shows its version's number: not the uploaded code nor its validation log. The seats come with
+        # their bots, owners and versions in one query (a prefetch each cost a quarter of a page's time).
+        seats = MatchSeat.objects.select_related("bot__owner", "version").defer("version__code",
+                                                                                 "version__validation_log")
+        matches = Match.objects.prefetch_related(Prefetch("seats", queryset=seats))
         if self.action != "replay":  # the replay, the widest column by far, is the replay action's alone
             matches = matches.without_replay()
         params = self.request.query_params

@@ -49,7 +49,8 @@ LADDER_CACHE_SECONDS = 10
 
 def standings_page(game: str, number: int, rows_per_page: int) -> dict:
     """Page `number` of standings(game) (the last page if past it), as plain data that the cache keeps:
-    {"rows": ..., "chart": rating_chart() of those bots, "page": a Page of the row numbers, to navigate}.
+    {"rows": ..., "chart": rating_chart() of those bots, "page": a Page of the row numbers, to navigate,
+    "key": what the page is cached under, new whenever the ladder changes, for fragments made from it}.
     Each row's bot is {"pk", "label", "owner_id"}: all a page shows of it, and no account data in the cache."""
     ordered = standings(game)
     prefix = f"ladder:{game}:{cache.get(_generation_key(game), 0)}"
@@ -66,7 +67,8 @@ def standings_page(game: str, number: int, rows_per_page: int) -> dict:
             row["bot"] = {"pk": bot.pk, "label": bot.label, "owner_id": bot.owner_id}
         return {"rows": rows, "chart": chart, "page": pages.page(number)}
 
-    return cache.get_or_set(f"{prefix}:{rows_per_page}:{number}", work_out, LADDER_CACHE_SECONDS)
+    key = f"{prefix}:{rows_per_page}:{number}"
+    return {**cache.get_or_set(key, work_out, LADDER_CACHE_SECONDS), "key": key}
 
 
 def forget_ladder(sender, match, **kwargs) -> None:

@@ -29,7 +29,7 @@ from notifications.services import notify
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
 from ratings.fair_play import rules_text
-from ratings.presentation import places, rating_chart, standings, standings_page
+from ratings.presentation import LADDER_CACHE_SECONDS, places, rating_chart, standings, standings_page
 from ratings.services import team_ladder
 from variants import services as variant_services
 from variants.access import RulesSeen
@@ -346,13 +346,22 @@ def ladder_page(request, game):
     number = request.GET.get("page", "")
     shown = standings_page(game, int(number) if ASCII_NUMBER.fullmatch(number) else 1, LADDER_PAGE_ROWS)
     rows = shown["rows"]
-    context = {"game": game_obj, "page": shown["page"],
+    context = {"game": game_obj, "page": shown["page"], "cache_seconds": LADDER_CACHE_SECONDS,
+               "tables_key": (shown["key"], _ladder_viewer(request.user, rows)),
                "standings": {"rated": [row for row in rows if row["rank"]],
                              "provisional": [row for row in rows if not row["rank"]]},
                "mine": _own_places(request.user, standings(game)), "chart": shown["chart"],
                "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
                "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
     return render(request, "web/ladder.html", context)
+
+
+def _ladder_viewer(user, rows) -> str:
+    """Who the ladder's tables are drawn for, as far as they differ (a Challenge button on every bot that is
+    not the viewer's own): one rendering serves every signed-in viewer without a bot on the page."""
+    if not user.is_authenticated:
+        return "anonymous"
+    return f"owner-{user.pk}" if any(row["bot"]["owner_id"] == user.pk for row in rows) else "signed-in"
 
 
 def _own_places(user, ordered) -> list[dict]:

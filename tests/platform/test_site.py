@@ -88,6 +88,26 @@ def test_challenge_button_on_the_ladder_leads_to_my_bot_with_the_opponent_chosen
     assert f'<option value="{greedy.pk}" selected>builtin:greedy</option>' in page
 
 
+def test_the_cached_ladder_tables_give_each_viewer_their_own_challenge_buttons(make_user):
+    ada, bob = make_user("ada"), make_user("bob")
+    adas = active_bot(ada)
+    greedy = Bot.objects.builtin("endgame", "greedy")
+
+    def buttons(user) -> set[int]:
+        client = Client()
+        if user:
+            client.force_login(user)
+        page = client.get("/ladder/endgame/").content.decode()
+        assert f'id="bot-{adas.pk}"' in page and f'id="bot-{greedy.pk}"' in page
+        return {int(pk) for pk in re.findall(r'href="/bots/(\d+)/challenge-with-mine/"', page)}
+
+    # The same ladder state read in turn: each drawing must not be served to a viewer it was not drawn for.
+    for _ in range(2):
+        assert buttons(None) == set()  # nobody to challenge with
+        assert adas.pk not in buttons(ada) and greedy.pk in buttons(ada)  # never your own bot
+        assert {adas.pk, greedy.pk} <= buttons(bob)
+
+
 def test_challenge_button_asks_which_bot_when_there_are_several(client, signed_in):
     first, second = active_bot(signed_in, name="one"), active_bot(signed_in, name="two")
     greedy = Bot.objects.builtin("endgame", "greedy")
