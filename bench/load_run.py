@@ -59,11 +59,17 @@ function init(args) math.randomseed(os.time() * 16 + number) end
 function request()
   return wrk.format("GET", (path:gsub("{match}", tostring(matches[math.random(#matches)]))))
 end
-function done(summary, latency, requests)
+%(pause)sfunction done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format("FIGURES %%d %%d %%d %%d %%d %%d %%d\\n", summary.requests, summary.duration,
     e.connect + e.read + e.write, e.timeout, e.status, latency:percentile(50), latency:percentile(95)))
 end
+"""
+
+# With a think time, each connection pauses before its next request (uniformly from half to one and a half
+# times the mean), as a person reading the page does; wrk leaves the pause out of the latency.
+PAUSE = """
+function delay() return math.random(%(low)d, %(high)d) end
 """
 
 TARGETS = [("ladder page", "/ladder/endgame/"), ("match page", "/matches/{match}/"),
@@ -108,10 +114,14 @@ def serve(port: int) -> subprocess.Popen:
     raise RuntimeError("gunicorn did not answer within 30 s")
 
 
-def run_wrk(port: int, path: str, clients: int, seconds: int, session: str, matches: list[int]) -> dict:
-    """One closed-loop wrk run against `path`: requests, requests/s, errors, p50 and p95 in ms."""
+def run_wrk(port: int, path: str, clients: int, seconds: int, session: str, matches: list[int],
+            think_ms: int = 0) -> dict:
+    """One wrk run against `path` (closed loop, or with a pause of about `think_ms` before each request):
+    requests, requests/s, errors, p50 and p95 in ms."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
-        script.write(WRK_SCRIPT % {"matches": ",".join(map(str, matches)), "path": path, "session": session})
+        pause = PAUSE % {"low": think_ms // 2, "high": think_ms * 3 // 2} if think_ms else ""
+        script.write(WRK_SCRIPT % {"matches": ",".join(map(str, matches)), "path": path, "session": session,
+                                   "pause": pause})
         script.flush()
         output = subprocess.run(["wrk", "--threads", str(min(2, clients)), "--connections", str(clients), "--duration", f"{seconds}s",
                                  "--timeout", "10s", "--script", script.name, f"http://127.0.0.1:{port}/"],
@@ -131,7 +141,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="gunicorn processes (default: gunicorn.conf.py's)")
     parser.add_argument("--threads", type=int, help="threads per gunicorn process (default: gunicorn.conf.py's)")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--think", type=int, action="append",
+                        help="mean pause in ms before each request, 0 for closed loop; repeat for several runs "
+                             "(default: 1000, as people reading pages, then 0, the saturation)")
     args = parser.parse_args()
+    args.think = args.think or [1000, 0]
     if not shutil.which("wrk"):
         sys.exit("load_run needs wrk (apt-get install wrk)")
 
@@ -141,26 +155,31 @@ def main() -> None:
     config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))  # what gunicorn will read, with the overrides
     session, matches = prepare()
     server = serve(args.port)
-    before = os.getloadavg()[0]
     try:
-        results = {}
-        for name, path in [FLOOR, *TARGETS]:  # each process's first requests (imports, connections) aside
-            run_wrk(args.port, path, args.clients, args.warmup, session, matches)
-            results[name] = run_wrk(args.port, path, args.clients, args.seconds, session, matches)
+        for think_ms in args.think:
+            before = os.getloadavg()[0]
+            results = {}
+            for name, path in [FLOOR, *TARGETS]:  # each process's first requests (imports, connections) aside
+                run_wrk(args.port, path, args.clients, args.warmup, session, matches, think_ms)
+                results[name] = run_wrk(args.port, path, args.clients, args.seconds, session, matches, think_ms)
+            report(args, config, think_ms, before, results)
     finally:
         server.terminate()
         server.wait()
-    print(f"{args.clients} closed-loop clients (wrk, 2 threads) for {args.seconds} s per URL against gunicorn "
+
+
+def report(args, config: dict, think_ms: int, load_before: float, results: dict) -> None:
+    clients = (f"{args.clients} clients pausing {think_ms / 2000:g} to {think_ms * 3 / 2000:g} s between requests"
+               if think_ms else f"{args.clients} closed-loop clients")
+    print(f"{clients} (wrk, 2 threads) for {args.seconds} s per URL against gunicorn "
           f"({config['workers']} {config['worker_class']} workers x {config['threads']} threads) on "
-          f"{os.cpu_count()} cores; load average {before:.1f} before, "
-          f"{os.getloadavg()[0]:.1f} after:")
+          f"{os.cpu_count()} cores; load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after:")
     floor = results[FLOOR[0]]
     for name, row in results.items():
         print(f"  {name:18} {row['requests']:6} requests {row['per_second']:6.0f}/s  p50 {row['p50']:6.1f} ms  "
               f"p95 {row['p95']:6.1f} ms  errors {row['errors']:.1%} ({row['timeouts']} past 10 s)  "
               f"p95 {row['p95'] / floor['p95']:4.1f}x floor, "
               f"throughput {row['per_second'] / floor['per_second']:.2f}x floor")
-
 
 if __name__ == "__main__":
     main()
