@@ -5,8 +5,9 @@
 
 A container is made exactly like the cold `docker` backend's (sandbox/docker_backend.py, same flags),
 except that its PID 1 is sandbox/supervisor.py, which starts the harness for each match and, when the
-match ends, kills every other process of the container, empties /tmp and removes IPC objects. The
-container then waits, idle, for the next match of the same key, bot file contents and limits (never
+match ends, kills every other process of the container, empties /tmp and removes IPC objects (its
+report is read before the container's next match, not at the end of the last). The container then waits,
+idle, for the next match of the same key, bot file contents and limits (never
 another version, bot or owner). A container that did not reset cleanly, whose bot ran out of memory,
 timed out or broke the protocol, or that is older than MAX_LIFETIME, is removed instead. Idle containers
 are removed after `idle_seconds` (`reap`, also run at each acquire), and a pool holds at most
@@ -71,6 +72,8 @@ class WarmContainer:
         # Frames read but not yet taken: what follows the end of a match belongs to its reset.
         self._unread: list[tuple[int, bytes]] = []
         self.matches = 0
+        # Told to reset after its last match, its report not read yet: read before it serves again.
+        self.reset_pending = False
 
     @classmethod
     def start(cls, pool_key: tuple, bot: bytes, limits: Limits, image: str, *, pooled: bool) -> "WarmContainer":
@@ -130,7 +133,16 @@ class WarmContainer:
         return None
 
     def quiet(self) -> bool:
-        """Idle as it should be: its stream open and nothing sent since its last reset."""
+        """Idle as it should be: its last match's reset done and clean, its stream open and nothing sent
+        since. The reset's report is awaited here rather than when the match ended: the match's result is
+        recorded meanwhile, and by the next match of this bot the reset is long done."""
+        if self.reset_pending:
+            self.reset_pending = False
+            reset = self.wait_event("reset", RESET_TIMEOUT)
+            if reset is None or not reset["clean"]:
+                logger.warning("container %s did not reset cleanly: %s", self.id[:12],
+                               "no report" if reset is None else reset["left"])
+                return False
         frames = self.receive(0)
         return frames == [] and not self._buffer
 
@@ -249,10 +261,8 @@ class WarmPlayer(SandboxPlayer):
             self.pool._release(container, reusable=False)  # no use waiting for its reset
             return
         self._warm_channel.end_input()
-        reset = container.wait_event("reset", RESET_TIMEOUT)
-        if reset is not None and not reset["clean"]:
-            logger.warning("container %s did not reset cleanly: %s", container.id[:12], reset["left"])
-        self.pool._release(container, reusable=reset is not None and reset["clean"])
+        container.reset_pending = True  # checked (quiet()) before the container serves another match
+        self.pool._release(container, reusable=True)
 
 
 class WarmPool:
@@ -281,6 +291,18 @@ class WarmPool:
         """The ids of the containers waiting for a match."""
         with self._lock:
             return [container.id for container in self._idle]
+
+    def settle(self) -> None:
+        """Wait for the idle containers' resets to report, and remove those that did not reset cleanly
+        (otherwise done when the container is next wanted): for a look at what a pool holds between its
+        matches (never while one of them runs)."""
+        with self._lock:
+            idle = list(self._idle)
+        unclean = [container for container in idle if container.reset_pending and not container.quiet()]
+        with self._lock:
+            self._idle = [container for container in self._idle if container not in unclean]
+        for container in unclean:
+            container.remove()
 
     def reap(self) -> int:
         """Remove the containers idle longer than `idle_seconds`; how many."""

@@ -125,9 +125,11 @@ def processes_in(sandbox_id: str) -> list[int]:
 
 
 def warm_idle() -> dict[str, tuple[str, int]]:
-    """The default warm pool's idle containers: id -> (their staging folder, their supervisor's host pid)."""
+    """The default warm pool's idle containers, their last match's reset done: id -> (their staging folder,
+    their supervisor's host pid)."""
     from sandbox import pool
 
+    pool.default_pool().settle()
     if pool.default_pool().idle_containers() == []:
         return {}
     from sandbox.docker_backend import client

@@ -138,6 +138,25 @@ def test_a_crashed_bots_container_is_reset_and_reused(docker_image):
         pool.close()
 
 
+def test_a_container_whose_reset_left_something_never_serves_again(docker_image, tmp_path, monkeypatch):
+    bot = bot_file("first_legal", tmp_path)
+    pool = WarmPool()
+    try:
+        seat, first = play_in(pool, bot, "version:r:mallory")
+        assert seat.status == "ok"
+        # The supervisor's report, read when the container is next wanted, says a process survived.
+        [container] = [c for c in pool._idle if c.id == first.sandbox_id]
+        real_wait = container.wait_event
+        monkeypatch.setattr(container, "wait_event",
+                            lambda name, timeout: {**real_wait(name, timeout), "clean": False, "left": ["process 42"]})
+        seat, second = play_in(pool, bot, "version:r:mallory")
+
+        assert seat.status == "ok" and not second.reused and second.sandbox_id != first.sandbox_id
+        assert containers_of({first.sandbox_id}) == []
+    finally:
+        pool.close()
+
+
 def test_the_pool_is_bounded_and_idle_containers_are_reaped(docker_image, tmp_path):
     import time
 
