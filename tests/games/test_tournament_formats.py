@@ -288,6 +288,44 @@ def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
     assert [r.points for r in sorted(tournament.standings(after_first), key=lambda r: r.entrant)] == [1, 1, 0, 1, 1]
 
 
+def test_swiss_bye_goes_to_the_lowest_ranked_without_one_even_past_the_leader():
+    tournament = Tournament("swiss", 5, rounds=3)
+    winners = {frozenset((0, 2)): 2, frozenset((1, 3)): 1, frozenset((1, 2)): 2, frozenset((0, 4)): 0}
+
+    def decide(series):
+        winner = winners[frozenset(series.entrants)]
+        return pair_outcome(winner, next(e for e in series.entrants if e != winner))
+
+    outcomes = {}
+    for round_number, expected in ((1, [(0, 2), (1, 3), (4,)]), (2, [(0, 4), (1, 2), (3,)])):
+        listed = [s for s in tournament.series(outcomes) if s.round == round_number]
+        assert sorted(tuple(sorted(s.entrants)) for s in listed) == expected
+        outcomes |= {s.key: decide(s) for s in listed if not s.bye}
+    third = [s for s in tournament.series(outcomes) if s.round == 3]
+    # Points: 2 has 2 (beat 0 and 1); 0, 1, 3 and 4 one each (0 beat 4, 1 beat 3, 4 and 3 had the byes).
+    # Only 2, 0 and 1 have had no bye; the lowest ranked of them is 1 (level with 0, lower seed). Without 1,
+    # 2 has met 0, and 0 has met 4: 2-4 and 0-3 is the only pairing left. Giving the leader the bye instead
+    # (a free point that wins it the tournament) would pair the 1-point four level, but rank decides first.
+    assert [s.entrants for s in third if s.bye] == [(1,)]
+    assert sorted(tuple(sorted(s.entrants)) for s in third if not s.bye) == [(0, 3), (2, 4)]
+
+
+def test_swiss_of_three_or_four_can_play_three_rounds_and_two_only_one():
+    # With the phantom, 3 entrants make 4 nodes as 4 do: their 6 pairs split into exactly 3 disjoint
+    # pairings, so 3 rounds can always be paired. For 3 that is a round robin: each meets the other two
+    # and has one bye.
+    three = Tournament("swiss", 3, rounds=3)
+    listed = three.series(play(three))
+    assert sorted(tuple(sorted(s.entrants)) for s in listed) == [(0,), (0, 1), (0, 2), (1,), (1, 2), (2,)]
+    four = Tournament("swiss", 4, rounds=3)
+    assert sorted(tuple(sorted(s.entrants)) for s in four.series(play(four))) == [
+        (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    for n, rounds, limit in ((3, 4, 3), (4, 4, 3), (2, 2, 1)):
+        with pytest.raises(ValueError, match=f"1 to {limit} rounds"):
+            Tournament("swiss", n, rounds=rounds)
+    assert max_rounds(2) == 1 and max_rounds(3) == max_rounds(4) == 3
+
+
 def test_swiss_ranks_equal_points_by_buchholz():
     tournament = Tournament("swiss", 4, rounds=2)
     results = {frozenset((0, 2)): pair_outcome(0, 2), frozenset((1, 3)): pair_outcome(3, 1),  # round 1
