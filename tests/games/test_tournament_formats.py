@@ -2,12 +2,14 @@
 
 import itertools
 import random
+import re
 from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from games.tournament import FORMATS, Outcome, Tournament
+from games.tournament.base import Format
 from games.tournament.elimination import seeding_order
 from games.tournament.model import pair_outcome
 from games.tournament.swiss import max_rounds
@@ -367,6 +369,49 @@ def test_bad_combinations_are_refused_with_a_clear_message(format, options, mess
         Tournament(format, 6, **options)
 
 
+def test_withdrawn_entrants_must_be_entrants_of_the_field():
+    for stranger in (4, -1):
+        with pytest.raises(ValueError, match=re.escape(f"withdrawn entrant(s) [{stranger}] are not entrants 0 to 3")):
+            Tournament("round-robin", 4, withdrawn=frozenset({stranger}))
+    assert Tournament("round-robin", 4, withdrawn=frozenset({0, 3})).withdrawn == {0, 3}  # both ends are entrants
+
+
+def test_options_belong_to_their_format_however_its_name_was_built():
+    # A format named in a request or a file is a new string, equal to the literal but not the same object.
+    swiss, heats = "".join(["sw", "iss"]), "".join(["he", "ats"])
+    tournament = Tournament(swiss, 6, rounds=2)
+    assert {s.round for s in tournament.series(play(tournament))} == {1, 2}
+    assert Tournament(heats, 8, pod_size=4, advance=2).table_sizes() == {4}
+    for format in FORMATS:
+        if format != "swiss":
+            with pytest.raises(ValueError, match=f"rounds is an option of swiss, not of {format}"):
+                Tournament(format, 6, rounds=2)
+        if format != "heats":
+            for option in ({"pod_size": 4}, {"advance": 2}):
+                with pytest.raises(ValueError, match=f"pod size and advance are options of heats, not of {format}"):
+                    Tournament(format, 6, **option)
+
+
+def test_an_outcome_must_fit_a_series_to_play_now():
+    tournament = Tournament("round-robin", 4)
+    assert tournament.series({})[0].entrants == (0, 3)
+    misfits = [Outcome({0: 1}, {0: 1.0, 3: 0.0}), Outcome({0: 1, 3: 2, 1: 3}, {0: 1.0, 3: 0.0}),  # placings
+               Outcome({0: 1, 3: 2}, {0: 1.0}), Outcome({0: 1, 3: 2}, {0: 1.0, 3: 0.0, 1: 0.0})]  # points
+    for outcome in misfits:
+        with pytest.raises(ValueError, match=re.escape("the outcome of R1-1 must place and score exactly entrants (0, 3)")):
+            tournament.ready({"R1-1": outcome})
+    with pytest.raises(ValueError, match="an outcome for R9-9, which is not a series to play now"):
+        tournament.ready({"R9-9": pair_outcome(0, 3)})
+    swiss = Tournament("swiss", 3)  # round 1: 0-1, and 2 has the bye, decided without play
+    assert [s.entrants for s in swiss.series({})] == [(0, 1), (2,)]
+    with pytest.raises(ValueError, match="an outcome for S1-2, which is not a series to play now"):
+        swiss.ready({"S1-2": Outcome({2: 1}, {2: 1.0})})
+    elimination = Tournament("single-elimination", 3)  # W2-1 waits for the winner of W1-2
+    with pytest.raises(ValueError, match="an outcome for W2-1, which is not a series to play now"):
+        elimination.ready({"W2-1": pair_outcome(0, 1)})
+    assert tournament.ready({"R1-1": pair_outcome(3, 0)})  # a fitting outcome is taken
+
+
 def test_too_few_entrants_or_a_stuck_heat_are_refused():
     with pytest.raises(ValueError, match="at least 2 entrants"):
         Tournament("round-robin", 1)
@@ -382,6 +427,21 @@ def test_swiss_of_an_odd_field_counts_the_phantom_in_its_round_limit():
         Tournament("swiss", 7, rounds=5)
     with pytest.raises(ValueError, match="cannot narrow 4 entrants"):
         Tournament("heats", 4, pod_size=3, advance=2)
+
+
+def test_a_format_that_lists_no_series_or_ranks_nobody_cannot_be_built():
+    # A new format must define both: without one, building it fails at once rather than in mid-tournament.
+    class NoSeries(Format):
+        def standings(self, outcomes):
+            return []
+
+    class NoStandings(Format):
+        def series(self, outcomes):
+            return []
+
+    for unfinished, missing in ((NoSeries, "series"), (NoStandings, "standings")):
+        with pytest.raises(TypeError, match=f"abstract method '?{missing}"):
+            unfinished(2, frozenset())
 
 
 # --- heats --------------------------------------------------------------------------------------
