@@ -62,7 +62,7 @@ class Swiss(Format):
         listed: list[Series] = []
         for round_number in range(1, self.rounds + 1):
             if any(self.decided(s, outcomes) is None for s in listed):
-                break
+                return listed
             history = tuple((s, self.decided(s, outcomes)) for s in listed)
             memo_key = tuple((s.key, s.entrants, tuple(sorted(o.points.items()))) for s, o in history)
             if memo_key not in self._pairings:
@@ -99,7 +99,9 @@ class Swiss(Format):
         halves = {e: round(2 * points[e]) for e in order}  # scores in half points: integer weights, exact
         group_size = Counter(halves.values())
         count = len(order)
-        scale = count * count + 1  # one step of score difference outweighs every Dutch-order preference
+        # Pairings differ by 2 squared half points at least (the sum has the parity of the paired entrants'
+        # total), which outweighs every Dutch-order total: under count // 2 pairs of count - 2 at most each.
+        scale = count * count
         graph = nx.Graph()
         graph.add_nodes_from(order)
         for (i, first), (j, second) in itertools.combinations(enumerate(order), 2):
