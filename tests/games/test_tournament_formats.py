@@ -370,7 +370,7 @@ def test_bad_combinations_are_refused_with_a_clear_message(format, options, mess
 
 
 def test_withdrawn_entrants_must_be_entrants_of_the_field():
-    for stranger in (4, -1):
+    for stranger in (4, 5, -1):
         with pytest.raises(ValueError, match=re.escape(f"withdrawn entrant(s) [{stranger}] are not entrants 0 to 3")):
             Tournament("round-robin", 4, withdrawn=frozenset({stranger}))
     assert Tournament("round-robin", 4, withdrawn=frozenset({0, 3})).withdrawn == {0, 3}  # both ends are entrants
@@ -382,6 +382,8 @@ def test_options_belong_to_their_format_however_its_name_was_built():
     tournament = Tournament(swiss, 6, rounds=2)
     assert {s.round for s in tournament.series(play(tournament))} == {1, 2}
     assert Tournament(heats, 8, pod_size=4, advance=2).table_sizes() == {4}
+    with pytest.raises(TypeError):  # options by name only: a pod size is never taken for a number of rounds
+        Tournament("heats", 8, 4)
     for format in FORMATS:
         if format != "swiss":
             with pytest.raises(ValueError, match=f"rounds is an option of swiss, not of {format}"):
