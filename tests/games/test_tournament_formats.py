@@ -253,6 +253,29 @@ def test_swiss_keeps_the_score_gaps_small_rather_than_few():
     assert third == [(0, 1), (2, 4), (3, 5)]
 
 
+def test_swiss_squares_the_score_gaps_so_one_wide_gap_can_beat_three_middling_ones():
+    tournament = Tournament("swiss", 7, rounds=4)
+    results = {frozenset((0, 3)): pair_outcome(0, 3, draw=True), frozenset((1, 4)): pair_outcome(4, 1),  # round 1
+               frozenset((2, 5)): pair_outcome(5, 2),
+               frozenset((4, 5)): pair_outcome(4, 5, draw=True), frozenset((0, 6)): pair_outcome(6, 0, draw=True),
+               frozenset((1, 3)): pair_outcome(3, 1, draw=True),  # round 2
+               frozenset((0, 4)): pair_outcome(4, 0), frozenset((5, 6)): pair_outcome(5, 6),  # round 3
+               frozenset((2, 3)): pair_outcome(2, 3)}
+    outcomes = {}
+    for round_number in (1, 2, 3):
+        for series in tournament.series(outcomes):
+            if series.round == round_number and not series.bye:
+                outcomes[series.key] = results[frozenset(series.entrants)]
+    fourth = [s for s in tournament.series(outcomes) if s.round == 4]
+    # Points: 4 and 5 have 2.5, 2 has 2, 1 and 6 one and a half, 0 and 3 one; 6, 2 and 1 have had byes,
+    # so 3 has this one. Of the others, 4 may meet only 2 or 6, and 5 only 0 or 1, which leaves three
+    # pairings. Gaps in points: 4-2, 5-0, 1-6 is 0.5, 1.5, 0; 4-6, 5-1, 2-0 is 1, 1, 1; 4-6, 5-0, 2-1 is
+    # 1, 1.5, 0.5. Squared: 2.5 against 3 and 3.5, so the first, with the one wide gap, is paired (the
+    # sum of the gaps' cubes would prefer three gaps of 1: 3.5 against 3).
+    assert [s.entrants for s in fourth if s.bye] == [(3,)]
+    assert sorted(tuple(sorted(s.entrants)) for s in fourth if not s.bye) == [(0, 5), (1, 6), (2, 4)]
+
+
 def test_swiss_pairs_only_level_scores_when_the_rematch_rule_allows_it():
     tournament = Tournament("swiss", 10, rounds=3)
     results = {frozenset((0, 5)): pair_outcome(0, 5), frozenset((1, 6)): pair_outcome(1, 6),  # round 1
