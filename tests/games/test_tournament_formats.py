@@ -276,6 +276,28 @@ def test_swiss_squares_the_score_gaps_so_one_wide_gap_can_beat_three_middling_on
     assert sorted(tuple(sorted(s.entrants)) for s in fourth if not s.bye) == [(0, 5), (1, 6), (2, 4)]
 
 
+def test_swiss_bye_may_go_up_to_a_two_point_entrant_and_the_gaps_count_in_equal_half_points():
+    tournament = Tournament("swiss", 7, rounds=4)
+    results = {frozenset((0, 3)): pair_outcome(0, 3), frozenset((1, 4)): pair_outcome(1, 4, draw=True),  # round 1
+               frozenset((2, 5)): pair_outcome(5, 2),
+               frozenset((0, 5)): pair_outcome(0, 5), frozenset((1, 6)): pair_outcome(1, 6),  # round 2
+               frozenset((2, 4)): pair_outcome(2, 4),
+               frozenset((0, 1)): pair_outcome(0, 1, draw=True), frozenset((2, 3)): pair_outcome(2, 3),  # round 3
+               frozenset((5, 6)): pair_outcome(5, 6)}
+    outcomes = {}
+    for round_number in (1, 2, 3):
+        for series in tournament.series(outcomes):
+            if series.round == round_number and not series.bye:
+                outcomes[series.key] = results[frozenset(series.entrants)]
+    fourth = [s for s in tournament.series(outcomes) if s.round == 4]
+    # Points: 0 has 2.5; 1, 2 and 5 two; 4 one and a half; 3 and 6 one. 6, 3 and 4 have had byes, so the
+    # lowest ranked without one is 5, on 2 points. 0 may then meet 2, 4 or 6: 0-2 leaves 1-3 and 4-6 (gaps
+    # 0.5, 1, 0.5: squares 1.5), 0-4 leaves 1-2 and 3-6 (1, 0, 0: 1) or 1-3 and 2-6 (1, 1, 1: 3), 0-6 leaves
+    # 1-2 and 3-4 (1.5, 0, 0.5: 2.5). So 0-4, 1-2, 3-6 (every half point counts the same, at 2.5 as at 1).
+    assert [s.entrants for s in fourth if s.bye] == [(5,)]
+    assert sorted(tuple(sorted(s.entrants)) for s in fourth if not s.bye) == [(0, 4), (1, 2), (3, 6)]
+
+
 def test_swiss_pairs_only_level_scores_when_the_rematch_rule_allows_it():
     tournament = Tournament("swiss", 10, rounds=3)
     results = {frozenset((0, 5)): pair_outcome(0, 5), frozenset((1, 6)): pair_outcome(1, 6),  # round 1
