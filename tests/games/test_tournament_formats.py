@@ -201,6 +201,17 @@ def test_a_withdrawn_entrant_loses_every_series_without_playing():
 
 
 # --- Swiss --------------------------------------------------------------------------------------
+def swiss_next_round(tournament, results, played):
+    """Play Swiss rounds 1 to `played` with `results` (outcomes by pair); the next round's byes and pairs."""
+    outcomes = {}
+    for round_number in range(1, played + 1):
+        for series in tournament.series(outcomes):
+            if series.round == round_number and not series.bye:
+                outcomes[series.key] = results[frozenset(series.entrants)]
+    following = [s for s in tournament.series(outcomes) if s.round == played + 1]
+    return [s.entrants for s in following if s.bye], sorted(tuple(sorted(s.entrants)) for s in following if not s.bye)
+
+
 def test_swiss_first_round_pairs_top_half_against_bottom_half():
     listed = Tournament("swiss", 8, rounds=3).series({})
     assert sorted(tuple(sorted(s.entrants)) for s in listed) == [(0, 4), (1, 5), (2, 6), (3, 7)]
@@ -241,12 +252,7 @@ def test_swiss_keeps_the_score_gaps_small_rather_than_few():
                frozenset((2, 5)): pair_outcome(5, 2),
                frozenset((3, 4)): pair_outcome(3, 4), frozenset((0, 5)): pair_outcome(0, 5),  # round 2
                frozenset((1, 2)): pair_outcome(1, 2, draw=True)}
-    outcomes = {}
-    for round_number in (1, 2):
-        for series in tournament.series(outcomes):
-            if series.round == round_number:
-                outcomes[series.key] = results[frozenset(series.entrants)]
-    third = sorted(tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 3)
+    third = swiss_next_round(tournament, results, 2)[1]
     # Points: 3 has 2; 0, 4 and 5 one; 1 and 2 half. 3 has met 0 and 4, and 1 and 2 have met: 3 against 5
     # (a gap of 1) leaves 0-1 and 2-4 (half a point each). 3 against 2 would leave 0-4 level and 1-5, the
     # same total of gaps (2 points), but one gap of 1.5: squared gaps make the first pairing the better.
@@ -261,19 +267,13 @@ def test_swiss_squares_the_score_gaps_so_one_wide_gap_can_beat_three_middling_on
                frozenset((1, 3)): pair_outcome(3, 1, draw=True),  # round 2
                frozenset((0, 4)): pair_outcome(4, 0), frozenset((5, 6)): pair_outcome(5, 6),  # round 3
                frozenset((2, 3)): pair_outcome(2, 3)}
-    outcomes = {}
-    for round_number in (1, 2, 3):
-        for series in tournament.series(outcomes):
-            if series.round == round_number and not series.bye:
-                outcomes[series.key] = results[frozenset(series.entrants)]
-    fourth = [s for s in tournament.series(outcomes) if s.round == 4]
+    byes, fourth = swiss_next_round(tournament, results, 3)
     # Points: 4 and 5 have 2.5, 2 has 2, 1 and 6 one and a half, 0 and 3 one; 6, 2 and 1 have had byes,
     # so 3 has this one. Of the others, 4 may meet only 2 or 6, and 5 only 0 or 1, which leaves three
     # pairings. Gaps in points: 4-2, 5-0, 1-6 is 0.5, 1.5, 0; 4-6, 5-1, 2-0 is 1, 1, 1; 4-6, 5-0, 2-1 is
     # 1, 1.5, 0.5. Squared: 2.5 against 3 and 3.5, so the first, with the one wide gap, is paired (the
     # sum of the gaps' cubes would prefer three gaps of 1: 3.5 against 3).
-    assert [s.entrants for s in fourth if s.bye] == [(3,)]
-    assert sorted(tuple(sorted(s.entrants)) for s in fourth if not s.bye) == [(0, 5), (1, 6), (2, 4)]
+    assert byes == [(3,)] and fourth == [(0, 5), (1, 6), (2, 4)]
 
 
 def test_swiss_bye_may_go_up_to_a_two_point_entrant_and_the_gaps_count_in_equal_half_points():
@@ -284,18 +284,12 @@ def test_swiss_bye_may_go_up_to_a_two_point_entrant_and_the_gaps_count_in_equal_
                frozenset((2, 4)): pair_outcome(2, 4),
                frozenset((0, 1)): pair_outcome(0, 1, draw=True), frozenset((2, 3)): pair_outcome(2, 3),  # round 3
                frozenset((5, 6)): pair_outcome(5, 6)}
-    outcomes = {}
-    for round_number in (1, 2, 3):
-        for series in tournament.series(outcomes):
-            if series.round == round_number and not series.bye:
-                outcomes[series.key] = results[frozenset(series.entrants)]
-    fourth = [s for s in tournament.series(outcomes) if s.round == 4]
+    byes, fourth = swiss_next_round(tournament, results, 3)
     # Points: 0 has 2.5; 1, 2 and 5 two; 4 one and a half; 3 and 6 one. 6, 3 and 4 have had byes, so the
     # lowest ranked without one is 5, on 2 points. 0 may then meet 2, 4 or 6: 0-2 leaves 1-3 and 4-6 (gaps
     # 0.5, 1, 0.5: squares 1.5), 0-4 leaves 1-2 and 3-6 (1, 0, 0: 1) or 1-3 and 2-6 (1, 1, 1: 3), 0-6 leaves
     # 1-2 and 3-4 (1.5, 0, 0.5: 2.5). So 0-4, 1-2, 3-6 (every half point counts the same, at 2.5 as at 1).
-    assert [s.entrants for s in fourth if s.bye] == [(5,)]
-    assert sorted(tuple(sorted(s.entrants)) for s in fourth if not s.bye) == [(0, 4), (1, 2), (3, 6)]
+    assert byes == [(5,)] and fourth == [(0, 4), (1, 2), (3, 6)]
 
 
 def test_swiss_pairs_only_level_scores_when_the_rematch_rule_allows_it():
@@ -306,12 +300,7 @@ def test_swiss_pairs_only_level_scores_when_the_rematch_rule_allows_it():
                frozenset((0, 1)): pair_outcome(1, 0), frozenset((7, 9)): pair_outcome(9, 7),  # round 2
                frozenset((2, 8)): pair_outcome(2, 8), frozenset((3, 5)): pair_outcome(3, 5, draw=True),
                frozenset((4, 6)): pair_outcome(4, 6, draw=True)}
-    outcomes = {}
-    for round_number in (1, 2):
-        for series in tournament.series(outcomes):
-            if series.round == round_number:
-                outcomes[series.key] = results[frozenset(series.entrants)]
-    third = sorted(tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 3)
+    third = swiss_next_round(tournament, results, 2)[1]
     # 1 and 9 have 2 points; 0, 2, 7, 8 one; 3, 4, 5, 6 half. In the middle group 2 has met 7 and 8, so it
     # meets 0 and 7 meets 8; in the last 3-5 and 4-6 have met. Every pair can be level, so every pair is.
     assert third == [(0, 2), (1, 9), (3, 4), (5, 6), (7, 8)]
