@@ -39,8 +39,10 @@ class Format(ABC):
         """The entrant alone in first place once the tournament is finished (None for a shared first place)."""
         if not self.finished(outcomes):
             return None
-        first = [row.entrant for row in self.standings(outcomes) if row.place == 1]
-        return first[0] if len(first) == 1 else None
+        match [row.entrant for row in self.standings(outcomes) if row.place == 1]:
+            case [alone]:
+                return alone
+        return None
 
     def table_sizes(self) -> set[int]:
         """How many seats the played series need (2 except in heats)."""
@@ -58,11 +60,10 @@ class Format(ABC):
         if len(series.entrants) != 2:
             raise AssertionError("withdrawn entrants never sit in a heats pod")
         first, second = series.entrants
-        if len(withdrawn) == 2:  # both withdrawn: the higher seed goes on, neither scores
+        if first in self.withdrawn and second in self.withdrawn:  # the higher seed goes on, neither scores
             winner, loser = min(first, second), max(first, second)
             return Outcome({winner: 1, loser: 2}, {winner: 0.0, loser: 0.0})
-        loser = withdrawn[0]
-        return pair_outcome(second if loser == first else first, loser)
+        return pair_outcome(second, first) if first in self.withdrawn else pair_outcome(first, second)
 
     def bye_outcome(self, series: Series) -> Outcome:
         """A bye: the entrants place in seed order and score `bye_points` each."""

@@ -2,37 +2,41 @@
 
 Each round is paired as a maximum-weight matching (networkx's blossom algorithm) over the pairs that
 have not met yet, so the whole round is paired at once rather than greedily from the top (a greedy
-pairing can leave the last two entrants of a round as a rematch). The weights put, in this order:
-1. everybody paired (maximum cardinality), with at most one bye per entrant over the tournament;
-2. scores as equal as possible: the sum of squared score differences is least;
-3. inside a score group, the top half meets the bottom half (1st against the (g/2+1)-th of a group of
-   g, as the Dutch system does), and the bye goes to the lowest-ranked entrant of the lowest score.
+pairing can leave the last two entrants of a round as a rematch). In this order:
+1. everybody paired (maximum cardinality);
+2. with an odd count, the bye to the lowest-ranked entrant who has not had one and whose absence leaves
+   the others a complete pairing (so to the lowest score first, as FIDE's C.04 and most Swiss rules do);
+3. scores as equal as possible: the sum of squared score differences is least;
+4. inside a score group, the top half meets the bottom half (1st against the (g/2+1)-th of a group of
+   g, as the Dutch system does).
 Ranking for pairing: points, then seed. Seats: whoever sat first in fewer series sits first (the series
 itself is seat-balanced; this only evens out who opens).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import Counter
 
 import networkx as nx
 
 from .base import Format, Outcomes, opponent_tiebreaks
 from .model import Series, Standing, rank
 
-BYE = -1  # the phantom entrant whose partner has the bye
-
 
 def max_rounds(players: int) -> int:
     """The most rounds that can always be paired without a rematch, whatever the results.
 
-    After r rounds each entrant (with a phantom one when the count is odd) still has N-1-r possible
-    partners among N; while that is at least N/2, Dirac's theorem gives a Hamiltonian cycle and so a
-    full pairing. Beyond it a pairing can dead-end (6 entrants after 3 rounds: two triangles of
-    unmet pairs), so more rounds are refused: play a round robin instead.
+    After r rounds each entrant (with a phantom one when the count is odd, whose partner has the bye)
+    still has N-1-r possible partners among N; while that is at least N/2, Dirac's theorem gives a
+    Hamiltonian cycle and so a full pairing: N/2 rounds. Four is the exception: its 6 pairs are exactly
+    3 disjoint pairings, so after any rounds the pairs left make the next (3 rounds for 3 or 4 entrants).
+    Beyond it a pairing can dead-end (6 entrants after 3 rounds: two triangles of unmet pairs), so more
+    rounds are refused: play a round robin instead.
     """
     nodes = players + players % 2
-    return min(players - 1, nodes - 1 if nodes <= 4 else nodes // 2)
+    return 3 if nodes == 4 else nodes // 2
 
 
 class Swiss(Format):
@@ -44,18 +48,21 @@ class Swiss(Format):
         if players < 2:
             raise ValueError("swiss needs at least 2 entrants who are not withdrawn")
         limit = max_rounds(players)
-        self.rounds = min(limit, max(1, math.ceil(math.log2(players)))) if rounds is None else rounds
+        self.rounds = min(limit, math.ceil(math.log2(players))) if rounds is None else rounds
         if not 1 <= self.rounds <= limit:
             raise ValueError(f"swiss with {players} entrants can be paired without rematches for 1 to {limit} "
                              f"rounds, not {self.rounds}; use round-robin for more")
         self._pairings: dict[tuple, list[Series]] = {}
 
     def series(self, outcomes: Outcomes) -> list[Series]:
-        """Rounds paired so far: the next round is paired once every series of the last one is decided."""
+        """Rounds paired so far: the next round is paired once every series of the last one is decided.
+
+        Every round has a series to play (two entrants at least are active), so the tournament is
+        finished exactly when every series listed is decided (`Format.finished`)."""
         listed: list[Series] = []
         for round_number in range(1, self.rounds + 1):
             if any(self.decided(s, outcomes) is None for s in listed):
-                break
+                return listed
             history = tuple((s, self.decided(s, outcomes)) for s in listed)
             memo_key = tuple((s.key, s.entrants, tuple(sorted(o.points.items()))) for s, o in history)
             if memo_key not in self._pairings:
@@ -63,55 +70,52 @@ class Swiss(Format):
             listed += self._pairings[memo_key]
         return listed
 
-    def finished(self, outcomes: Outcomes) -> bool:
-        listed = self.series(outcomes)
-        return bool(listed) and listed[-1].round == self.rounds and super().finished(outcomes)
-
     def _pair_round(self, round_number: int, history) -> list[Series]:
-        points = {e: 0.0 for e in self.active}
-        met: set[frozenset[int]] = set()
-        opened = {e: 0 for e in self.active}
-        for series, outcome in history:
-            for entrant, gained in outcome.points.items():
-                points[entrant] += gained
-            partners = series.entrants if not series.bye else (series.entrants[0], BYE)
-            met.add(frozenset(partners))
-            opened[series.entrants[0]] += 1
+        points: Counter = Counter()
+        for _, outcome in history:
+            points.update(outcome.points)
+        met = {frozenset(series.entrants) for series, _ in history if not series.bye}
+        had_bye = {e for series, _ in history if series.bye for e in series.entrants}
+        opened = Counter(series.entrants[0] for series, _ in history)
         order = sorted(self.active, key=lambda e: (-points[e], e))
-        pairs = self._matching(order, points, met)
-        if len(pairs) * 2 < len(order):
-            raise AssertionError(f"swiss round {round_number} cannot be paired without a rematch")
+        pairs, bye = self._matching(round_number, order, points, met, had_bye)
         position = {e: i for i, e in enumerate(order)}
-        position[BYE] = len(order)
-        tables = sorted((sorted(pair, key=lambda e: position[e]) for pair in pairs), key=lambda p: position[p[0]])
+        tables = [sorted(pair, key=position.get) for pair in pairs]
+        if bye is not None:
+            tables.append([bye])
         listed = []
-        for table, (higher, lower) in enumerate(tables, 1):
+        for table, entrants in enumerate(sorted(tables, key=lambda t: position[t[0]]), 1):
             key = f"S{round_number}-{table}"
-            if lower == BYE:
-                listed.append(Series(key, round_number, None, (higher,), bye=True, drawable=True))
+            if entrants == [bye]:
+                listed.append(Series(key, round_number, None, (bye,), bye=True, drawable=True))
             else:
+                higher, lower = entrants
                 seats = (lower, higher) if opened[lower] < opened[higher] else (higher, lower)
                 listed.append(Series(key, round_number, None, seats, drawable=True))
         return listed
 
-    def _matching(self, order: list[int], points: dict[int, float], met: set) -> list[tuple[int, int]]:
+    def _matching(self, round_number: int, order: list[int], points, met: set, had_bye: set):
+        """The pairs of the round and the entrant with the bye (None for an even count)."""
         halves = {e: round(2 * points[e]) for e in order}  # scores in half points: integer weights, exact
-        group_size = {e: sum(1 for o in order if halves[o] == halves[e]) for e in order}
+        group_size = Counter(halves.values())
         count = len(order)
-        lowest = min(halves.values())
-        scale = count * count + 1  # one step of score difference outweighs every Dutch-order preference
-        base = scale * (max(halves.values()) - lowest + 1) ** 2 + count + 1  # keeps every weight positive
+        # Pairings differ by 2 squared half points at least (the sum has the parity of the paired entrants'
+        # total), which outweighs every Dutch-order total: under count // 2 pairs of count - 2 at most each.
+        scale = count * count
         graph = nx.Graph()
-        for i, first in enumerate(order):
-            for j in range(i + 1, count):
-                second = order[j]
-                if frozenset((first, second)) in met:
-                    continue
-                dutch = abs((j - i) - max(1, group_size[first] // 2))
-                graph.add_edge(first, second, weight=base - scale * (halves[first] - halves[second]) ** 2 - dutch)
-            if count % 2 and frozenset((first, BYE)) not in met:
-                graph.add_edge(first, BYE, weight=base - scale * (halves[first] - lowest) ** 2 - (count - 1 - i))
-        return [tuple(pair) for pair in nx.max_weight_matching(graph, maxcardinality=True)]
+        graph.add_nodes_from(order)
+        for (i, first), (j, second) in itertools.combinations(enumerate(order), 2):
+            if frozenset((first, second)) not in met:
+                dutch = abs((j - i) - max(1, group_size[halves[first]] // 2))
+                graph.add_edge(first, second, weight=-scale * (halves[first] - halves[second]) ** 2 - dutch)
+        # Weights are never positive: maxcardinality pairs everybody first, whatever the weights.
+        candidates = [e for e in reversed(order) if e not in had_bye] if count % 2 else [None]
+        for bye in candidates:
+            rest = graph.subgraph(set(order) - {bye})
+            pairs = nx.max_weight_matching(rest, maxcardinality=True)
+            if nx.is_perfect_matching(rest, pairs):
+                return pairs, bye
+        raise AssertionError(f"swiss round {round_number} cannot be paired without a rematch")
 
     def standings(self, outcomes: Outcomes) -> list[Standing]:
         """Points, then Buchholz, then Sonneborn-Berger; withdrawn entrants (never paired) come last."""

@@ -2,12 +2,14 @@
 
 import itertools
 import random
+import re
 from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from games.tournament import FORMATS, Outcome, Tournament
+from games.tournament.base import Format
 from games.tournament.elimination import seeding_order
 from games.tournament.model import pair_outcome
 from games.tournament.swiss import max_rounds
@@ -199,6 +201,17 @@ def test_a_withdrawn_entrant_loses_every_series_without_playing():
 
 
 # --- Swiss --------------------------------------------------------------------------------------
+def swiss_next_round(tournament, results, played):
+    """Play Swiss rounds 1 to `played` with `results` (outcomes by pair); the next round's byes and pairs."""
+    outcomes = {}
+    for round_number in range(1, played + 1):
+        for series in tournament.series(outcomes):
+            if series.round == round_number and not series.bye:
+                outcomes[series.key] = results[frozenset(series.entrants)]
+    following = [s for s in tournament.series(outcomes) if s.round == played + 1]
+    return [s.entrants for s in following if s.bye], sorted(tuple(sorted(s.entrants)) for s in following if not s.bye)
+
+
 def test_swiss_first_round_pairs_top_half_against_bottom_half():
     listed = Tournament("swiss", 8, rounds=3).series({})
     assert sorted(tuple(sorted(s.entrants)) for s in listed) == [(0, 4), (1, 5), (2, 6), (3, 7)]
@@ -239,16 +252,44 @@ def test_swiss_keeps_the_score_gaps_small_rather_than_few():
                frozenset((2, 5)): pair_outcome(5, 2),
                frozenset((3, 4)): pair_outcome(3, 4), frozenset((0, 5)): pair_outcome(0, 5),  # round 2
                frozenset((1, 2)): pair_outcome(1, 2, draw=True)}
-    outcomes = {}
-    for round_number in (1, 2):
-        for series in tournament.series(outcomes):
-            if series.round == round_number:
-                outcomes[series.key] = results[frozenset(series.entrants)]
-    third = sorted(tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 3)
+    third = swiss_next_round(tournament, results, 2)[1]
     # Points: 3 has 2; 0, 4 and 5 one; 1 and 2 half. 3 has met 0 and 4, and 1 and 2 have met: 3 against 5
     # (a gap of 1) leaves 0-1 and 2-4 (half a point each). 3 against 2 would leave 0-4 level and 1-5, the
     # same total of gaps (2 points), but one gap of 1.5: squared gaps make the first pairing the better.
     assert third == [(0, 1), (2, 4), (3, 5)]
+
+
+def test_swiss_squares_the_score_gaps_so_one_wide_gap_can_beat_three_middling_ones():
+    tournament = Tournament("swiss", 7, rounds=4)
+    results = {frozenset((0, 3)): pair_outcome(0, 3, draw=True), frozenset((1, 4)): pair_outcome(4, 1),  # round 1
+               frozenset((2, 5)): pair_outcome(5, 2),
+               frozenset((4, 5)): pair_outcome(4, 5, draw=True), frozenset((0, 6)): pair_outcome(6, 0, draw=True),
+               frozenset((1, 3)): pair_outcome(3, 1, draw=True),  # round 2
+               frozenset((0, 4)): pair_outcome(4, 0), frozenset((5, 6)): pair_outcome(5, 6),  # round 3
+               frozenset((2, 3)): pair_outcome(2, 3)}
+    byes, fourth = swiss_next_round(tournament, results, 3)
+    # Points: 4 and 5 have 2.5, 2 has 2, 1 and 6 one and a half, 0 and 3 one; 6, 2 and 1 have had byes,
+    # so 3 has this one. Of the others, 4 may meet only 2 or 6, and 5 only 0 or 1, which leaves three
+    # pairings. Gaps in points: 4-2, 5-0, 1-6 is 0.5, 1.5, 0; 4-6, 5-1, 2-0 is 1, 1, 1; 4-6, 5-0, 2-1 is
+    # 1, 1.5, 0.5. Squared: 2.5 against 3 and 3.5, so the first, with the one wide gap, is paired (the
+    # sum of the gaps' cubes would prefer three gaps of 1: 3.5 against 3).
+    assert byes == [(3,)] and fourth == [(0, 5), (1, 6), (2, 4)]
+
+
+def test_swiss_bye_may_go_up_to_a_two_point_entrant_and_the_gaps_count_in_equal_half_points():
+    tournament = Tournament("swiss", 7, rounds=4)
+    results = {frozenset((0, 3)): pair_outcome(0, 3), frozenset((1, 4)): pair_outcome(1, 4, draw=True),  # round 1
+               frozenset((2, 5)): pair_outcome(5, 2),
+               frozenset((0, 5)): pair_outcome(0, 5), frozenset((1, 6)): pair_outcome(1, 6),  # round 2
+               frozenset((2, 4)): pair_outcome(2, 4),
+               frozenset((0, 1)): pair_outcome(0, 1, draw=True), frozenset((2, 3)): pair_outcome(2, 3),  # round 3
+               frozenset((5, 6)): pair_outcome(5, 6)}
+    byes, fourth = swiss_next_round(tournament, results, 3)
+    # Points: 0 has 2.5; 1, 2 and 5 two; 4 one and a half; 3 and 6 one. 6, 3 and 4 have had byes, so the
+    # lowest ranked without one is 5, on 2 points. 0 may then meet 2, 4 or 6: 0-2 leaves 1-3 and 4-6 (gaps
+    # 0.5, 1, 0.5: squares 1.5), 0-4 leaves 1-2 and 3-6 (1, 0, 0: 1) or 1-3 and 2-6 (1, 1, 1: 3), 0-6 leaves
+    # 1-2 and 3-4 (1.5, 0, 0.5: 2.5). So 0-4, 1-2, 3-6 (every half point counts the same, at 2.5 as at 1).
+    assert byes == [(5,)] and fourth == [(0, 4), (1, 2), (3, 6)]
 
 
 def test_swiss_pairs_only_level_scores_when_the_rematch_rule_allows_it():
@@ -259,12 +300,7 @@ def test_swiss_pairs_only_level_scores_when_the_rematch_rule_allows_it():
                frozenset((0, 1)): pair_outcome(1, 0), frozenset((7, 9)): pair_outcome(9, 7),  # round 2
                frozenset((2, 8)): pair_outcome(2, 8), frozenset((3, 5)): pair_outcome(3, 5, draw=True),
                frozenset((4, 6)): pair_outcome(4, 6, draw=True)}
-    outcomes = {}
-    for round_number in (1, 2):
-        for series in tournament.series(outcomes):
-            if series.round == round_number:
-                outcomes[series.key] = results[frozenset(series.entrants)]
-    third = sorted(tuple(sorted(s.entrants)) for s in tournament.series(outcomes) if s.round == 3)
+    third = swiss_next_round(tournament, results, 2)[1]
     # 1 and 9 have 2 points; 0, 2, 7, 8 one; 3, 4, 5, 6 half. In the middle group 2 has met 7 and 8, so it
     # meets 0 and 7 meets 8; in the last 3-5 and 4-6 have met. Every pair can be level, so every pair is.
     assert third == [(0, 2), (1, 9), (3, 4), (5, 6), (7, 8)]
@@ -286,6 +322,44 @@ def test_swiss_gives_the_bye_to_the_lowest_ranked_who_has_not_had_one():
     # has the bye of round 2, paired at once; 2 has nothing.
     after_first = {s.key: higher_seed_wins(s) for s in first if not s.bye}
     assert [r.points for r in sorted(tournament.standings(after_first), key=lambda r: r.entrant)] == [1, 1, 0, 1, 1]
+
+
+def test_swiss_bye_goes_to_the_lowest_ranked_without_one_even_past_the_leader():
+    tournament = Tournament("swiss", 5, rounds=3)
+    winners = {frozenset((0, 2)): 2, frozenset((1, 3)): 1, frozenset((1, 2)): 2, frozenset((0, 4)): 0}
+
+    def decide(series):
+        winner = winners[frozenset(series.entrants)]
+        return pair_outcome(winner, next(e for e in series.entrants if e != winner))
+
+    outcomes = {}
+    for round_number, expected in ((1, [(0, 2), (1, 3), (4,)]), (2, [(0, 4), (1, 2), (3,)])):
+        listed = [s for s in tournament.series(outcomes) if s.round == round_number]
+        assert sorted(tuple(sorted(s.entrants)) for s in listed) == expected
+        outcomes |= {s.key: decide(s) for s in listed if not s.bye}
+    third = [s for s in tournament.series(outcomes) if s.round == 3]
+    # Points: 2 has 2 (beat 0 and 1); 0, 1, 3 and 4 one each (0 beat 4, 1 beat 3, 4 and 3 had the byes).
+    # Only 2, 0 and 1 have had no bye; the lowest ranked of them is 1 (level with 0, lower seed). Without 1,
+    # 2 has met 0, and 0 has met 4: 2-4 and 0-3 is the only pairing left. Giving the leader the bye instead
+    # (a free point that wins it the tournament) would pair the 1-point four level, but rank decides first.
+    assert [s.entrants for s in third if s.bye] == [(1,)]
+    assert sorted(tuple(sorted(s.entrants)) for s in third if not s.bye) == [(0, 3), (2, 4)]
+
+
+def test_swiss_of_three_or_four_can_play_three_rounds_and_two_only_one():
+    # With the phantom, 3 entrants make 4 nodes as 4 do: their 6 pairs split into exactly 3 disjoint
+    # pairings, so 3 rounds can always be paired. For 3 that is a round robin: each meets the other two
+    # and has one bye.
+    three = Tournament("swiss", 3, rounds=3)
+    listed = three.series(play(three))
+    assert sorted(tuple(sorted(s.entrants)) for s in listed) == [(0,), (0, 1), (0, 2), (1,), (1, 2), (2,)]
+    four = Tournament("swiss", 4, rounds=3)
+    assert sorted(tuple(sorted(s.entrants)) for s in four.series(play(four))) == [
+        (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    for n, rounds, limit in ((3, 4, 3), (4, 4, 3), (2, 2, 1)):
+        with pytest.raises(ValueError, match=f"1 to {limit} rounds"):
+            Tournament("swiss", n, rounds=rounds)
+    assert max_rounds(2) == 1 and max_rounds(3) == max_rounds(4) == 3
 
 
 def test_swiss_ranks_equal_points_by_buchholz():
@@ -329,6 +403,51 @@ def test_bad_combinations_are_refused_with_a_clear_message(format, options, mess
         Tournament(format, 6, **options)
 
 
+def test_withdrawn_entrants_must_be_entrants_of_the_field():
+    for stranger in (4, 5, -1):
+        with pytest.raises(ValueError, match=re.escape(f"withdrawn entrant(s) [{stranger}] are not entrants 0 to 3")):
+            Tournament("round-robin", 4, withdrawn=frozenset({stranger}))
+    assert Tournament("round-robin", 4, withdrawn=frozenset({0, 3})).withdrawn == {0, 3}  # both ends are entrants
+
+
+def test_options_belong_to_their_format_however_its_name_was_built():
+    # A format named in a request or a file is a new string, equal to the literal but not the same object.
+    swiss, heats = "".join(["sw", "iss"]), "".join(["he", "ats"])
+    tournament = Tournament(swiss, 6, rounds=2)
+    assert {s.round for s in tournament.series(play(tournament))} == {1, 2}
+    assert Tournament(heats, 8, pod_size=4, advance=2).table_sizes() == {4}
+    with pytest.raises(TypeError):  # options by name only: a pod size is never taken for a number of rounds
+        Tournament("heats", 8, 4)
+    for format in FORMATS:
+        if format != "swiss":
+            with pytest.raises(ValueError, match=f"rounds is an option of swiss, not of {format}"):
+                Tournament(format, 6, rounds=2)
+        if format != "heats":
+            for option in ({"pod_size": 4}, {"advance": 2}):
+                with pytest.raises(ValueError, match=f"pod size and advance are options of heats, not of {format}"):
+                    Tournament(format, 6, **option)
+
+
+def test_an_outcome_must_fit_a_series_to_play_now():
+    tournament = Tournament("round-robin", 4)
+    assert tournament.series({})[0].entrants == (0, 3)
+    misfits = [Outcome({0: 1}, {0: 1.0, 3: 0.0}), Outcome({0: 1, 3: 2, 1: 3}, {0: 1.0, 3: 0.0}),  # placings
+               Outcome({0: 1, 3: 2}, {0: 1.0}), Outcome({0: 1, 3: 2}, {0: 1.0, 3: 0.0, 1: 0.0})]  # points
+    for outcome in misfits:
+        with pytest.raises(ValueError, match=re.escape("the outcome of R1-1 must place and score exactly entrants (0, 3)")):
+            tournament.ready({"R1-1": outcome})
+    with pytest.raises(ValueError, match="an outcome for R9-9, which is not a series to play now"):
+        tournament.ready({"R9-9": pair_outcome(0, 3)})
+    swiss = Tournament("swiss", 3)  # round 1: 0-1, and 2 has the bye, decided without play
+    assert [s.entrants for s in swiss.series({})] == [(0, 1), (2,)]
+    with pytest.raises(ValueError, match="an outcome for S1-2, which is not a series to play now"):
+        swiss.ready({"S1-2": Outcome({2: 1}, {2: 1.0})})
+    elimination = Tournament("single-elimination", 3)  # W2-1 waits for the winner of W1-2
+    with pytest.raises(ValueError, match="an outcome for W2-1, which is not a series to play now"):
+        elimination.ready({"W2-1": pair_outcome(0, 1)})
+    assert tournament.ready({"R1-1": pair_outcome(3, 0)})  # a fitting outcome is taken
+
+
 def test_too_few_entrants_or_a_stuck_heat_are_refused():
     with pytest.raises(ValueError, match="at least 2 entrants"):
         Tournament("round-robin", 1)
@@ -344,6 +463,21 @@ def test_swiss_of_an_odd_field_counts_the_phantom_in_its_round_limit():
         Tournament("swiss", 7, rounds=5)
     with pytest.raises(ValueError, match="cannot narrow 4 entrants"):
         Tournament("heats", 4, pod_size=3, advance=2)
+
+
+def test_a_format_that_lists_no_series_or_ranks_nobody_cannot_be_built():
+    # A new format must define both: without one, building it fails at once rather than in mid-tournament.
+    class NoSeries(Format):
+        def standings(self, outcomes):
+            return []
+
+    class NoStandings(Format):
+        def series(self, outcomes):
+            return []
+
+    for unfinished, missing in ((NoSeries, "series"), (NoStandings, "standings")):
+        with pytest.raises(TypeError, match=f"abstract method '?{missing}"):
+            unfinished(2, frozenset())
 
 
 # --- heats --------------------------------------------------------------------------------------
