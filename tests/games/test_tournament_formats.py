@@ -179,15 +179,17 @@ def test_double_elimination_of_eight_by_hand():
         (0, 1, 4), (1, 2, 3), (2, 3, 3), (3, 4, 2), (4, 5, 1), (5, 5, 1), (6, 7, 0), (7, 7, 0)]
 
 
-def test_double_elimination_of_eight_routes_upset_losers_by_who_lost():
-    # The lower seed wins every series of the winners' bracket; the higher seed every other one.
-    tournament = Tournament("double-elimination", 8)
-
+def lower_seed_wins_in(*brackets):
+    """The lower seed (the larger id) wins the series of those brackets, the higher seed every other."""
     def decide(series):
-        low, high = sorted(series.entrants)
-        return pair_outcome(high, low) if series.bracket == "winners" else pair_outcome(low, high)
+        high, low = sorted(series.entrants)
+        return pair_outcome(low, high) if series.bracket in brackets else pair_outcome(high, low)
+    return decide
 
-    outcomes = play(tournament, decide)
+
+def test_double_elimination_of_eight_routes_upset_losers_by_who_lost():
+    tournament = Tournament("double-elimination", 8)
+    outcomes = play(tournament, lower_seed_wins_in("winners"))
     listed = {key: entrants for key, _, _, entrants, *_ in bracket(tournament, outcomes)}
     # W1: 7, 4, 6, 5 win; W2: 7-4 and 6-5 give 7 and 6; W3: 7 beats 6.
     # L1: losers 0-3 and 1-2 give 0 and 1. L2-1: 0 meets the loser of W2-2 (5); L2-2: 1 meets 4.
@@ -241,12 +243,7 @@ def test_double_elimination_has_no_reset_when_the_unbeaten_lower_seed_wins_the_f
     # The lower seed wins in the winners' bracket and the final, the higher seed in the losers' bracket:
     # W1 3 beats 0, 2 beats 1; W2 3 beats 2; L1 0 beats 1; L2 0 beats 2; GF1 3 (unbeaten) beats 0.
     tournament = Tournament("double-elimination", 4)
-
-    def decide(series):
-        low, high = sorted(series.entrants)
-        return pair_outcome(low, high) if series.bracket == "losers" else pair_outcome(high, low)
-
-    outcomes = play(tournament, decide)
+    outcomes = play(tournament, lower_seed_wins_in("winners", "final"))
     assert [(s.key, s.entrants) for s in tournament.series(outcomes)][-2:] == [("L2-1", (0, 2)), ("GF1", (3, 0))]
     assert "GF2" not in outcomes and tournament.champion(outcomes) == 3
     assert places(tournament, outcomes) == {3: 1, 0: 2, 2: 3, 1: 4}
