@@ -16,20 +16,17 @@ from dataclasses import dataclass, field
 from .base import Format, Outcomes
 from .model import Series, Standing, rank, series_winner
 
-BRACKET_ORDER = {"winners": 0, "losers": 1, "final": 2}
-
 
 @dataclass
 class Node:
     key: str
     bracket: str
     round: int
-    index: int
     # Each slot: ("seed", entrant or None for an empty place), ("winner", key) or ("loser", key).
     slots: tuple[tuple[str, int | str | None], ...]
     winner_to: str | None = None
     loser_to: str | None = None
-    stage: int = 0  # play order: one more than the latest node it waits for
+    stage: int = field(init=False)  # play order: one more than the latest node it waits for (set on linking)
     empty_slots: list[bool] = field(default_factory=list)
 
     @property
@@ -52,12 +49,12 @@ def winners_bracket(entrants: int, size: int) -> list[Node]:
     nodes = []
     for index in range(size // 2):
         pair = [seed if seed < entrants else None for seed in order[2 * index:2 * index + 2]]
-        nodes.append(Node(f"W1-{index + 1}", "winners", 1, index + 1, tuple(("seed", s) for s in pair)))
+        nodes.append(Node(f"W1-{index + 1}", "winners", 1, tuple(("seed", s) for s in pair)))
     round_number, count = 2, size // 4
     while count >= 1:
         for index in range(1, count + 1):
             feeds = (f"W{round_number - 1}-{2 * index - 1}", f"W{round_number - 1}-{2 * index}")
-            nodes.append(Node(f"W{round_number}-{index}", "winners", round_number, index,
+            nodes.append(Node(f"W{round_number}-{index}", "winners", round_number,
                               tuple(("winner", key) for key in feeds)))
         round_number, count = round_number + 1, count // 2
     return nodes
@@ -66,21 +63,20 @@ def winners_bracket(entrants: int, size: int) -> list[Node]:
 def losers_bracket(size: int) -> list[Node]:
     """Losers' rounds: L1 pairs the first-round losers; each even round meets the next winners' round's
     losers (dropped in reverse order, so that two who met in the winners' bracket meet late if at all);
-    each odd round after the first halves the field."""
+    each odd round after the first halves the field (after the last even round, nobody is left to halve)."""
     winner_rounds = size.bit_length() - 1
-    nodes = [Node(f"L1-{i}", "losers", 1, i, (("loser", f"W1-{2 * i - 1}"), ("loser", f"W1-{2 * i}")))
+    nodes = [Node(f"L1-{i}", "losers", 1, (("loser", f"W1-{2 * i - 1}"), ("loser", f"W1-{2 * i}")))
              for i in range(1, size // 4 + 1)]
     count = size // 4
     for j in range(1, winner_rounds):
         even = 2 * j
-        nodes += [Node(f"L{even}-{i}", "losers", even, i,
+        nodes += [Node(f"L{even}-{i}", "losers", even,
                        (("winner", f"L{even - 1}-{i}"), ("loser", f"W{j + 1}-{count + 1 - i}")))
                   for i in range(1, count + 1)]
-        if j < winner_rounds - 1:
-            count //= 2
-            nodes += [Node(f"L{even + 1}-{i}", "losers", even + 1, i,
-                           (("winner", f"L{even}-{2 * i - 1}"), ("winner", f"L{even}-{2 * i}")))
-                      for i in range(1, count + 1)]
+        count //= 2
+        nodes += [Node(f"L{even + 1}-{i}", "losers", even + 1,
+                       (("winner", f"L{even}-{2 * i - 1}"), ("winner", f"L{even}-{2 * i}")))
+                  for i in range(1, count + 1)]
     return nodes
 
 
@@ -97,7 +93,7 @@ class Elimination(Format):
             losers = losers_bracket(size)
             nodes += losers
             challenger = ("winner", losers[-1].key) if losers else ("loser", final_key)
-            nodes.append(Node("GF1", "final", 1, 1, (("winner", final_key), challenger)))
+            nodes.append(Node("GF1", "final", 1, (("winner", final_key), challenger)))
         self.nodes = {node.key: node for node in nodes}
         self._link_and_order(nodes)
 
@@ -110,10 +106,9 @@ class Elimination(Format):
                     self.nodes[ref].winner_to = node.key
                 elif kind == "loser" and not self.nodes[ref].is_bye_or_empty:
                     self.nodes[ref].loser_to = node.key
-        self.order = sorted(
-            (node for node in nodes if not all(node.empty_slots)),
-            key=lambda n: (n.stage, BRACKET_ORDER[n.bracket], n.round, n.index),
-        )
+        # Within a stage, the order the nodes were drawn in: the winners' bracket, then the losers', each
+        # round by round and top to bottom (a stable sort keeps it).
+        self.order = sorted((node for node in nodes if not all(node.empty_slots)), key=lambda n: n.stage)
 
     def _slot_is_empty(self, slot) -> bool:
         kind, ref = slot

@@ -48,6 +48,27 @@ def test_standard_seeding_puts_the_top_two_in_opposite_halves():
     assert {order.index(s) // 16 for s in range(4)} == {0, 1, 2, 3}  # the top four in four quarters
 
 
+def test_standard_seeding_of_two_four_and_sixteen_by_hand():
+    # Seed 1 meets the last seed, and each pair's seeds add up to size + 1 (1-based): for 16, 1 v 16,
+    # 8 v 9, 4 v 13, 5 v 12 in the top half, 2 v 15, 7 v 10, 3 v 14, 6 v 11 in the bottom half.
+    assert seeding_order(2) == [0, 1]
+    assert seeding_order(4) == [0, 3, 1, 2]
+    assert seeding_order(16) == [0, 15, 7, 8, 3, 12, 4, 11, 1, 14, 6, 9, 2, 13, 5, 10]
+
+
+def test_single_elimination_standings_part_way_rank_those_still_in_first():
+    tournament = Tournament("single-elimination", 8)
+    first = {s.key: higher_seed_wins(s) for s in tournament.series({}) if s.round == 1}
+    # After round 1 the four winners are still in and share first place; the four who lost share fifth.
+    rows = tournament.standings(first)
+    assert [(r.entrant, r.place, r.points) for r in rows] == [
+        (0, 1, 1), (1, 1, 1), (2, 1, 1), (3, 1, 1), (4, 5, 0), (5, 5, 0), (6, 5, 0), (7, 5, 0)]
+    assert not tournament.finished(first) and tournament.champion(first) is None
+    # Semi-finals: (0 v 3) and (1 v 2). The two semi-final losers share third.
+    outcomes = play(tournament, outcomes=first)
+    assert places(tournament, outcomes) == {0: 1, 1: 2, 2: 3, 3: 3, 4: 5, 5: 5, 6: 5, 7: 5}
+
+
 @pytest.mark.parametrize("n, byes", [(2, []), (3, [0]), (5, [0, 1, 2]), (8, []), (13, [0, 1, 2]), (64, [])])
 def test_single_elimination_gives_byes_to_the_top_seeds_and_plays_n_minus_1_series(n, byes):
     tournament = Tournament("single-elimination", n)
@@ -122,6 +143,112 @@ def test_double_elimination_of_three_gives_the_top_seed_a_bye_and_the_first_lose
     # Nobody lost W1-1, so the loser of W1-2 waits in L1-1 for the loser of the winners' final.
     assert [s.entrants for s in tournament.series(outcomes)][2:] == [(0, 1), (2,), (2, 1), (0, 1)]
     assert places(tournament, outcomes) == {0: 1, 1: 2, 2: 3}
+
+
+def bracket(tournament, outcomes):
+    return [(s.key, s.bracket, s.round, s.entrants, s.bye, s.winner_to, s.loser_to)
+            for s in tournament.series(outcomes)]
+
+
+def test_double_elimination_of_eight_by_hand():
+    tournament = Tournament("double-elimination", 8)
+    outcomes = play(tournament)
+    # Higher seeds win. Winners' round 1: 0-7, 3-4, 1-6, 2-5. L1 pairs the first-round losers of
+    # neighbouring matches (7-4, 6-5); in L2 the L1 winners meet the winners' round-2 losers dropped
+    # crosswise (the loser of W2-2, from the lower half, meets the upper half's L1 winner), so 4 meets
+    # 2 and 5 meets 3. L3: 2-3. L4: 2 meets 1, the loser of the winners' final. Grand final 0-1.
+    # Play order: a series comes once every series it waits for is done, the winners' bracket first.
+    assert bracket(tournament, outcomes) == [
+        ("W1-1", "winners", 1, (0, 7), False, "W2-1", "L1-1"),
+        ("W1-2", "winners", 1, (3, 4), False, "W2-1", "L1-1"),
+        ("W1-3", "winners", 1, (1, 6), False, "W2-2", "L1-2"),
+        ("W1-4", "winners", 1, (2, 5), False, "W2-2", "L1-2"),
+        ("W2-1", "winners", 2, (0, 3), False, "W3-1", "L2-2"),
+        ("W2-2", "winners", 2, (1, 2), False, "W3-1", "L2-1"),
+        ("L1-1", "losers", 1, (7, 4), False, "L2-1", None),
+        ("L1-2", "losers", 1, (6, 5), False, "L2-2", None),
+        ("W3-1", "winners", 3, (0, 1), False, "GF1", "L4-1"),
+        ("L2-1", "losers", 2, (4, 2), False, "L3-1", None),
+        ("L2-2", "losers", 2, (5, 3), False, "L3-1", None),
+        ("L3-1", "losers", 3, (2, 3), False, "L4-1", None),
+        ("L4-1", "losers", 4, (2, 1), False, "GF1", None),
+        ("GF1", "final", 1, (0, 1), False, None, None),
+    ]
+    # Places by how late each went out (a second loss): 6 and 7 in L1, 4 and 5 in L2 share a place.
+    # Points: series won.
+    rows = tournament.standings(outcomes)
+    assert [(r.entrant, r.place, r.points) for r in rows] == [
+        (0, 1, 4), (1, 2, 3), (2, 3, 3), (3, 4, 2), (4, 5, 1), (5, 5, 1), (6, 7, 0), (7, 7, 0)]
+
+
+def lower_seed_wins_in(*brackets):
+    """The lower seed (the larger id) wins the series of those brackets, the higher seed every other."""
+    def decide(series):
+        high, low = sorted(series.entrants)
+        return pair_outcome(low, high) if series.bracket in brackets else pair_outcome(high, low)
+    return decide
+
+
+def test_double_elimination_of_eight_routes_upset_losers_by_who_lost():
+    tournament = Tournament("double-elimination", 8)
+    outcomes = play(tournament, lower_seed_wins_in("winners"))
+    listed = {key: entrants for key, _, _, entrants, *_ in bracket(tournament, outcomes)}
+    # W1: 7, 4, 6, 5 win; W2: 7-4 and 6-5 give 7 and 6; W3: 7 beats 6.
+    # L1: losers 0-3 and 1-2 give 0 and 1. L2-1: 0 meets the loser of W2-2 (5); L2-2: 1 meets 4.
+    # L3: 0-1, L4: 0 meets 6, the grand final 7 against 0, who wins it: the reset final is played.
+    assert [listed[key] for key in ("W2-1", "W2-2", "W3-1", "L1-1", "L1-2", "L2-1", "L2-2", "L3-1", "L4-1", "GF1")] == [
+        (7, 4), (6, 5), (7, 6), (0, 3), (1, 2), (0, 5), (1, 4), (0, 1), (0, 6), (7, 0)]
+    assert listed["GF2"] == (7, 0) and tournament.champion(outcomes) == 0
+    # 0 won the reset final; 7 lost it (its second loss, the latest), 6 lost L4, 1 L3, 4 and 5 L2.
+    assert places(tournament, outcomes) == {0: 1, 7: 2, 6: 3, 1: 4, 4: 5, 5: 5, 2: 7, 3: 7}
+
+
+def test_double_elimination_of_five_passes_byes_through_the_losers_bracket():
+    tournament = Tournament("double-elimination", 5)
+    outcomes = play(tournament)
+    # Byes to seeds 0, 1, 2 in the winners' bracket. A bye has no loser: L1-1 holds only the loser of
+    # 3-4 (a bye), L1-2 would hold nobody and is not listed, and the loser of W2-1 waits alone in L2-2.
+    assert bracket(tournament, outcomes) == [
+        ("W1-1", "winners", 1, (0,), True, "W2-1", None),
+        ("W1-2", "winners", 1, (3, 4), False, "W2-1", "L1-1"),
+        ("W1-3", "winners", 1, (1,), True, "W2-2", None),
+        ("W1-4", "winners", 1, (2,), True, "W2-2", None),
+        ("W2-1", "winners", 2, (0, 3), False, "W3-1", "L2-2"),
+        ("W2-2", "winners", 2, (1, 2), False, "W3-1", "L2-1"),
+        ("L1-1", "losers", 1, (4,), True, "L2-1", None),
+        ("W3-1", "winners", 3, (0, 1), False, "GF1", "L4-1"),
+        ("L2-1", "losers", 2, (4, 2), False, "L3-1", None),
+        ("L2-2", "losers", 2, (3,), True, "L3-1", None),
+        ("L3-1", "losers", 3, (2, 3), False, "L4-1", None),
+        ("L4-1", "losers", 4, (2, 1), False, "GF1", None),
+        ("GF1", "final", 1, (0, 1), False, None, None),
+    ]
+    # Byes win no points: 3 has 1 (W1-2), 2 has 2 (L2-1, L3-1).
+    rows = tournament.standings(outcomes)
+    assert [(r.entrant, r.place, r.points) for r in rows] == [(0, 1, 3), (1, 2, 2), (2, 3, 2), (3, 4, 1), (4, 5, 0)]
+
+
+def test_double_elimination_reset_final_is_listed_once_the_first_is_lost_by_the_unbeaten():
+    tournament = Tournament("double-elimination", 4)
+    before = play(tournament, lambda s: pair_outcome(1, 0) if s.key == "GF1" else higher_seed_wins(s))
+    del before["GF2"]
+    # 1 came through the losers' bracket and beat 0 in GF1: each has lost once, so both are still in
+    # (sharing first place) and the reset final between them is to play, in the final's round 2.
+    assert bracket(tournament, before)[-2:] == [("GF1", "final", 1, (0, 1), False, None, None),
+                                                 ("GF2", "final", 2, (0, 1), False, None, None)]
+    assert [s.key for s in tournament.ready(before)] == ["GF2"]
+    assert places(tournament, before) == {0: 1, 1: 1, 2: 3, 3: 4}
+    assert not tournament.finished(before) and tournament.champion(before) is None
+
+
+def test_double_elimination_has_no_reset_when_the_unbeaten_lower_seed_wins_the_first_final():
+    # The lower seed wins in the winners' bracket and the final, the higher seed in the losers' bracket:
+    # W1 3 beats 0, 2 beats 1; W2 3 beats 2; L1 0 beats 1; L2 0 beats 2; GF1 3 (unbeaten) beats 0.
+    tournament = Tournament("double-elimination", 4)
+    outcomes = play(tournament, lower_seed_wins_in("winners", "final"))
+    assert [(s.key, s.entrants) for s in tournament.series(outcomes)][-2:] == [("L2-1", (0, 2)), ("GF1", (3, 0))]
+    assert "GF2" not in outcomes and tournament.champion(outcomes) == 3
+    assert places(tournament, outcomes) == {3: 1, 0: 2, 2: 3, 1: 4}
 
 
 # --- round robin --------------------------------------------------------------------------------
