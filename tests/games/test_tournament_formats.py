@@ -321,6 +321,7 @@ def test_swiss_ranks_equal_points_and_buchholz_by_sonneborn_berger():
     ("heats", {"pod_size": 2}, "pod size of at least 3"),
     ("heats", {"pod_size": 4, "advance": 4}, r"advance must be 1 to pod size - 1 \(3\), not 4"),
     ("heats", {"pod_size": 4, "advance": 0}, r"advance must be 1 to pod size - 1 \(3\), not 0"),
+    ("heats", {"pod_size": 4, "advance": 5}, r"advance must be 1 to pod size - 1 \(3\), not 5"),
     ("single-elimination", {"rounds": 2}, "option of swiss"),
     ("round-robin", {"pod_size": 4}, "options of heats"),
     ("knockout", {}, "unknown tournament format"),
