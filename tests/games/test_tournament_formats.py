@@ -424,6 +424,11 @@ def test_heats_small_enough_for_one_table_play_it_as_the_final():
     outcomes = {"H1-P1": Outcome({2: 1, 1: 2, 0: 3}, {2: 2, 1: 1, 0: 0})}
     assert tournament.champion(outcomes) == 2
     assert [(r.entrant, r.place) for r in tournament.standings(outcomes)] == [(2, 1), (1, 2), (0, 3)]
+    # Two left after a withdrawal are still heats: one final table of 2; the withdrawn ranks last.
+    two = Tournament("heats", 3, withdrawn=frozenset({0}))
+    assert [(s.bracket, s.entrants) for s in two.ready({})] == [("final", (1, 2))] and two.table_sizes() == {2}
+    outcomes = {"H1-P1": Outcome({2: 1, 1: 2}, {2: 1, 1: 0})}
+    assert [(r.entrant, r.place, r.points) for r in two.standings(outcomes)] == [(2, 1, 1), (1, 2, 0), (0, 3, 0)]
 
 
 # --- properties under any results ---------------------------------------------------------------
