@@ -89,6 +89,14 @@ def test_best_of_n_stops_once_the_lead_cannot_be_caught():
     assert outcome.placings == {3: 1, 5: 2} and outcome.points == {3: 1.0, 5: 0.0} and series_winner(outcome) == 3
 
 
+def test_a_lead_of_two_with_two_games_left_is_played_out():
+    plan = SeriesPlan(PAIR, 6, 2, seed=0)
+    # Block 1: one game each (whoever sits first wins); then 3 wins every game. 3-1 after 4 games, with 2
+    # left that could make it 3-3: all 6 are played (5-1).
+    played = play(plan, lambda spec: [1, 0] if spec.index < 2 else by_entrant({3: 1, 5: 0})(spec))
+    assert len(played) == 6 and plan.outcome(played).placings == {3: 1, 5: 2}
+
+
 def test_a_bot_that_fails_loses_that_game_whatever_its_score():
     plan = SeriesPlan(PAIR, 2, 2, seed=0)
     first, second = plan.next_games([])
