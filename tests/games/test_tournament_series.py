@@ -113,6 +113,13 @@ def test_a_level_round_robin_series_is_a_draw():
     assert series_winner(outcome) is None  # a drawn series has no winner to report
 
 
+def test_game_points_come_before_total_points():
+    plan = SeriesPlan(PAIR, 4, 2, seed=0)
+    # 3 wins three games 1-0; 5 wins the other 100-0: 3 goes on, 3 games to 1, however few points it took.
+    played = play(plan, lambda spec: [100, 0] if spec.index == 1 else by_entrant({3: 1, 5: 0})(spec))
+    assert len(played) == 4 and plan.outcome(played).placings == {3: 1, 5: 2}
+
+
 def test_a_level_elimination_series_goes_to_total_points():
     plan = SeriesPlan(PAIR, 2, 2, seed=0)
     # One game each, but entrant 5 won by more: 9 + 4 = 13 against 3's 5 + 6 = 11.
@@ -139,6 +146,8 @@ def test_the_documented_end_game_example():
     level = SeriesPlan(Series("W1-1", 1, "winners", (5, 3)), 2, 2, seed=0)
     played = play(level, lambda spec: [60, 47])
     assert len(played) == 6 and len({r.seats for r in played}) == 2
+    # Part-way through the second further block, the rest of that block comes next.
+    assert [(s.index, s.seats) for s in level.next_games(played[:5])] == [(5, played[5].seats)]
     assert level.outcome(played).placings == {3: 1, 5: 2} and level.outcome(played).points == {3: 1.0, 5: 0.0}
 
 
@@ -157,9 +166,10 @@ def test_a_cooperative_series_level_goes_straight_to_the_higher_seed():
 def test_a_cooperative_series_is_separated_by_failures_only():
     plan = SeriesPlan(PAIR, 2, 2, seed=0, cooperative=True)
     first, second = plan.next_games([])
-    # One shared score every game; 5 timed out in the second game, so the referee placed it last there.
-    played = [record(first, [4, 4]), record(second, [3, 3], ["timeout", "ok"])]
-    assert plan.next_games(played) == [] and plan.outcome(played).placings == {3: 1, 5: 2}
+    # One shared score every game; 3 (the higher seed) timed out in the second game, so the referee placed
+    # it last there: 5 goes on.
+    played = [record(first, [4, 4]), record(second, [3, 3], ["ok", "timeout"])]
+    assert plan.next_games(played) == [] and plan.outcome(played).placings == {5: 1, 3: 2}
 
 
 def test_a_pod_stops_once_its_whole_order_is_out_of_reach():
@@ -204,5 +214,7 @@ def test_games_played_in_the_wrong_seats_or_an_unplayable_series_are_refused():
         SeriesPlan(Series("W2-1", 2, "winners", (3, None)), 2, 2, seed=0)
     with pytest.raises(ValueError, match="seats 2 entrants, not 3"):
         SeriesPlan(PAIR, 2, 3, seed=0)
+    with pytest.raises(ValueError, match="seats 3 entrants, not 2"):
+        SeriesPlan(POD, 3, 2, seed=0)
     with pytest.raises(ValueError, match="at least one game, not 0"):
         SeriesPlan(PAIR, 0, 2, seed=0)
