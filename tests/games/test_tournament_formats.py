@@ -520,7 +520,9 @@ def test_swiss_ranks_equal_points_and_buchholz_by_sonneborn_berger():
     ("swiss", {"rounds": 4}, "use round-robin"),
     ("swiss", {"rounds": 0}, "1 to 3 rounds"),
     ("heats", {"pod_size": 2}, "pod size of at least 3"),
-    ("heats", {"pod_size": 4, "advance": 4}, "advance must be 1 to pod size - 1"),
+    ("heats", {"pod_size": 4, "advance": 4}, r"advance must be 1 to pod size - 1 \(3\), not 4"),
+    ("heats", {"pod_size": 4, "advance": 0}, r"advance must be 1 to pod size - 1 \(3\), not 0"),
+    ("heats", {"pod_size": 4, "advance": 5}, r"advance must be 1 to pod size - 1 \(3\), not 5"),
     ("single-elimination", {"rounds": 2}, "option of swiss"),
     ("round-robin", {"pod_size": 4}, "options of heats"),
     ("knockout", {}, "unknown tournament format"),
@@ -580,6 +582,8 @@ def test_too_few_entrants_or_a_stuck_heat_are_refused():
         Tournament("round-robin", 1)
     with pytest.raises(ValueError, match="swiss needs at least 2 entrants who are not withdrawn"):
         Tournament("swiss", 3, withdrawn=frozenset({0, 2}))
+    with pytest.raises(ValueError, match="heats need at least 2 entrants who are not withdrawn"):
+        Tournament("heats", 3, withdrawn=frozenset({1, 2}))
 
 
 def test_swiss_of_an_odd_field_counts_the_phantom_in_its_round_limit():
@@ -628,6 +632,64 @@ def test_heats_with_a_pod_no_bigger_than_advance_pass_it_on_without_play():
     first = [s for s in tournament.series({}) if s.round == 1]
     assert [(s.entrants, s.bye) for s in first] == [((0, 3, 4), False), ((1, 2), True)]
     assert [s.key for s in tournament.ready({})] == ["H1-P1"]
+    assert tournament.table_sizes() == {3, 4}  # the pod of 3, then the final of 4; the bye of 2 is not played
+
+
+def test_heats_of_thirteen_rank_by_round_reached_then_pod_place_and_sum_members_beaten():
+    tournament = Tournament("heats", 13, pod_size=4, advance=2)
+    outcomes = play(tournament)  # the higher seed always wins (pods as in the test above)
+    # Out in round 1: third places 8, 9, 10 (pods of 3) and 11, fourth 12; in round 2: third 4 and 5,
+    # fourth 7 and 6. Points, one per pod member placed below: 0 won three pods (2 + 3 + 3), 1 two and
+    # came second in the final (2 + 3 + 2), 3 won a pod of 4 and was second then last (3 + 2 + 0), ...
+    assert [(r.entrant, r.place, r.points) for r in tournament.standings(outcomes)] == [
+        (0, 1, 8), (1, 2, 7), (2, 3, 5), (3, 4, 5), (4, 5, 3), (5, 5, 2), (6, 7, 1), (7, 7, 1),
+        (8, 9, 0), (9, 9, 0), (10, 9, 0), (11, 9, 1), (12, 13, 0)]
+    assert tournament.table_sizes() == {3, 4}
+
+
+def test_heats_with_upsets_a_bye_and_a_withdrawal_by_hand():
+    tournament = Tournament("heats", 6, pod_size=4, advance=2, withdrawn=frozenset({1}))
+    # 5 entrants still in (1 is left out): two pods, snaked 0 | 2, then 3 | 4 backwards, then 5: (0 4 5) and
+    # (2 3), a bye. 2 + 2 go on: the final table of 4.
+    assert [(s.key, s.round, s.bracket, s.entrants, s.bye, s.advance) for s in tournament.series({})] == [
+        ("H1-P1", 1, None, (0, 4, 5), False, 2), ("H1-P2", 1, None, (2, 3), True, 2),
+        ("H2-P1", 2, "final", (None, None, None, None), False, None)]
+    outcomes = {"H1-P1": Outcome({5: 1, 0: 2, 4: 3}, {5: 2, 0: 1, 4: 0})}
+    # On to the final, by pod place then seed: the pod winners 2 (the bye's top seed) and 5, then 0 and 3.
+    final = tournament.series(outcomes)[-1]
+    assert final.entrants == (2, 5, 0, 3) and [s.key for s in tournament.ready(outcomes)] == ["H2-P1"]
+    outcomes["H2-P1"] = Outcome({3: 1, 0: 2, 2: 3, 5: 4}, {3: 3, 0: 2, 2: 1, 5: 0})
+    # The final table gives places 1-4; 4 went out in round 1; the withdrawn 1 is last. A bye scores nothing.
+    assert [(r.entrant, r.place, r.points) for r in tournament.standings(outcomes)] == [
+        (3, 1, 3), (0, 2, 3), (2, 3, 1), (5, 4, 2), (4, 5, 0), (1, 6, 0)]
+    assert tournament.champion(outcomes) == 3
+
+
+def test_heats_defaults_are_pods_of_four_with_half_going_on():
+    tournament = Tournament("heats", 10)
+    # Pods of 4: (0 5 6) (1 4 7) (2 3 8 9); 2 of each go on, 6 in two pods of 3; 2 of each, the final of 4.
+    assert [(s.entrants if s.round == 1 else len(s.entrants), s.advance) for s in tournament.series({})] == [
+        ((0, 5, 6), 2), ((1, 4, 7), 2), ((2, 3, 8, 9), 2), (3, 2), (3, 2), (4, None)]
+    # Half of 5 is 2 (rounded down), of 3 is 1.
+    assert {s.advance for s in Tournament("heats", 10, pod_size=5).series({})} == {2, None}
+    assert [len(s.entrants) for s in Tournament("heats", 10, pod_size=5).series({})] == [5, 5, 4]
+    assert [(s.entrants, s.advance) for s in Tournament("heats", 7, pod_size=3).series({})] == [
+        ((0, 5, 6), 1), ((1, 4), 1), ((2, 3), 1), ((None, None, None), None)]
+
+
+def test_heats_small_enough_for_one_table_play_it_as_the_final():
+    # Three bots in pods of 4, even with all 3 going on: one table, played, not passed on as a bye.
+    tournament = Tournament("heats", 3, pod_size=4, advance=3)
+    assert [(s.key, s.bracket, s.entrants, s.bye) for s in tournament.ready({})] == [("H1-P1", "final", (0, 1, 2), False)]
+    assert tournament.table_sizes() == {3}
+    outcomes = {"H1-P1": Outcome({2: 1, 1: 2, 0: 3}, {2: 2, 1: 1, 0: 0})}
+    assert tournament.champion(outcomes) == 2
+    assert [(r.entrant, r.place) for r in tournament.standings(outcomes)] == [(2, 1), (1, 2), (0, 3)]
+    # Two left after a withdrawal are still heats: one final table of 2; the withdrawn ranks last.
+    two = Tournament("heats", 3, withdrawn=frozenset({0}))
+    assert [(s.bracket, s.entrants) for s in two.ready({})] == [("final", (1, 2))] and two.table_sizes() == {2}
+    outcomes = {"H1-P1": Outcome({2: 1, 1: 2}, {2: 1, 1: 0})}
+    assert [(r.entrant, r.place, r.points) for r in two.standings(outcomes)] == [(2, 1, 1), (1, 2, 0), (0, 3, 0)]
 
 
 # --- properties under any results ---------------------------------------------------------------
