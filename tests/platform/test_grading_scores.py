@@ -40,11 +40,13 @@ class Students:
 def elo_percentile(monkeypatch, ladder: list[tuple[int, int, float]], mine: int):
     """The part for bot `mine` on a course whose students are 1-9, given the game's ladder as
     (bot id, owner id, rating) rows."""
-    # Each row's rating its own float object, as read from the database (equal ratings are not the same object).
-    rows = [{"bot": SimpleNamespace(pk=bot, owner_id=owner), "rating": float(rating)} for bot, owner, rating in ladder]
+    # As read from the database, each row's rating and bot id are objects of their own: equal ratings, or the
+    # ids of one bot (past the small ints CPython keeps one object each of), are equal but not the same object.
+    rows = [{"bot": SimpleNamespace(pk=1000 + bot, owner_id=owner), "rating": float(rating)}
+            for bot, owner, rating in ladder]
     monkeypatch.setattr("ratings.services.ladder", lambda game: rows if game == "endgame" else [])
     assignment = SimpleNamespace(game="endgame", course=SimpleNamespace(students=Students(range(1, 10))))
-    context = parts.Context(assignment, SimpleNamespace(bot_id=mine), None, {})
+    context = parts.Context(assignment, SimpleNamespace(bot_id=1000 + mine), None, {})
     return parts.KINDS["elo_percentile"].measure(context, {})
 
 
@@ -70,11 +72,11 @@ def test_a_bot_off_the_ladder_gets_nothing_and_one_alone_gets_everything(monkeyp
 
 
 def test_of_two_course_bots_on_the_ladder_the_lower_gets_nothing(monkeypatch):
-    ladder = [(10, 1, 1500), (13, 50, 1600), (11, 2, 1400)]
-    # Bot 13 is not the course's: bots 10 and 11 are the course's two, so 11 is above none of the 1 other.
+    ladder = [(12, 1, 1500), (13, 50, 1600), (11, 2, 1400)]
+    # Bot 13 is not the course's: bots 12 and 11 are the course's two, so 11 is above none of the 1 other.
     lower = elo_percentile(monkeypatch, ladder, mine=11)
     assert (lower.fraction, lower.detail) == (0.0, "rating 1400, above 0% of the course's 2 bots")
-    assert elo_percentile(monkeypatch, ladder, mine=10).fraction == 1.0
+    assert elo_percentile(monkeypatch, ladder, mine=12).fraction == 1.0
 
 
 class Entrants:
