@@ -7,6 +7,7 @@ games are tests/platform/test_grading_runs.py. No database: these run without Dj
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -191,3 +192,86 @@ def test_team_score_is_linear_between_its_full_and_zero_marks():
     assert team_score.measure(context(games, "sorted"), {**cleaned, "full_at": 5.0}).fraction == 1.0  # not above 1
     assert team_score.measure(context(games, "sorted"), {**cleaned, "zero_at": 3.0, "full_at": 0.0}).fraction == 0.0
     assert team_score.measure(context({}, "sorted"), cleaned).fraction == 0.0
+
+
+# Every number option of every part type: its default, and its bounds (taken, and the message on refusal).
+# (kind, game, option, default, low, high, just below low, just above high)
+OPTIONS = [
+    ("win_rate", "endgame", "full_at", 0.8, 0.01, 1.0, 0.0, 1.01),
+    ("solver_loss", "endgame", "zero_at", 3.0, 0.1, 1000.0, 0.09, 1000.5),
+    ("winning_moves", "sprouts", "full_at", 1.0, 0.01, 1.0, 0.005, 1.001),
+    ("team_score", "sorted", "games", 10, 1, 200, 0, 201),
+    ("team_score", "sorted", "zero_at", 10.0, 0.1, 1000.0, 0.05, 1000.01),
+]
+
+
+@pytest.mark.parametrize("kind, game, option, default, low, high, below, above", OPTIONS)
+def test_each_option_has_its_default_and_takes_its_bounds(kind, game, option, default, low, high, below, above):
+    part = parts.KINDS[kind]
+    assert part.clean(assignment(game), {})[option] == default
+    assert part.clean(assignment(game), {option: low})[option] == low
+    assert part.clean(assignment(game), {option: high})[option] == high
+    for value in (below, above):
+        with pytest.raises(PartError, match=re.escape(f"{option} must be between {low} and {high}")):
+            part.clean(assignment(game), {option: value})
+
+
+def test_a_team_score_may_be_full_from_zero_and_takes_no_negative_score():
+    team_score = parts.KINDS["team_score"]
+    assert team_score.clean(assignment("sorted"), {})["full_at"] == 0.0
+    assert team_score.clean(assignment("sorted"), {"full_at": 999.5, "zero_at": 1000})["full_at"] == 999.5
+    for value in (-0.5, 1000.5):
+        with pytest.raises(PartError, match=re.escape("full_at must be between 0.0 and 1000.0")):
+            team_score.clean(assignment("sorted"), {"full_at": value, "zero_at": 1000})
+
+
+def test_games_against_a_built_in_default_to_five_boards_and_take_from_one_to_a_hundred():
+    for kind, game in [("win_rate", "endgame"), ("reliability", "sprouts"), ("solver_loss", "endgame"),
+                       ("winning_moves", "sprouts")]:
+        part = parts.KINDS[kind]
+        assert part.clean(assignment(game), {})["games"] == 10
+        assert part.clean(assignment(game), {"games": 2})["games"] == 2
+        assert part.clean(assignment(game), {"games": 200})["games"] == 200
+        for value in (1, 201):
+            with pytest.raises(PartError, match="games must be between 2 and 200"):
+                part.clean(assignment(game), {"games": value})
+
+
+class StandIn:
+    """A game's rules as `clean` reads them."""
+
+    title = "Stand-in"
+
+    def __init__(self, cooperative: bool, seats: int):
+        self.cooperative, self.min_players = cooperative, seats
+
+    def builtin_bots(self):
+        return {"greedy": object}
+
+
+@pytest.mark.parametrize("cooperative, seats", [(True, 2), (False, 3), (True, 4)])
+def test_a_part_played_against_a_built_in_refuses_a_cooperative_game_or_one_of_more_than_two_seats(
+        monkeypatch, cooperative, seats):
+    monkeypatch.setattr(parts, "get_game", lambda name: StandIn(cooperative, seats))
+    with pytest.raises(PartError, match=f"Stand-in seats {seats}: use team_score"):
+        parts.KINDS["win_rate"].clean(assignment("standin"), {})
+    monkeypatch.setattr(parts, "get_game", lambda name: StandIn(False, 2))
+    assert parts.KINDS["win_rate"].clean(assignment("standin"), {})["opponent"] == "greedy"
+
+
+def test_the_average_team_score_keeps_its_fraction():
+    games = {GameNeed("", deal, 0): Game(30 + deal, [], scores=(score,) * 4) for deal, score in enumerate([3.0, 4.0])}
+    # 7 points over 2 deals: 3.5; full marks at 0, none at 10: (10 - 3.5) / 10 = 0.65.
+    measured = parts.KINDS["team_score"].measure(context(games, "sorted"), {"games": 2, "full_at": 0.0, "zero_at": 10.0})
+    assert measured.fraction == pytest.approx(0.65)
+    assert measured.detail == "average team score 3.50 over 2 deals (0 sorted)"
+    assert measured.facts == {"average_score": 3.5, "won": 0}
+
+
+def test_a_part_type_without_a_measure_cannot_be_registered():
+    class Unfinished(parts.PartType):
+        kind = "unfinished"
+
+    with pytest.raises(TypeError, match="abstract"):
+        parts.register(Unfinished)
+    assert "unfinished" not in parts.KINDS
