@@ -124,6 +124,27 @@ class Match(models.Model):
         return Match.objects.queued().filter(id__lte=self.id).count()
 
 
+class MatchSeatQuerySet(models.QuerySet):
+    def shown(self):
+        """Seats as pages show them: with their bots, owners and versions, whose numbers are shown but not
+        the uploaded code nor its validation log, all in one query."""
+        return self.select_related("bot__owner", "version").defer("version__code", "version__validation_log")
+
+    def without_private_text(self):
+        """For pages and lists: a seat's failure note and stderr (up to 64 KB) are shown only to those who
+        may see its bot's code, so they are left out here and read for those seats by read_private_text."""
+        return self.defer("detail", "log")
+
+    def read_private_text(self, seats) -> None:
+        """Fill in the failure note and stderr of `seats` (fetched without_private_text), in one query."""
+        if not seats:
+            return
+        texts = {pk: (detail, log) for pk, detail, log in
+                 self.filter(pk__in=[seat.pk for seat in seats]).values_list("pk", "detail", "log")}
+        for seat in seats:
+            seat.detail, seat.log = texts[seat.pk]
+
+
 class MatchSeat(models.Model):
     class Status(models.TextChoices):
         PENDING = "", "pending"
@@ -154,6 +175,8 @@ class MatchSeat(models.Model):
     rated_number = models.PositiveIntegerField(
         null=True, blank=True, help_text="This was the bot's Nth rated match (1 = its first), in the order the "
                                          "ratings were applied: a rating chart's x, read without the match table.")
+
+    objects = MatchSeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["match", "seat"]

@@ -22,7 +22,7 @@ from api.pagination import ASCII_NUMBER
 from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
-from matches.models import Match
+from matches.models import Match, MatchSeat
 from matches.replays import FINISHED_VIEW_SECONDS, finished_view
 from notifications.models import Notification
 from notifications.services import notify
@@ -243,9 +243,10 @@ def match_live(request, pk):
 
 def _match_context(request, match: Match) -> dict:
     seats = []
-    rows = list(match.seats.select_related("bot__owner", "version"))
+    rows = list(match.seats.shown().without_private_text())
     # A failure's note may quote the bot's own error message: private, like its stderr.
     private_owners = owners_with_private_access(request.user, {seat.bot.owner_id for seat in rows})
+    MatchSeat.objects.read_private_text([seat for seat in rows if seat.bot.owner_id in private_owners])
     for seat in rows:
         private = seat.bot.owner_id in private_owners
         seats.append({"seat": seat, "log": seat.log if private else None, "detail": seat.detail if private else ""})

@@ -82,6 +82,7 @@ def test_the_owner_sees_code_versions_and_logs(api_client, world):
     for url in private_urls(world):
         assert api_client.get(url).status_code == 200, url
     assert SECRET_LOG_LINE in ada_log_in_match(api_client, world)
+    assert SECRET_LOG_LINE in api_client.get("/api/matches/").content.decode()
 
 
 def test_an_instructor_sees_their_students_only(api_client, world):

@@ -78,6 +78,14 @@ def test_api_lists(viewer, url, django_assert_max_num_queries):
     assert_flat(viewer, url, django_assert_max_num_queries, lambda: fill("b", bots=2 * N, matches=2 * N))
 
 
+def test_api_match_list_reads_the_logs_an_operator_may_see_at_once(client, django_user_model,
+                                                                   django_assert_max_num_queries):
+    """Every seat's log and failure note are an operator's to see: read for the whole page in one query."""
+    client.force_login(django_user_model.objects.create_superuser("operator", password="x-operator-1234"))
+    fill("a", bots=N, matches=N)
+    assert_flat(client, "/api/matches/", django_assert_max_num_queries, lambda: fill("b", bots=2 * N, matches=2 * N))
+
+
 def test_home_page_recent_matches(client, django_user_model, django_assert_max_num_queries):
     fill("a", bots=2, matches=3)
     client.force_login(django_user_model.objects.get(username="a-00000"))
