@@ -14,6 +14,7 @@ from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
 from bots.models import Bot
+from matches.models import Match
 
 from .services import ladder_rows, ranked_bots, rated_seats
 
@@ -72,9 +73,12 @@ def standings_page(game: str, number: int, rows_per_page: int) -> dict:
 
 
 def forget_ladder(sender, match, **kwargs) -> None:
-    """The match_finished receiver: a finished match may change its game's ladder (a rating, a bot that
-    passed validation), so the cached pages are forgotten now and again once the result commits (a page
-    worked out in between would still show the ladder before it)."""
+    """The match_finished receiver: a rated match changes its game's ladder, and so may a validation (a bot
+    that passed joins it), so the cached pages are forgotten now and again once the result commits (a page
+    worked out in between would still show the ladder before it). Other matches (a tournament's unrated
+    games, finishing many times a second) leave the ladder as it was, and its cache in place."""
+    if not (match.rated or match.purpose == Match.Purpose.VALIDATION):
+        return
     _next_generation(match.game)
     transaction.on_commit(lambda: _next_generation(match.game))
 

@@ -265,3 +265,16 @@ def test_the_cached_ladder_page_shows_a_rated_match_as_soon_as_it_finishes(clien
     _rated([optimal, random_bot], 1)
     page = client.get("/ladder/endgame/").content.decode()
     assert 'id="rating-chart-data"' in page and "No rated matches yet." not in page
+
+
+def test_an_unrated_match_leaves_the_cached_ladder_page_in_place(client, make_user):
+    """Only rated matches and validations change a ladder: a tournament's unrated games finishing many
+    times a second must not make every viewer redraw it."""
+    bot = active_bot(make_user("ada"), name="before")
+    optimal, random_bot = Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")
+    assert "ada/before" in client.get("/ladder/endgame/").content.decode()  # now in the cache
+    Bot.objects.filter(pk=bot.pk).update(name="after")  # as an operator would, with no match
+    play_now(services.create_match("endgame", [optimal, random_bot], purpose="challenge", rated=False))
+    assert "ada/before" in client.get("/ladder/endgame/").content.decode()
+    _rated([optimal, random_bot], 1)
+    assert "ada/after" in client.get("/ladder/endgame/").content.decode()
