@@ -1,28 +1,22 @@
 """A bounded load run against the site under gunicorn: the ladder, a match page, a replay and the API's match list.
 
-    python bench/load_run.py [--clients 50] [--seconds 15] [--port 8765] [--workers N --threads N]
+    python bench/load_run.py [--clients 50] [--seconds 15] [--think MS ...] [--only NAME ...]
+        [--port 8765] [--workers N --threads N]
 
 Needs PostgreSQL holding scale data (DATABASE_URL; default: the local arena_scale_load, filled with
 `python manage.py fill_scale_data` when it has no match yet) and `wrk` (Debian's package). The cache is
-the one the settings choose (Redis with CELERY_BROKER_URL or ARENA_CACHE_URL, as compose runs it).
-Starts gunicorn on 127.0.0.1 only with the repository's gunicorn.conf.py (as compose runs it), signs one
-viewer in, and for each URL in turn runs wrk closed-loop after --warmup seconds not counted: --clients
-connections, each sending its next request the moment the answer to its last one arrives, for --seconds
-(so "50 clients" means 50 requests always in flight, not 50 people pausing between clicks). Each match
-page and replay asks for one of the 500 newest finished matches at random. The floor is the same run
-against a trivial signed-in view (/api/games/: the session and user queries and a short JSON answer), so
-the ratios say what the pages themselves cost. wrk (2 threads) shares the 2 cores with the server and with whatever else runs: the load
-average is printed before and after.
-
-A run on the shared 2 cores, other helpers' test suites running (the goal, p95 under 100 ms at 50
-clients, is not met; README.md says what the figures show):
-
-    50 closed-loop clients (wrk, 2 threads) for 15 s per URL against gunicorn (3 gthread workers x 4 threads) on 2 cores; load average 15.0 before, 19.5 after:
-      floor: /api/games/   2361 requests    156/s  p50  243.2 ms  p95 1564.0 ms  errors 0.0% (0 past 10 s)  p95  1.0x floor, throughput 1.00x floor
-      ladder page           149 requests     10/s  p50 3911.3 ms  p95 9059.9 ms  errors 0.0% (0 past 10 s)  p95  5.8x floor, throughput 0.06x floor
-      match page            209 requests     14/s  p50 3128.0 ms  p95 6597.0 ms  errors 0.0% (0 past 10 s)  p95  4.2x floor, throughput 0.09x floor
-      replay data           716 requests     47/s  p50  991.9 ms  p95 1838.0 ms  errors 0.0% (0 past 10 s)  p95  1.2x floor, throughput 0.30x floor
-      API match list        131 requests      9/s  p50 1136.3 ms  p95 9472.9 ms  errors 1.5% (2 past 10 s)  p95  6.1x floor, throughput 0.06x floor
+Redis, as compose runs it (ARENA_CACHE_URL; default: the local one). Starts gunicorn on 127.0.0.1 only
+with the repository's gunicorn.conf.py (as compose runs it), signs one viewer in, and for each URL in turn
+runs wrk with --clients connections for --seconds, after --warmup seconds not counted. Two kinds of run,
+both by default:
+- paced (--think 1000): each client pauses 0.5 to 1.5 s before each request, as a person reading pages
+  does; the pause is not counted in the latency. This is "50 people using the site at once".
+- closed loop (--think 0): each client sends its next request the moment the answer to its last one
+  arrives, so 50 requests are always in flight: the saturation, what the 2 cores can serve at most.
+Each match page and replay asks for one of the 500 newest finished matches at random. The floor is the
+same run against a trivial signed-in view (/api/games/: the session and user and a short JSON answer), so
+the ratios say what the pages themselves cost. wrk (2 threads) shares the 2 cores with the server and with
+whatever else runs: the load average is printed before and after. README.md shows and reads the figures.
 """
 
 from __future__ import annotations
@@ -43,6 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_scale_load")
+# The cache compose gives the site (its broker's Redis): without it each gunicorn process would keep its own
+# cache in memory, and sessions would be read from PostgreSQL on every request.
+os.environ.setdefault("ARENA_CACHE_URL", "redis://127.0.0.1:6379/0")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 os.environ.setdefault("SECRET_KEY", "bench-load-run-only")
 os.environ["ALLOWED_HOSTS"] = "127.0.0.1"
@@ -144,8 +141,11 @@ def main() -> None:
     parser.add_argument("--think", type=int, action="append",
                         help="mean pause in ms before each request, 0 for closed loop; repeat for several runs "
                              "(default: 1000, as people reading pages, then 0, the saturation)")
+    parser.add_argument("--only", action="append", choices=[name for name, _ in TARGETS],
+                        help="measure this URL (repeat for several; default: all), besides the floor")
     args = parser.parse_args()
     args.think = args.think or [1000, 0]
+    targets = [target for target in TARGETS if not args.only or target[0] in args.only]
     if not shutil.which("wrk"):
         sys.exit("load_run needs wrk (apt-get install wrk)")
 
@@ -159,7 +159,7 @@ def main() -> None:
         for think_ms in args.think:
             before = os.getloadavg()[0]
             results = {}
-            for name, path in [FLOOR, *TARGETS]:  # each process's first requests (imports, connections) aside
+            for name, path in [FLOOR, *targets]:  # each process's first requests (imports, connections) aside
                 run_wrk(args.port, path, args.clients, args.warmup, session, matches, think_ms)
                 results[name] = run_wrk(args.port, path, args.clients, args.seconds, session, matches, think_ms)
             report(args, config, think_ms, before, results)
