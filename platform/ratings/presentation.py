@@ -5,6 +5,8 @@ how the site shows it. A rating that rests on fewer than ARENA_PROVISIONAL_GAMES
 such bots are listed apart, without a rank, instead of above bots that have played.
 """
 
+import time
+
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
@@ -44,18 +46,18 @@ def standing_rows(bots, first_place: int) -> list[dict]:
     return rows
 
 
-# Many viewers read the same ladder page; it is kept this long, or until a match of the game finishes.
+# Many viewers read the same ladder page; it is kept this long, or until a rated match of the game finishes.
 LADDER_CACHE_SECONDS = 10
 
 
 def standings_page(game: str, number: int, rows_per_page: int) -> dict:
     """Page `number` of standings(game) (the last page if past it), as plain data that the cache keeps:
     {"rows": ..., "chart": rating_chart() of those bots, "page": a Page of the row numbers, to navigate,
-    "key": what the page is cached under, new whenever the ladder changes, for fragments made from it}.
+    "key": new whenever the page is worked out again, for fragments made from it}.
     Each row's bot is {"pk", "label", "owner_id"}: all a page shows of it, and no account data in the cache."""
     ordered = standings(game)
-    prefix = f"ladder:{game}:{cache.get(_generation_key(game), 0)}"
-    count = cache.get_or_set(f"{prefix}:count", ordered.count, LADDER_CACHE_SECONDS)
+    generation = cache.get(_generation_key(game), 0)
+    count = cache.get_or_set(f"ladder:{game}:{generation}:count", ordered.count, LADDER_CACHE_SECONDS)
     pages = Paginator(range(count), rows_per_page)
     number = min(max(number, 1), pages.num_pages)  # one cached copy a real page, whatever was asked
 
@@ -68,8 +70,32 @@ def standings_page(game: str, number: int, rows_per_page: int) -> dict:
             row["bot"] = {"pk": bot.pk, "label": bot.label, "owner_id": bot.owner_id}
         return {"rows": rows, "chart": chart, "page": pages.page(number)}
 
-    key = f"{prefix}:{rows_per_page}:{number}"
-    return {**cache.get_or_set(key, work_out, LADDER_CACHE_SECONDS), "key": key}
+    return _worked_out_once(f"ladder:{game}:{rows_per_page}:{number}", generation, work_out)
+
+
+def _worked_out_once(key: str, generation: int, work_out) -> dict:
+    """work_out()'s dict, cached under `key` for LADDER_CACHE_SECONDS or until the ladder's `generation`
+    changes. Once the copy is out of date, one request works it out again while the others are still
+    served the copy before: a crowd of viewers (a rated match just finished, or the copy just expired)
+    never all work out the same page at once, each slowing down the others."""
+    entry, now = cache.get(key), time.time()
+    if entry and entry["generation"] == generation and now - entry["made"] < LADDER_CACHE_SECONDS:
+        return entry
+    working = f"{key}:working"
+    holds = cache.add(working, 1, timeout=WORKING_SECONDS)
+    if entry and not holds:
+        return entry
+    try:  # with no copy at all yet, every request works the page out
+        entry = {**work_out(), "generation": generation, "made": now, "key": f"{key}:{generation}:{now}"}
+        cache.set(key, entry, timeout=GENERATION_SECONDS)
+    finally:
+        if holds:
+            cache.delete(working)
+    return entry
+
+
+# How long a request that died while working a page out keeps others from doing it (serving the copy before).
+WORKING_SECONDS = 30
 
 
 def forget_ladder(sender, match, **kwargs) -> None:

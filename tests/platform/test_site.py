@@ -278,3 +278,24 @@ def test_an_unrated_match_leaves_the_cached_ladder_page_in_place(client, make_us
     assert "ada/before" in client.get("/ladder/endgame/").content.decode()
     _rated([optimal, random_bot], 1)
     assert "ada/after" in client.get("/ladder/endgame/").content.decode()
+
+
+def test_while_a_ladder_page_is_worked_out_again_other_viewers_get_the_copy_before(client, make_user, monkeypatch):
+    """After a rated match (or once the copy expires) one request works the page out again; the viewers
+    arriving meanwhile are served the copy before at once instead of all working it out together."""
+    from ratings import presentation
+
+    bot = active_bot(make_user("ada"), name="before")
+    assert "ada/before" in client.get("/ladder/endgame/").content.decode()  # now in the cache
+    Bot.objects.filter(pk=bot.pk).update(name="after")
+    _rated([Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")], 1)
+    meanwhile = []
+    work_out = presentation.standing_rows
+
+    def another_viewer_arrives(*args):
+        meanwhile.append(Client().get("/ladder/endgame/").content.decode())
+        return work_out(*args)
+
+    monkeypatch.setattr(presentation, "standing_rows", another_viewer_arrives)
+    assert "ada/after" in client.get("/ladder/endgame/").content.decode()
+    assert len(meanwhile) == 1 and "ada/before" in meanwhile[0] and "ada/after" not in meanwhile[0]
