@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from games import available_games
 from rest_framework import serializers
 
-from accounts.access import can_see_private
+from accounts.access import can_see_private, owners_with_private_access
 from accounts.usernames import clean_username
 from accounts.models import Course
 from bots.models import Bot, BotVersion
@@ -108,10 +108,6 @@ class SeatSerializer(serializers.ModelSerializer):
                   "think_time", "decisions", "rating_before", "rating_after"]
 
     def _private(self, seat) -> bool:
-        # A list of matches passes the owners the viewer may see, worked out once for the whole page.
-        private_owners = self.context.get("private_owners")
-        if private_owners is not None:
-            return seat.bot.owner_id in private_owners
         return can_see_private(self.context["request"].user, seat.bot.owner)
 
     def get_detail(self, seat) -> str | None:
@@ -119,6 +115,56 @@ class SeatSerializer(serializers.ModelSerializer):
 
     def get_log(self, seat) -> str | None:
         return seat.log if self._private(seat) else None
+
+
+class MatchListSerializer(serializers.ListSerializer):
+    """A page of matches, each exactly as MatchSerializer answers it alone (tests/platform/test_api.py compares
+    them), but built from plain values read in three queries for the whole page: a ModelSerializer per match
+    and per seat, over model instances of every seat's bot, owner and version, made the match list the
+    costliest read of the API (30 ms of CPU a page at 100,000 matches, bench/load_run.py)."""
+
+    SEAT_VALUES = ("id", "match_id", "seat", "bot_id", "bot__builtin_name", "bot__owner_id", "bot__owner__username",
+                   "bot__name", "version__number", "score", "placing", "status", "think_time", "decisions",
+                   "rating_before", "rating_after")
+
+    def to_representation(self, matches):
+        matches = list(matches)
+        seats = self._seats(matches)
+        rules_seen = RulesSeen(self.context["request"].user)
+        positions = Match.objects.queue_positions(matches)  # in one query for the page
+        time = self.child.fields["created_at"].to_representation  # the API's one format for times
+        rows = []
+        for match in matches:
+            shown = rules_seen(match)
+            rows.append({
+                "id": match.pk, "game": match.game, "purpose": match.purpose, "rated": match.rated,
+                "status": match.status, "queue_position": positions.get(match.pk), "seed": match.public_seed,
+                "config": match.config if shown else None, "variant": match.variant_id if shown else None,
+                **{name: getattr(match, name) and time(getattr(match, name))
+                   for name in ("created_at", "started_at", "finished_at")},
+                "winners": match.winners, "error": match.error, "seats": seats.get(match.pk, []),
+            })
+        return rows
+
+    def _seats(self, matches) -> dict[int, list[dict]]:
+        """{match id: its seats' rows}; a seat's failure note and stderr only where the viewer may see them."""
+        values = list(MatchSeat.objects.filter(match__in=matches).order_by("seat").values(*self.SEAT_VALUES))
+        private_owners = owners_with_private_access(self.context["request"].user,
+                                                    {value["bot__owner_id"] for value in values})
+        private = MatchSeat.objects.private_text(
+            [value["id"] for value in values if value["bot__owner_id"] in private_owners])
+        seats: dict[int, list[dict]] = {}
+        for value in values:
+            detail, log = private.get(value["id"], (None, None))
+            seats.setdefault(value["match_id"], []).append({
+                "seat": value["seat"], "bot": value["bot_id"],
+                "bot_label": Bot.label_of(value["bot__builtin_name"], value["bot__owner__username"], value["bot__name"]),
+                "version": value["version__number"], "score": value["score"], "placing": value["placing"],
+                "status": value["status"], "detail": detail, "log": log, "think_time": value["think_time"],
+                "decisions": value["decisions"], "rating_before": value["rating_before"],
+                "rating_after": value["rating_after"],
+            })
+        return seats
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -131,6 +177,7 @@ class MatchSerializer(serializers.ModelSerializer):
         model = Match
         fields = ["id", "game", "purpose", "rated", "status", "queue_position", "seed", "config", "variant",
                   "created_at", "started_at", "finished_at", "winners", "error", "seats"]
+        list_serializer_class = MatchListSerializer
         extra_kwargs = {
             "config": {"allow_null": True,
                        "help_text": "The options played; null for a match on a variant of a course you do not take."},
@@ -138,9 +185,7 @@ class MatchSerializer(serializers.ModelSerializer):
         }
 
     def get_queue_position(self, match) -> int | None:
-        # A list of matches passes the positions of its queued ones, worked out in one query for the page.
-        positions = self.context.get("queue_positions")
-        return match.queue_position() if positions is None else positions.get(match.pk)
+        return match.queue_position()
 
     def get_seed(self, match) -> int | None:
         return match.public_seed

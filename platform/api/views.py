@@ -15,7 +15,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, Val
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.access import courses_seen_by, owners_with_private_access, with_private_access
+from accounts.access import courses_seen_by, with_private_access
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from bots.services import code_download, create_bot, upload_version
@@ -220,12 +220,11 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     pagination_class = RecentCountPagination
 
     def get_queryset(self):
-        # The seats in one query (a prefetch each for bots, owners and versions cost a quarter of a page's
-        # time), in seat order (the model's order by match would join the match table again).
-        seats = MatchSeat.objects.shown().order_by("seat")
-        if self.action == "list":  # the private text of the few seats the viewer may see is read in list()
-            seats = seats.without_private_text()
-        matches = Match.objects.prefetch_related(Prefetch("seats", queryset=seats))
+        matches = Match.objects.all()
+        if self.action != "list":  # a list reads its seats' plain values (MatchListSerializer)
+            # The seats in one query (a prefetch each for bots, owners and versions cost a quarter of a page's
+            # time), in seat order (the model's order by match would join the match table again).
+            matches = matches.prefetch_related(Prefetch("seats", queryset=MatchSeat.objects.shown().order_by("seat")))
         if self.action != "replay":  # the replay, the widest column by far, is the replay action's alone
             matches = matches.without_replay()
         params = self.request.query_params
@@ -239,13 +238,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(parameters=[OpenApiParameter("bot", ID_SCHEMA, description="only matches this bot played"),
                                OpenApiParameter("mine", str, description="1: only matches of your bots")])
     def list(self, request, *args, **kwargs):
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        seats = [seat for match in page for seat in match.seats.all()]
-        private_owners = owners_with_private_access(request.user, {seat.bot.owner_id for seat in seats})
-        MatchSeat.objects.read_private_text([seat for seat in seats if seat.bot.owner_id in private_owners])
-        context = {**self.get_serializer_context(), "queue_positions": Match.objects.queue_positions(page),
-                   "private_owners": private_owners}
-        return self.get_paginated_response(self.get_serializer_class()(page, many=True, context=context).data)
+        return super().list(request, *args, **kwargs)
 
     @extend_schema(request=serializers.ChallengeSerializer, responses={201: serializers.MatchSerializer})
     def create(self, request, *args, **kwargs):

@@ -69,7 +69,12 @@ class Bot(models.Model):
     @property
     def label(self) -> str:
         """How the bot is shown everywhere: builtin:NAME or owner/name."""
-        return f"builtin:{self.builtin_name}" if self.is_builtin else f"{self.owner.username}/{self.name}"
+        return self.label_of(self.builtin_name, self.owner.username if self.owner_id else None, self.name)
+
+    @staticmethod
+    def label_of(builtin_name: str, owner_username: str | None, name: str) -> str:
+        """The label of a bot read as plain values (a list that never builds the bots)."""
+        return f"builtin:{builtin_name}" if owner_username is None else f"{owner_username}/{name}"
 
     @property
     def active_version(self) -> "BotVersion | None":

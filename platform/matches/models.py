@@ -132,17 +132,14 @@ class MatchSeatQuerySet(models.QuerySet):
 
     def without_private_text(self):
         """For pages and lists: a seat's failure note and stderr (up to 64 KB) are shown only to those who
-        may see its bot's code, so they are left out here and read for those seats by read_private_text."""
+        may see its bot's code, so they are left out here and read for those seats by private_text."""
         return self.defer("detail", "log")
 
-    def read_private_text(self, seats) -> None:
-        """Fill in the failure note and stderr of `seats` (fetched without_private_text), in one query."""
-        if not seats:
-            return
-        texts = {pk: (detail, log) for pk, detail, log in
-                 self.filter(pk__in=[seat.pk for seat in seats]).values_list("pk", "detail", "log")}
-        for seat in seats:
-            seat.detail, seat.log = texts[seat.pk]
+    def private_text(self, pks) -> dict[int, tuple[str, str]]:
+        """{seat id: (its failure note, its stderr)} for the seats `pks`, in one query (none for no seat)."""
+        if not pks:
+            return {}
+        return {pk: (detail, log) for pk, detail, log in self.filter(pk__in=pks).values_list("pk", "detail", "log")}
 
 
 class MatchSeat(models.Model):

@@ -242,14 +242,14 @@ def match_live(request, pk):
 
 
 def _match_context(request, match: Match) -> dict:
-    seats = []
     rows = list(match.seats.shown().without_private_text())
     # A failure's note may quote the bot's own error message: private, like its stderr.
     private_owners = owners_with_private_access(request.user, {seat.bot.owner_id for seat in rows})
-    MatchSeat.objects.read_private_text([seat for seat in rows if seat.bot.owner_id in private_owners])
+    texts = MatchSeat.objects.private_text([seat.pk for seat in rows if seat.bot.owner_id in private_owners])
+    seats = []
     for seat in rows:
-        private = seat.bot.owner_id in private_owners
-        seats.append({"seat": seat, "log": seat.log if private else None, "detail": seat.detail if private else ""})
+        detail, log = texts.get(seat.pk, ("", None))
+        seats.append({"seat": seat, "detail": detail, "log": log})
     # Outside the variant's course the match shows that it had its own rules, not which, and no replay.
     rules_seen = RulesSeen(request.user)(match)
     variant = match.variant if match.variant_id and rules_seen else None

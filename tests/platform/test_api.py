@@ -120,3 +120,35 @@ def test_match_list_shows_a_new_match_at_once_though_its_count_is_kept_a_few_sec
     newer = services.create_match("endgame", bots, purpose="challenge", rated=False)
     page = api_client.get("/api/matches/").json()
     assert page["results"][0]["id"] == newer.pk and len(page["results"]) == 2  # the rows are current
+
+
+def test_each_row_of_the_match_list_is_the_match_as_it_is_served_alone(api_client, make_user):
+    """The list builds its rows from plain values (for speed): for every kind of viewer, every field of every
+    row, private logs and another course's rules included, is what the match's own URL answers."""
+    from accounts.models import Course
+    from matches.models import MatchSeat
+    from variants.models import Variant
+
+    ada, bob, teacher = make_user("ada"), make_user("bob"), make_user("teacher")
+    course = Course.objects.create(code="algo", name="Algorithms")
+    course.students.add(ada)
+    course.instructors.add(teacher)
+    variant = Variant.objects.create(course=course, game="endgame", name="short", config={"length": 6},
+                                     created_by=teacher)
+    mine, theirs = active_bot(ada), active_bot(bob)
+    optimal, random_bot = Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")
+    play_now(services.create_match("endgame", [optimal, random_bot], purpose="challenge", rated=True))
+    services.create_match("endgame", [mine, theirs], purpose="challenge", rated=False)
+    services.create_match("endgame", [mine, optimal], purpose="challenge", rated=False, variant=variant,
+                          config=variant.config)
+    MatchSeat.objects.filter(bot__in=[mine, theirs]).update(detail="a note", log="stderr of a student's bot")
+    logs_seen = {}
+    for viewer in (ada, bob, teacher, make_user("stranger")):
+        api_client.force_authenticate(viewer)
+        rows = api_client.get("/api/matches/").json()["results"]
+        assert len(rows) == 3
+        for row in rows:
+            alone = api_client.get(f"/api/matches/{row['id']}/").json()
+            assert list(row.items()) == list(alone.items()), viewer.username
+        logs_seen[viewer.username] = sum(seat["log"] is not None for row in rows for seat in row["seats"])
+    assert logs_seen == {"ada": 2, "bob": 1, "teacher": 2, "stranger": 0}
