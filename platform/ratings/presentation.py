@@ -55,15 +55,16 @@ def standings_page(game: str, number: int, rows_per_page: int) -> dict:
     {"rows": ..., "chart": rating_chart() of those bots, "page": a Page of the row numbers, to navigate,
     "key": new whenever the page is worked out again, for fragments made from it}.
     Each row's bot is {"pk", "label", "owner_id"}: all a page shows of it, and no account data in the cache."""
-    ordered = standings(game)
     generation = cache.get(_generation_key(game), 0)
-    count = cache.get_or_set(f"ladder:{game}:{generation}:count", ordered.count, LADDER_CACHE_SECONDS)
+    # standings() is built only on a miss: building its query is a fifth of a cached page's time
+    count = cache.get_or_set(f"ladder:{game}:{generation}:count", lambda: standings(game).count(),
+                             LADDER_CACHE_SECONDS)
     pages = Paginator(range(count), rows_per_page)
     number = min(max(number, 1), pages.num_pages)  # one cached copy a real page, whatever was asked
 
     def work_out() -> dict:
         first = (number - 1) * rows_per_page
-        rows = standing_rows(ordered[first:first + rows_per_page], first + 1)
+        rows = standing_rows(standings(game)[first:first + rows_per_page], first + 1)
         chart = rating_chart([row["bot"] for row in rows])
         for row in rows:
             bot = row["bot"]

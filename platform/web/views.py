@@ -351,7 +351,7 @@ def ladder_page(request, game):
                "tables_key": (shown["key"], _ladder_viewer(request.user, rows)),
                "standings": {"rated": [row for row in rows if row["rank"]],
                              "provisional": [row for row in rows if not row["rank"]]},
-               "mine": _own_places(request.user, standings(game)), "chart": shown["chart"],
+               "mine": _own_places(request.user, game), "chart": shown["chart"],
                "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
                "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
     return render(request, "web/ladder.html", context)
@@ -365,9 +365,13 @@ def _ladder_viewer(user, rows) -> str:
     return f"owner-{user.pk}" if any(row["bot"]["owner_id"] == user.pk for row in rows) else "signed-in"
 
 
-def _own_places(user, ordered) -> list[dict]:
-    """Where the viewer's own bots stand on the ladder `ordered` (standings()): rank and page, to jump to."""
-    own = list(ordered.filter(owner=user)) if user.is_authenticated else []
+def _own_places(user, game: str) -> list[dict]:
+    """Where the viewer's own bots stand on the ladder of `game`: rank and page, to jump to."""
+    # Most viewers have no bot of the game: a plain query says so (building standings() costs more).
+    if not Bot.objects.owned_by(user).for_game(game).exists():
+        return []
+    ordered = standings(game)
+    own = list(ordered.filter(owner=user))
     found = places(ordered, own)
     return [{"bot": bot, "rank": None if bot.provisional else found[bot.pk],
              "page": (found[bot.pk] - 1) // LADDER_PAGE_ROWS + 1} for bot in own]
