@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Protocol
 
 from .core import BotFailure, Game, GameState, Verdict
@@ -32,6 +33,9 @@ class Player(Protocol):
 
     def close(self) -> str:
         """Stop the bot, free everything it held, and return its stderr log (truncated)."""
+
+    # Optional: `prepare()` opens what the player runs in (a warm container) before `start`, never raising:
+    # what fails is raised again by `start`. The referee prepares a match's players side by side.
 
 
 @dataclasses.dataclass
@@ -123,6 +127,17 @@ def setup_info(game: Game, state: GameState, seat: int) -> dict:
     }
 
 
+def _prepare(players: list[Player]) -> None:
+    """Let the players that open a sandbox ahead of their start do it at the same time: each seat's
+    container starts in parallel instead of one after the other, while the bots still start (and their
+    setup is timed) one by one as before."""
+    preparing = [player.prepare for player in players if hasattr(player, "prepare")]
+    if len(preparing) > 1:
+        with ThreadPoolExecutor(len(preparing)) as executor:
+            for _ in executor.map(lambda prepare: prepare(), preparing):
+                pass
+
+
 def play_match(
     game: Game,
     players: list[Player],
@@ -146,6 +161,7 @@ def play_match(
         events.append({"seat": seat, "verdict": failure.verdict.value})
         state = state.forfeit(seat, failure.verdict)
 
+    _prepare(players)
     for seat, player in enumerate(players):
         try:
             player.start(setup_info(game, state, seat))

@@ -212,18 +212,35 @@ class WarmPlayer(SandboxPlayer):
         self._bot: bytes | None = None
         self._container: WarmContainer | None = None
         self._warm_channel: WarmChannel | None = None
+        # What prepare() got ahead of start: (container, reused), or what stopped it, raised again at start.
+        self._prepared: tuple[WarmContainer, bool] | Exception | None = None
         self._oom_mark = 0
         # The first verdict this player gave its bot: it decides whether the container can be reused.
         self.verdict: Verdict | None = None
         # Whether this match ran in a container an earlier match had used (for tests and benchmarks).
         self.reused = False
 
+    def prepare(self) -> None:
+        """Take this match's container now, before the referee starts the bot (see games.referee._prepare:
+        the seats' containers start side by side). The bot itself is started by `start` as ever."""
+        if self._prepared is not None or self._closed:
+            return
+        try:
+            self._bot = self._read_bot()
+            self._prepared = self.pool._acquire(self.key, self._bot, self.limits)
+        except Exception as error:  # noqa: BLE001 - start() raises it, where the referee expects failures
+            self._prepared = error
+
     def _stage(self) -> None:
-        self._bot = self._read_bot()  # the very bytes the pool key's digest is made of
+        if self._bot is None:
+            self._bot = self._read_bot()  # the very bytes the pool key's digest is made of
         return None
 
     def _launch(self, staging: None) -> Channel:
-        self._container, self.reused = self.pool._acquire(self.key, self._bot, self.limits)
+        prepared, self._prepared = self._prepared, None
+        if isinstance(prepared, Exception):
+            raise prepared
+        self._container, self.reused = prepared or self.pool._acquire(self.key, self._bot, self.limits)
         self.sandbox_id = self._container.id
         try:
             self._oom_mark = self._container.oom_kills()
@@ -254,6 +271,9 @@ class WarmPlayer(SandboxPlayer):
         return super()._failure(verdict, message)
 
     def _destroy(self) -> None:
+        prepared, self._prepared = self._prepared, None
+        if isinstance(prepared, tuple):  # prepared for a match that ended before this bot started
+            self.pool._release(prepared[0], reusable=True)
         container, self._container = self._container, None
         if container is None:
             return
@@ -276,6 +296,8 @@ class WarmPool:
         self.image = image
         self._idle: list[WarmContainer] = []
         self._busy: set[WarmContainer] = set()
+        # Containers being started for the pool (see _start), not yet busy.
+        self._starting = 0
         self._lock = threading.Lock()
         self._closed = False
 
@@ -323,36 +345,61 @@ class WarmPool:
             container.remove()
 
     def _acquire(self, key: str, bot: bytes, limits: Limits) -> tuple[WarmContainer, bool]:
-        """A container for this key, bot and limits, and whether it is a reused one."""
-        from .image import image_tag
-
+        """A container for this key, bot and limits, and whether it is a reused one (safe to call from the
+        threads that prepare a match's seats at once)."""
         self.reap()
         pool_key = (key, hashlib.sha256(bot).hexdigest(), limits)
-        evicted = []
+        found = self._take_idle(pool_key)
+        if found is not None:
+            reusable = False
+            try:
+                reusable = found.quiet() and time.monotonic() - found.created < MAX_LIFETIME
+            finally:  # (if quiet() raised too: a busy slot no match holds would shrink the pool for good)
+                if not reusable:
+                    self._release(found, reusable=False)
+            if reusable:
+                found.matches += 1
+                return found, True
+        container = self._start(pool_key, bot, limits)
+        container.matches += 1
+        return container, False
+
+    def _take_idle(self, pool_key: tuple) -> WarmContainer | None:
+        """The most recently used idle container kept for `pool_key`, now counted as busy."""
         with self._lock:
             if self._closed:
                 raise SandboxUnavailable("the warm pool is closed")
             found = next((c for c in reversed(self._idle) if c.pool_key == pool_key), None)
             if found is not None:
                 self._idle.remove(found)
-            else:
-                while self._idle and len(self._idle) + len(self._busy) >= self.max_containers:
-                    evicted.append(self._idle.pop(0))  # the least recently used
+                self._busy.add(found)
+            return found
+
+    def _start(self, pool_key: tuple, bot: bytes, limits: Limits) -> WarmContainer:
+        """A new container, kept in the pool if it has room: least recently used idle ones make room; the
+        containers still starting count, so that seats starting at once never take the pool past its bound."""
+        from .image import image_tag
+
+        evicted = []
+        with self._lock:
+            while self._idle and self._occupied() >= self.max_containers:
+                evicted.append(self._idle.pop(0))
+            pooled = self._occupied() < self.max_containers
+            self._starting += pooled
         for container in evicted:
             container.remove()
-        if found is not None and found.quiet() and time.monotonic() - found.created < MAX_LIFETIME:
-            container, reused = found, True
-        else:
-            if found is not None:
-                found.remove()
-            with self._lock:
-                pooled = len(self._idle) + len(self._busy) < self.max_containers
+        container = None
+        try:
             container = WarmContainer.start(pool_key, bot, limits, self.image or image_tag(), pooled=pooled)
-            reused = False
-        with self._lock:
-            self._busy.add(container)
-        container.matches += 1
-        return container, reused
+        finally:
+            with self._lock:
+                self._starting -= pooled
+                if container is not None:
+                    self._busy.add(container)
+        return container
+
+    def _occupied(self) -> int:
+        return len(self._idle) + len(self._busy) + self._starting
 
     def _release(self, container: WarmContainer, *, reusable: bool) -> None:
         with self._lock:

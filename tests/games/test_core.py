@@ -336,6 +336,35 @@ def test_the_opponent_of_a_bot_failing_setup_in_a_two_player_match_is_never_star
     assert opponent.info is None
 
 
+class Preparing(InProcessPlayer):
+    """A player that opens something before it starts, as a warm sandbox player takes its container."""
+
+    def __init__(self, name, bot, barrier, journal):
+        super().__init__(name, bot)
+        self.barrier, self.journal = barrier, journal
+
+    def prepare(self):
+        self.journal.append(("prepare", self.name))
+        self.barrier.wait(timeout=10)  # broken (and raising) unless the other seat prepares meanwhile
+        self.journal.append(("prepared", self.name))
+
+    def start(self, info):
+        self.journal.append(("start", self.name))
+        super().start(info)
+
+
+def test_the_seats_prepare_side_by_side_and_then_start_one_after_the_other():
+    import threading
+
+    barrier, journal = threading.Barrier(2), []
+    players = [Preparing(name, Greedy(), barrier, journal) for name in ("a", "b")]
+    result = play_match(GAME, players, seed=1)
+
+    assert [p.status for p in result.players] == ["ok", "ok"]
+    assert sorted(journal[:2]) == [("prepare", "a"), ("prepare", "b")]  # each waited for the other
+    assert journal[4:] == [("start", "a"), ("start", "b")]
+
+
 @pytest.mark.parametrize("failing, verdict", [(FailsAtSetup, "crash"), (lambda: Scripted({"add": 5, "by": 0}), "illegal")])
 def test_after_the_first_seat_fails_in_a_three_player_match_the_others_play_it_out(failing, verdict):
     # Seed 3: Random(3).randrange(3) == 0 gives the first turn to seat 0, which fails (at setup or with

@@ -157,6 +157,27 @@ def test_a_container_whose_reset_left_something_never_serves_again(docker_image,
         pool.close()
 
 
+def test_an_idle_container_whose_check_fails_is_removed_and_frees_its_place(docker_image, tmp_path, monkeypatch):
+    bot = bot_file("first_legal", tmp_path)
+    pool = WarmPool(max_containers=1)
+    try:
+        seat, first = play_in(pool, bot, "version:q:ann")
+        [container] = pool._idle
+
+        def broken():
+            raise OSError("the attach stream broke")
+
+        monkeypatch.setattr(container, "quiet", broken)
+        with pytest.raises(OSError):  # not the bot's doing: the platform retries the match
+            play_in(pool, bot, "version:q:ann")
+        assert containers_of({first.sandbox_id}) == []
+        # Its place in the pool is free again: the next version's container is kept, not removed after use.
+        seat, second = play_in(pool, bot, "version:q:ben")
+        assert seat.status == "ok" and pool.idle_containers() == [second.sandbox_id]
+    finally:
+        pool.close()
+
+
 def test_the_pool_is_bounded_and_idle_containers_are_reaped(docker_image, tmp_path):
     import time
 
@@ -189,7 +210,44 @@ def test_a_match_past_the_bound_gets_a_container_of_its_own(docker_image, tmp_pa
         result = play_match(game, players, seed=5)
 
         assert [seat.status for seat in result.players] == ["ok", "ok"]
-        assert pool.idle_containers() == [players[0].sandbox_id]  # the second one is removed after its match
-        assert containers_of({players[1].sandbox_id}) == []
+        # The two containers start at once: whichever took the pool's one place stays, the other is removed.
+        ids = {player.sandbox_id for player in players}
+        [kept] = pool.idle_containers()
+        assert kept in ids and len(ids) == 2
+        assert containers_of(ids) == [kept]
+    finally:
+        pool.close()
+
+
+def test_a_container_prepared_for_a_bot_the_match_never_started_serves_its_next_match(docker_image):
+    # Both seats' containers start side by side; the first bot fails its setup, which decides the match
+    # before the second bot starts: its fresh container goes back to the pool unused.
+    game = get_game("endgame")
+    pool = WarmPool()
+    try:
+        players = [pool.player(str(BOTS / bot), key=f"version:{bot}:mallory", limits=LIMITS)
+                   for bot in ("exit_at_import.py", "first_legal.py")]
+        result = play_match(game, players, seed=5)
+        assert [seat.status for seat in result.players] == ["crash", "ok"]
+        assert players[1].sandbox_id is None  # never started
+        # (the crashed bot's container is reset and kept too)
+        [waiting] = set(pool.idle_containers()) - {players[0].sandbox_id}
+
+        seat, player = play_in(pool, BOTS / "first_legal.py", "version:first_legal.py:mallory")
+        assert seat.status == "ok" and (player.reused, player.sandbox_id) == (True, waiting)
+    finally:
+        pool.close()
+    assert containers_of({waiting}) == []
+
+
+def test_a_bot_file_that_cannot_be_read_when_its_seat_prepares_is_a_verdict_on_that_seat(docker_image, tmp_path):
+    pool = WarmPool()
+    try:
+        players = [pool.player(str(path), key=f"version:{path.name}:ann", limits=LIMITS)
+                   for path in (tmp_path / "gone.py", BOTS / "first_legal.py")]
+        result = play_match(get_game("endgame"), players, seed=5)
+
+        assert [seat.status for seat in result.players] == ["crash", "ok"]
+        assert "cannot read the bot file" in result.players[0].detail
     finally:
         pool.close()
