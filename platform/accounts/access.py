@@ -8,6 +8,7 @@ follows `teaches` (change it), `staffs` (see everyone's work in it) and `attends
 """
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import Q
 from django.http import Http404
 
@@ -72,17 +73,42 @@ def with_private_access(queryset, user, owner_field: str):
 
 def owners_with_private_access(user, owner_ids) -> set[int]:
     """The ids among `owner_ids` whose private material `user` may see: can_see_private for a whole list
-    of rows at once, in one query however many owners."""
+    of rows at once, in one query however many owners.
+
+    Every match page and match list asks this, so it is one plain SQL statement: the ORM's version (joins
+    of four many-to-many tables under OR) cost 2.5 ms of CPU to compile, ten times this one's whole cost.
+    tests/platform/test_grading_people.py checks it against can_see_private for every pair of a course's
+    people."""
     owner_ids = {pk for pk in owner_ids if pk is not None}
     if not user.is_authenticated or not owner_ids:
         return set()
     if user.is_superuser:
         return owner_ids
-    users = get_user_model().objects
-    mates = users.filter(teams__members=user).values("pk")  # as team_mates(), inside the one query
-    staffed = Q(courses__instructors=user) | Q(courses__teaching_assistants=user)
-    visible = users.filter(Q(pk=user.pk) | Q(pk__in=mates) | staffed, pk__in=owner_ids)
-    return set(visible.values_list("pk", flat=True))
+    visible = owner_ids & {user.pk}
+    others = sorted(owner_ids - visible)
+    if others:
+        members, team, member = _through(Team, "members")
+        students, course, student = _through(Course, "students")
+        instructors, taught, instructor = _through(Course, "instructors")
+        assistants, assisted, assistant = _through(Course, "teaching_assistants")
+        listed = ", ".join(["%s"] * len(others))
+        sql = (f"SELECT m.{member} FROM {members} m WHERE m.{member} IN ({listed})"
+               f" AND m.{team} IN (SELECT {team} FROM {members} WHERE {member} = %s)"
+               f" UNION SELECT s.{student} FROM {students} s WHERE s.{student} IN ({listed})"
+               f" AND (s.{course} IN (SELECT {taught} FROM {instructors} WHERE {instructor} = %s)"
+               f" OR s.{course} IN (SELECT {assisted} FROM {assistants} WHERE {assistant} = %s))")
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*others, user.pk, *others, user.pk, user.pk])
+            visible |= {row[0] for row in cursor.fetchall()}
+    return visible
+
+
+def _through(model, name: str) -> tuple[str, str, str]:
+    """(table, column of `model`'s side, column of the user's side) of `model`'s many-to-many field `name`."""
+    field = model._meta.get_field(name)
+    through = field.remote_field.through._meta
+    return (connection.ops.quote_name(through.db_table), through.get_field(field.m2m_field_name()).column,
+            through.get_field(field.m2m_reverse_field_name()).column)
 
 
 def team_mates(user) -> set[int]:

@@ -87,7 +87,9 @@ def test_roles_across_courses_and_teams(make_user):
 
 
 def test_the_queryset_rule_agrees_with_can_see_private_for_every_pair(make_user):
-    from accounts.access import with_private_access
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.access import owners_with_private_access, with_private_access
     from bots.models import Bot
 
     course, people = course_with_people(make_user, "algo")
@@ -96,9 +98,13 @@ def test_the_queryset_rule_agrees_with_can_see_private_for_every_pair(make_user)
     everyone = [*people.values(), *strangers.values()]
     for owner in everyone:
         Bot.objects.create(owner=owner, game="endgame", name="mine")
-    for viewer in everyone:
-        visible = set(with_private_access(Bot.objects.all(), viewer, "owner").values_list("owner", flat=True))
-        assert visible == {owner.pk for owner in everyone if can_see_private(viewer, owner)}, viewer.username
+    operator = make_user("operator", is_superuser=True)
+    for viewer in [*everyone, operator, AnonymousUser()]:
+        expected = {owner.pk for owner in everyone if can_see_private(viewer, owner)}
+        visible = set(with_private_access(Bot.objects.exclude(owner=None), viewer, "owner").values_list("owner", flat=True))
+        assert visible == expected, viewer.username
+        # The match pages' rule for a whole page of seats at once (a built-in bot has no owner).
+        assert owners_with_private_access(viewer, [owner.pk for owner in everyone] + [None]) == expected
 
 
 def test_a_student_is_in_one_team_per_course_and_teams_hold_only_its_students(make_user):
