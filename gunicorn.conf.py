@@ -1,10 +1,12 @@
 """gunicorn's settings for the web service, read from the working directory (the image's /app, the
 repository's root): `gunicorn arena.wsgi:application` needs nothing more.
 
-Three processes, as the image always ran, each with 4 threads: a request spends much of its time waiting
-on PostgreSQL and Redis, and a waiting thread no longer holds a whole process. On the shared 2 cores
-bench/load_run.py doubled the trivial view's throughput with 3x4 against 3 single-threaded processes; it
-could not tell 3x4 from 2x6 or 5x1 for the pages (the other load on the machine swung the figures more).
+Four processes, each with 2 threads: a request spends part of its time waiting on PostgreSQL and Redis,
+and a waiting thread no longer holds a whole process; but threads of one process share its interpreter
+lock, so a page that is mostly Python waits for the other threads' pages. bench/load_run.py on the shared
+2 cores, 50 people pausing about 1 s between requests, two runs each (p95, match page / API match list):
+3x4 78-80 / 110-133 ms, 6x1 55-80 / 85-98 ms, 4x2 42-67 / 75-79 ms; closed loop 4x2 also served more
+of each URL than 3x4 (match page 105/s against 95/s, the trivial view 475/s against 364/s).
 Both can be set for a larger machine (ARENA_WEB_WORKERS, ARENA_WEB_THREADS), and the address
 (ARENA_WEB_BIND).
 """
@@ -14,6 +16,6 @@ import os
 wsgi_app = "arena.wsgi:application"
 pythonpath = "platform,."
 bind = os.environ.get("ARENA_WEB_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("ARENA_WEB_WORKERS", "3"))
-threads = int(os.environ.get("ARENA_WEB_THREADS", "4"))
+workers = int(os.environ.get("ARENA_WEB_WORKERS", "4"))
+threads = int(os.environ.get("ARENA_WEB_THREADS", "2"))
 worker_class = "gthread"
