@@ -126,13 +126,16 @@ class MatchListSerializer(serializers.ListSerializer):
     SEAT_VALUES = ("id", "match_id", "seat", "bot_id", "bot__builtin_name", "bot__owner_id", "bot__owner__username",
                    "bot__name", "version__number", "score", "placing", "status", "think_time", "decisions",
                    "rating_before", "rating_after")
+    # The API's one format for times, as MatchSerializer's own fields give it: building those (the child's
+    # `fields`) for the sake of one formatter cost 0.9 ms a page.
+    TIME = serializers.DateTimeField()
 
     def to_representation(self, matches):
         matches = list(matches)
         seats = self._seats(matches)
         rules_seen = RulesSeen(self.context["request"].user)
         positions = Match.objects.queue_positions(matches)  # in one query for the page
-        time = self.child.fields["created_at"].to_representation  # the API's one format for times
+        time = self.TIME.to_representation
         rows = []
         for match in matches:
             shown = rules_seen(match)
