@@ -152,7 +152,8 @@ class Elimination(Format):
 
     def standings(self, outcomes: Outcomes) -> list[Standing]:
         """Entrants still in the running first, then by how late they went out; those who went out in
-        the same round share a place. Points: series won (byes do not count). No tie-breaks."""
+        the same round share a place. Points: series won (byes, and walkovers between two withdrawn entrants,
+        do not count). No tie-breaks."""
         out_at: dict[int, int] = {}  # entrant -> stage of the series that put it out
         losses: dict[int, int] = {e: 0 for e in range(self.entrants)}
         points = {e: 0.0 for e in range(self.entrants)}
@@ -163,7 +164,8 @@ class Elimination(Format):
             if series.bye or outcome is None:
                 continue
             winner = series_winner(outcome)
-            points[winner] += 1
+            if not set(series.entrants) <= self.withdrawn:  # between two withdrawn, neither scores (base.walkover)
+                points[winner] += 1
             loser = next(e for e in series.entrants if e != winner)
             losses[loser] += 1
             if losses[loser] == lives:

@@ -76,7 +76,7 @@ class Swiss(Format):
             points.update(outcome.points)
         met = {frozenset(series.entrants) for series, _ in history if not series.bye}
         had_bye = {e for series, _ in history if series.bye for e in series.entrants}
-        opened = Counter(series.entrants[0] for series, _ in history)
+        opened = Counter(series.entrants[0] for series, _ in history if not series.bye)  # a bye is no seat
         order = sorted(self.active, key=lambda e: (-points[e], e))
         pairs, bye = self._matching(round_number, order, points, met, had_bye)
         position = {e: i for i, e in enumerate(order)}

@@ -325,6 +325,10 @@ def test_a_withdrawn_entrant_loses_every_series_without_playing():
     both = Tournament("single-elimination", 4, withdrawn=frozenset({0, 3}))
     walkover = both.walkover(both.series({})[0])
     assert (walkover.placings, walkover.points) == ({0: 1, 3: 2}, {0: 0.0, 3: 0.0})
+    # ... in the standings too: 0 goes on to the final without a point; 1 beats 2, then the withdrawn 0.
+    outcomes = play(both)
+    rows = {r.entrant: r for r in both.standings(outcomes)}
+    assert [(rows[e].place, rows[e].points) for e in range(4)] == [(2, 0), (1, 2), (3, 0), (3, 0)]
 
 
 # --- Swiss --------------------------------------------------------------------------------------
@@ -358,6 +362,14 @@ def test_swiss_late_round_avoids_a_rematch_by_pairing_the_leader_with_the_last()
     # Who sits first: 3 has never opened a series, 0 opened both of its own (as the higher seed of a
     # level pair), so 3 opens; 1 and 2 opened once each, so the higher ranked, 1, does.
     assert last_round == [("S3-1", (1, 2)), ("S3-2", (3, 0))]
+
+
+def test_swiss_a_bye_is_not_sitting_first():
+    tournament = Tournament("swiss", 3)
+    outcomes = play(tournament)
+    # Round 1: 0 opens against 1, 2 has the bye. Round 2: 0 meets 2, who has never sat at a table: 2 opens.
+    assert [(s.key, s.entrants) for s in tournament.series(outcomes)] == [
+        ("S1-1", (0, 1)), ("S1-2", (2,)), ("S2-1", (2, 0)), ("S2-2", (1,))]
 
 
 def test_swiss_pairs_within_score_groups_and_a_floater_with_the_top_of_the_group_below():
