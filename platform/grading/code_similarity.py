@@ -4,8 +4,12 @@ the game's built-in bots. It ranks pairs for a person to read; it accuses no one
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 
+from django.core.cache import cache
+from similarity import winnowing
 from similarity.highlight import side_by_side
 from similarity.public_code import builtin_bot_sources
 from similarity.winnowing import (Fingerprint, PairReport, SourceError, compare, compare_fingerprints,
@@ -56,12 +60,36 @@ def _public(assignment: Assignment) -> tuple[Fingerprint | None, str]:
     return public_fingerprint(None, builtins), given
 
 
+# How long a report is kept. Its key names everything it is made of (below), so a newly graded version or
+# another starter is a new key at once: the time only bounds what the cache holds for old states.
+REPORT_SECONDS = 7 * 24 * 3600
+# The comparison itself is part of the key: a change to the winnowing code is a new report, not an old one.
+ALGORITHM = hashlib.sha256(Path(winnowing.__file__).read_bytes()).hexdigest()
+
+
 def report(assignment: Assignment) -> Report:
+    """The report of every pair, worked out once per state of what it compares: 200 submissions take about
+    3 s (docs/similarity.md), and staff come back to the page while they read pairs."""
     compared = graded_sources(assignment)
-    ignore, ignored = _public(assignment)
-    fingerprints, errors = fingerprint_all({key: item.source for key, item in compared.items()}, ignore)
-    return Report(compare_fingerprints(fingerprints), compared,
-                  {compared[key].submission.label: reason for key, reason in errors.items()}, ignored)
+    key = _report_key(assignment, compared)
+    worked_out = cache.get(key)
+    if worked_out is None:
+        ignore, ignored = _public(assignment)
+        fingerprints, errors = fingerprint_all({key: item.source for key, item in compared.items()}, ignore)
+        worked_out = (compare_fingerprints(fingerprints), errors, ignored)
+        cache.set(key, worked_out, REPORT_SECONDS)
+    pairs, errors, ignored = worked_out
+    return Report(pairs, compared, {compared[key].submission.label: reason for key, reason in errors.items()}, ignored)
+
+
+def _report_key(assignment: Assignment, compared: dict[str, Compared]) -> str:
+    """A digest of what a report is made of: each graded source (by submission), the starter code and the
+    built-in bots left out, and the comparison's code."""
+    made_of = hashlib.sha256(repr((ALGORITHM, assignment.game, assignment.starter_code,
+                                   builtin_bot_sources(assignment.game))).encode())
+    for key, item in compared.items():
+        made_of.update(f"{key}:{hashlib.sha256(item.source.encode()).hexdigest()};".encode())
+    return f"similarity-report:{assignment.pk}:{made_of.hexdigest()}"
 
 
 @dataclass

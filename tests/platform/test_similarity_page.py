@@ -2,6 +2,7 @@
 and read a pair side by side; to students and outsiders the page does not exist."""
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,29 @@ def test_a_version_uploaded_after_the_deadline_is_not_compared(client, assignmen
     table = rows(client.get(reverse("grading:similarity", args=[assignment.pk])).content.decode())
     assert [row for row in table if "algo-cat v1" in row and float(row[0]) > 0.3] == []
     assert not any("v2" in cell for row in table for cell in row)
+
+
+def test_the_report_is_worked_out_once_until_a_graded_version_changes(client, assignment, monkeypatch):
+    from grading import code_similarity
+
+    assignment, people, submissions = assignment
+    worked_out = []
+    real = code_similarity.fingerprint_all
+    monkeypatch.setattr(code_similarity, "fingerprint_all", lambda *args: worked_out.append(1) or real(*args))
+    client.force_login(people["instructor"])
+    url = reverse("grading:similarity", args=[assignment.pk])
+    first = rows(client.get(url).content.decode())
+    client.force_login(people["assistant"])
+    assert rows(client.get(url).content.decode()) == first and len(worked_out) == 1
+
+    # cat's graded version becomes ann's bot (uploaded in time): the next visit compares it at once.
+    copy = case("minimax_erin")
+    version = BotVersion.objects.create(bot=submissions["cat"].bot, number=2, filename="bot.py", code=copy,
+                                        size=len(copy), sha256="in-time", status=BotVersion.Status.ACCEPTED)
+    BotVersion.objects.filter(pk=version.pk).update(uploaded_at=assignment.deadline - timedelta(minutes=1))
+    table = rows(client.get(url).content.decode())
+    assert len(worked_out) == 2, table
+    assert [row for row in table if "algo-cat v2" in " ".join(" ".join(row).split()) and float(row[0]) > 0.9], table
 
 
 def test_the_pair_page_highlights_the_matching_lines_on_both_sides(client, assignment):
