@@ -60,14 +60,20 @@ def best_backend() -> str:
 
 
 def cleanup_leftovers() -> None:
-    """Remove what killed workers left on this host: containers, bwrap cgroups, bot-file copies."""
-    from . import bwrap_backend, docker_backend
+    """Remove what killed workers left on this host: containers, bwrap cgroups, bot-file copies.
 
-    try:
-        docker_backend.cleanup_leftovers()
-    except SandboxUnavailable:
-        pass
-    bwrap_backend.cleanup_leftovers()
+    When it returns, all of them are gone: another worker's sweep running at the same time is waited for.
+    """
+    from . import bwrap_backend, docker_backend
+    from .base import one_sweep_at_a_time, remove_stale_staging
+
+    with one_sweep_at_a_time():
+        try:
+            docker_backend.cleanup_leftovers()
+        except SandboxUnavailable:
+            pass  # no Docker engine here: the bot-file copies of bwrap workers still go below
+        bwrap_backend.cleanup_leftovers()
+        remove_stale_staging()
 
 
 __all__ = ["BACKENDS", "Limits", "PROTOCOL_VERSION", "SandboxUnavailable", "available_backends", "best_backend",

@@ -8,6 +8,7 @@ is judged here, once, the same way for every backend.
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import os
 import re
@@ -18,6 +19,8 @@ import socket
 import tempfile
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +32,8 @@ PROTOCOL_VERSION = 1
 HARNESS = Path(__file__).with_name("harness.py")
 # Private copies of bot files live in directories named so; cleanup finds what a killed worker left.
 STAGING_PREFIX = "arena-sandbox-"
+# Workers on one host sweep leftovers one at a time (named outside STAGING_PREFIX: a sweep never takes it).
+SWEEP_LOCK = Path(tempfile.gettempdir()) / "arena-sweep.lock"
 READ_CHUNK = 1 << 16
 # How long to wait for the rest of stderr and the exit status once the bot's stdout has closed.
 DEATH_GRACE = 2.0
@@ -98,6 +103,18 @@ def _pid_namespace() -> str:
         return os.readlink("/proc/self/ns/pid").partition("[")[2].rstrip("]") or "0"
     except OSError:
         return "0"
+
+
+@contextmanager
+def one_sweep_at_a_time() -> Iterator[None]:
+    """Hold this host's sweep lock. Every worker sweeps as it starts: without the lock two starting together
+    race to remove the same leftovers, and one returns while the other is still removing them."""
+    lock = os.open(SWEEP_LOCK, os.O_RDONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(lock)  # releases the lock
 
 
 def remove_stale_staging() -> list[Path]:

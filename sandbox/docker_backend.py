@@ -16,8 +16,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .base import (READ_CHUNK, Channel, SandboxPlayer, SandboxUnavailable, owner_alive, owner_token,
-                   remove_stale_staging, write_by)
+from .base import READ_CHUNK, Channel, SandboxPlayer, SandboxUnavailable, owner_alive, owner_token, write_by
 from .cgroup import Cgroup
 
 logger = logging.getLogger(__name__)
@@ -27,6 +26,8 @@ OWNER_LABEL = "arena.sandbox.owner"
 CREATED_LABEL = "arena.sandbox.created"
 # A container older than this is removed by cleanup whoever owns it: no match lasts that long.
 MAX_AGE = 6 * 3600
+# How long a sweep waits for another worker's removal of the same container (one takes well under 1 s).
+REMOVAL_SECONDS = 30
 FRAME_HEADER = struct.Struct(">BxxxL")
 STREAMS = {1: "stdout", 2: "stderr"}
 
@@ -234,7 +235,8 @@ def remove_container(container_id: str) -> None:
 
 
 def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
-    """Remove bot containers whose worker is gone (or older than `max_age` s) and stale staging copies.
+    """Remove bot containers whose worker is gone (or older than `max_age` s); `sandbox.cleanup_leftovers`
+    calls it with the host's sweep lock held.
 
     Safe to run while other workers on the same host play matches: their containers are left alone.
     Returns the names of the containers removed.
@@ -256,5 +258,19 @@ def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
             # Every worker on a host sweeps: another one may be removing this container right now.
             if not (error.status_code == 409 and "in progress" in str(error.explanation)):
                 raise
-    remove_stale_staging()
+            _await_removal(container.id)
     return removed
+
+
+def _await_removal(container_id: str, timeout: float = REMOVAL_SECONDS) -> None:
+    """Wait until another worker's removal of the container ends, so that a sweep that returns has left
+    no dead worker's container behind (the operator's check, and a test's, comes right after it)."""
+    import docker.errors
+    import requests
+
+    try:
+        client().api.wait(container_id, condition="removed", timeout=timeout)
+    except docker.errors.NotFound:
+        pass  # gone before the wait began
+    except (docker.errors.DockerException, requests.exceptions.RequestException) as error:
+        logger.warning("container %s was still being removed by another worker: %s", container_id, error)
