@@ -265,7 +265,7 @@ ARENA_SERVE_STATIC = env_bool("ARENA_SERVE_STATIC", True)
 # counts; otherwise (the embedded demo) each process counts on its own in memory.
 ARENA_CACHE_URL = os.environ.get("ARENA_CACHE_URL") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ARENA_CACHE_URL}
+CACHES = {"default": {"BACKEND": "arena.cache.ReusedClientRedisCache", "LOCATION": ARENA_CACHE_URL}
           if ARENA_CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Every signed-in request reads its session: from the shared cache when there is one (a database round trip
 # saved per request, bench/load_run.py), always written through to the database so that a cache restart
