@@ -91,14 +91,17 @@ def owners_with_private_access(user, owner_ids) -> set[int]:
         students, course, student = _through(Course, "students")
         instructors, taught, instructor = _through(Course, "instructors")
         assistants, assisted, assistant = _through(Course, "teaching_assistants")
-        listed = ", ".join(["%s"] * len(others))
-        sql = (f"SELECT m.{member} FROM {members} m WHERE m.{member} IN ({listed})"
+        if connection.vendor == "postgresql":  # one statement text for any list: psycopg parses it once
+            listed, ids = "= ANY(%s)", [others]
+        else:
+            listed, ids = f"IN ({', '.join(['%s'] * len(others))})", others
+        sql = (f"SELECT m.{member} FROM {members} m WHERE m.{member} {listed}"
                f" AND m.{team} IN (SELECT {team} FROM {members} WHERE {member} = %s)"
-               f" UNION SELECT s.{student} FROM {students} s WHERE s.{student} IN ({listed})"
+               f" UNION SELECT s.{student} FROM {students} s WHERE s.{student} {listed}"
                f" AND (s.{course} IN (SELECT {taught} FROM {instructors} WHERE {instructor} = %s)"
                f" OR s.{course} IN (SELECT {assisted} FROM {assistants} WHERE {assistant} = %s))")
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*others, user.pk, *others, user.pk, user.pk])
+            cursor.execute(sql, [*ids, user.pk, *ids, user.pk, user.pk])
             visible |= {row[0] for row in cursor.fetchall()}
     return visible
 

@@ -3,6 +3,7 @@ from functools import cached_property
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils import timezone
 from games import available_games
 from rest_framework import serializers
 
@@ -126,16 +127,14 @@ class MatchListSerializer(serializers.ListSerializer):
     SEAT_VALUES = ("id", "match_id", "seat", "bot_id", "bot__builtin_name", "bot__owner_id", "bot__owner__username",
                    "bot__name", "version__number", "score", "placing", "status", "think_time", "decisions",
                    "rating_before", "rating_after")
-    # The API's one format for times, as MatchSerializer's own fields give it: building those (the child's
-    # `fields`) for the sake of one formatter cost 0.9 ms a page.
-    TIME = serializers.DateTimeField()
-
     def to_representation(self, matches):
         matches = list(matches)
         seats = self._seats(matches)
         rules_seen = RulesSeen(self.context["request"].user)
         positions = Match.objects.queue_positions(matches)  # in one query for the page
-        time = self.TIME.to_representation
+        # The API's one format for times, as MatchSerializer's own fields give it, in the zone looked up once:
+        # a field without one asks for the current zone for each of the page's 75 times (2 ms a page).
+        time = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
         rows = []
         for match in matches:
             shown = rules_seen(match)
