@@ -92,7 +92,7 @@ def owners_with_private_access(user, owner_ids) -> set[int]:
         instructors, taught, instructor = _through(Course, "instructors")
         assistants, assisted, assistant = _through(Course, "teaching_assistants")
         if connection.vendor == "postgresql":  # one statement text for any list: psycopg parses it once
-            listed, ids = "= ANY(%s)", [others]
+            listed, ids = "= ANY(%s::bigint[])", [others]
         else:
             listed, ids = f"IN ({', '.join(['%s'] * len(others))})", others
         sql = (f"SELECT m.{member} FROM {members} m WHERE m.{member} {listed}"
