@@ -147,7 +147,7 @@ def main() -> None:
     args.think = args.think or [1000, 0]
     targets = [target for target in TARGETS if not args.only or target[0] in args.only]
     if not shutil.which("wrk"):
-        sys.exit("load_run needs wrk (apt-get install wrk)")
+        sys.exit("load_run needs wrk: scripts/setup installs it (or apt-get install wrk)")
 
     for name, value in (("ARENA_WEB_WORKERS", args.workers), ("ARENA_WEB_THREADS", args.threads)):
         if value is not None:
