@@ -111,6 +111,8 @@ def one_sweep_at_a_time() -> Iterator[None]:
     race to remove the same leftovers, and one returns while the other is still removing them."""
     lock = os.open(SWEEP_LOCK, os.O_RDONLY | os.O_CREAT, 0o644)
     try:
+        if os.fstat(lock).st_uid == os.geteuid():
+            os.fchmod(lock, 0o644)  # readable by the workers of other users whatever this one's umask
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
     finally:

@@ -177,3 +177,23 @@ def test_cleanup_leaves_alone_what_a_worker_of_another_pid_namespace_made():
         worker.kill()
         worker.wait()
     shutil.rmtree(staging, ignore_errors=True)
+
+
+def test_workers_of_another_user_share_the_sweep_lock_whatever_the_umask_of_its_creator(monkeypatch):
+    require(os.geteuid() == 0 and shutil.which("flock") is not None, "root and flock(1), to sweep as another user")
+    folder = Path(tempfile.mkdtemp())  # in /tmp itself: pytest's own folders are closed to other users
+    folder.chmod(0o755)
+    lock = folder / "arena-sweep.lock"
+    monkeypatch.setattr(sandbox.base, "SWEEP_LOCK", lock)
+    old_umask = os.umask(0o077)
+    try:
+        with one_sweep_at_a_time():  # the first sweep on the host makes the file
+            pass
+    finally:
+        os.umask(old_umask)
+    try:
+        other_user = subprocess.run(["flock", "--exclusive", str(lock), "echo", "swept"], user=65534,
+                                    capture_output=True, text=True, timeout=30)
+        assert other_user.stdout.strip() == "swept", other_user.stderr
+    finally:
+        shutil.rmtree(folder)
