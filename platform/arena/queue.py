@@ -17,10 +17,17 @@ log = logging.getLogger(__name__)
 PUBLISH_RETRY = {"max_retries": 5, "interval_start": 0.1, "interval_step": 0.5, "interval_max": 2.0}
 
 
-def publish_on_commit(task_name: str, *args) -> None:
+# Redis hands out lower numbers first (kombu's priority steps 0, 3, 6 and 9, a list each; the embedded
+# broker ignores them). Work is sent at ORDINARY; work sent again because its worker died or its message
+# was lost goes AHEAD of everything sent after it, so a queue position counted by age stays true.
+AHEAD, ORDINARY = 0, 6
+
+
+def publish_on_commit(task_name: str, *args, ahead: bool = False) -> None:
     def publish():
         try:
-            current_app.send_task(task_name, args=args, retry=True, retry_policy=PUBLISH_RETRY)
+            current_app.send_task(task_name, args=args, priority=AHEAD if ahead else ORDINARY, retry=True,
+                                  retry_policy=PUBLISH_RETRY)
         except Exception:  # never fail the request: the database holds the work, a sweep sends it
             log.exception("the broker refused %s%s; the periodic sweep will send it", task_name, args)
 

@@ -148,9 +148,11 @@ def dispatch_deadline():
     return timezone.now() + timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
 
 
-def dispatch(match: Match) -> None:
-    """Send the run task once the current transaction commits (a worker must see the match)."""
-    publish_on_commit("matches.tasks.run_match", match.pk)
+def dispatch(match: Match, *, again: bool = False) -> None:
+    """Send the run task once the current transaction commits (a worker must see the match); sent `again`
+    (its worker died, its message was lost, an operator re-queued it), ahead of the matches queued after
+    it: its queue position counts by age."""
+    publish_on_commit("matches.tasks.run_match", match.pk, ahead=again)
 
 
 # --- running matches ----------------------------------------------------------------------------------
@@ -265,7 +267,7 @@ def requeue(match: Match) -> bool:
             status=Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), error=""
         )
         if updated:
-            dispatch(match)
+            dispatch(match, again=True)
     return bool(updated)
 
 
@@ -289,6 +291,6 @@ def requeue_stuck(now=None) -> int:
             if Match.objects.stuck(now).filter(pk=match.pk).update(
                 status=Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), error=""
             ):
-                dispatch(match)
+                dispatch(match, again=True)
                 requeued += 1
     return requeued

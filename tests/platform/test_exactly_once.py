@@ -30,7 +30,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 @pytest.fixture
 def deliveries_by_hand(monkeypatch):
     """No task goes to the broker: each test delivers (and re-delivers) the run task itself."""
-    monkeypatch.setattr(services, "dispatch", lambda match: None)
+    monkeypatch.setattr(services, "dispatch", lambda match, **options: None)
 
 
 def rated_builtin_match() -> Match:

@@ -80,7 +80,7 @@ def fault_lab(request, django_db_setup, sandbox_backend, tmp_path, settings, mon
     # production one), and a queued match's message counts as lost after the short deadline too.
     deadline = getattr(request, "param", DEADLINE_SECONDS)
     settings.ARENA_MATCH_DEADLINE_SECONDS = deadline
-    monkeypatch.setattr(services, "dispatch", lambda match: transaction.on_commit(
+    monkeypatch.setattr(services, "dispatch", lambda match, **options: transaction.on_commit(
         lambda: broker.send(QUEUE, "matches.tasks.run_match", match.pk)))
     env = {
         **os.environ,

@@ -86,7 +86,7 @@ def test_a_match_whose_worker_died_is_requeued_and_finished_once(live_worker, mo
     from ratings.models import Rating
 
     with monkeypatch.context() as patch:
-        patch.setattr(services, "dispatch", lambda match: None)
+        patch.setattr(services, "dispatch", lambda match, **options: None)
         match = services.create_match("endgame", [Bot.objects.builtin("endgame", "greedy"),
                                                   Bot.objects.builtin("endgame", "parity")],
                                       purpose=Match.Purpose.CHALLENGE, rated=True)

@@ -28,7 +28,7 @@ DEADLINE = timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
 def dispatched(monkeypatch) -> list[int]:
     """The ids of the matches sent to the workers (none really is)."""
     sent = []
-    monkeypatch.setattr(services, "dispatch", lambda match: sent.append(match.pk))
+    monkeypatch.setattr(services, "dispatch", lambda match, **options: sent.append(match.pk))
     return sent
 
 
