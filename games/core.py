@@ -13,7 +13,10 @@ import copy
 import enum
 import json
 import random
+import re
+import reprlib
 from abc import ABC, abstractmethod
+from itertools import accumulate
 from typing import Any, ClassVar
 
 JSON = Any
@@ -47,9 +50,27 @@ def check_int_option(name: str, value, low: int, high: int) -> None:
         raise ConfigError(f"{name} must be an integer from {low} to {high}, not {short_repr(value)}")
 
 
+def _bounded_repr() -> reprlib.Repr:
+    shown = reprlib.Repr()
+    # Six levels and twenty items of each container at most: a value nested 200,000 deep or a list of a
+    # million numbers is shown in a few lines' time, never by the recursion that a plain repr would need.
+    shown.maxlevel = 6
+    shown.maxlist = shown.maxtuple = shown.maxset = shown.maxfrozenset = shown.maxdict = 20
+    shown.maxstring = shown.maxother = shown.maxlong = 200
+    return shown
+
+
+_SHORT_REPR = _bounded_repr()
+
+
 def short_repr(value, limit: int = 60) -> str:
-    """repr(value) cut to `limit` characters: error messages stay readable whatever the input held."""
-    text = repr(value)
+    """repr(value) cut to `limit` characters: error messages stay readable whatever the input held (any
+    value at all: nested past the recursion limit, huge, or with a `__repr__` that raises)."""
+    return cut(_SHORT_REPR.repr(value), limit)
+
+
+def cut(text: str, limit: int) -> str:
+    """`text`, or its first `limit` - 3 characters and "..." if it is longer."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -78,31 +99,56 @@ class JSONTooDeep(ValueError):
         super().__init__(f"JSON nested more than {limit} levels deep")
 
 
-def json_depth(value: JSON) -> int:
-    """How deeply `value` nests lists and objects (0 for a scalar), without recursion."""
-    deepest, pending = 0, [(value, 0)]
+def nests_deeper_than(value: object, limit: int) -> bool:
+    """Whether `value` nests lists (tuples) and objects more than `limit` levels, found without recursion.
+
+    It stops at the first level past `limit`: a value that contains itself (which only a bot run in this
+    process can return) is answered too."""
+    pending = [(value, 0)]
     while pending:
         item, depth = pending.pop()
-        if isinstance(item, (list, dict)):
-            deepest = max(deepest, depth + 1)
+        if isinstance(item, (list, tuple, dict)):
+            if depth >= limit:
+                return True
             pending.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
+    return False
 
 
 def check_json_depth(value: JSON, limit: int = MAX_JSON_DEPTH) -> JSON:
     """`value` itself, or JSONTooDeep if it nests more than `limit` levels."""
-    if json_depth(value) > limit:
+    if nests_deeper_than(value, limit):
         raise JSONTooDeep(limit)
     return value
 
 
-def loads_json(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> JSON:
-    """json.loads, refusing (JSONTooDeep, a ValueError like every other refusal) JSON nested too deeply."""
-    try:
-        value = json.loads(text)
-    except RecursionError:  # the C parser stops near Python's recursion limit
-        raise JSONTooDeep(limit) from None
-    return check_json_depth(value, limit)
+# A JSON string literal (escapes included), and whatever is neither a bracket nor a brace.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_NESTING_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def text_nests_deeper_than(text: str, limit: int) -> bool:
+    """Whether the JSON `text` nests more than `limit` levels, read from its brackets before any parser
+    recurses into them (json.loads recurses once per level, and a line nested 200,000 deep is one bad
+    bot's work). Exact for JSON; for a text that is not, never less than the depth a parser reaches before
+    it stops at the first fault."""
+    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))
+    if len(brackets) <= limit:
+        return False
+    return max(accumulate(map(_NESTING_STEP.__getitem__, brackets))) > limit
+
+
+def _not_json_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def loads_json(text: str, limit: int = MAX_JSON_DEPTH) -> JSON:
+    """json.loads for text from outside: JSONTooDeep (a ValueError like every other refusal) for JSON
+    nested more than `limit` levels, found before parsing, and a ValueError for NaN and Infinity, which
+    Python's json reads but JSON (and PostgreSQL's jsonb) does not have."""
+    if text_nests_deeper_than(text, limit):
+        raise JSONTooDeep(limit)
+    return json.loads(text, parse_constant=_not_json_constant)
 
 
 class ScoreOrder(str, enum.Enum):
@@ -209,24 +255,37 @@ class GameState(ABC):
         obs["legal_actions"] = self.legal_actions() if self.current_player() == seat else []
         return obs
 
-    def is_legal(self, action: JSON) -> bool:
-        try:
-            key = canonical(action)
-        except (TypeError, ValueError):
-            return False
-        return any(canonical(a) == key for a in self.legal_actions())
+    def legal_action(self, action: object) -> JSON:
+        """The game's own legal action equal to `action` (the same JSON, whatever the key order), or
+        IllegalAction saying why not.
 
-    def apply_action(self, action: JSON) -> "GameState":
-        """A new state after the current seat takes `action`; IllegalAction if it is not legal."""
+        Every game's legality check is this one, and `action` is whatever a bot sent or returned: nested
+        past any depth, huge, NaN, not JSON at all. It never raises anything but IllegalAction, and what it
+        returns is the game's value, never the bot's: that is what the state applies and the replay keeps.
+        """
         if self.is_terminal():
             raise IllegalAction("the game is over")
-        if not self.is_legal(action):
-            raise IllegalAction(
-                f"{canonical(action) if _is_json(action) else repr(action)} is not a legal action for seat "
-                f"{self.current_player()}; legal: {canonical(self.legal_actions())}"
-            )
+        key = _canonical_or_none(action)
+        if key is not None:
+            for legal in self.legal_actions():
+                if canonical(legal) == key:
+                    return legal
+        shown = short_repr(action, ACTION_SHOWN) if key is None else cut(key, ACTION_SHOWN)
+        raise IllegalAction(f"{shown} is not a legal action for seat {self.current_player()}; "
+                            f"legal: {canonical(self.legal_actions())}")
+
+    def is_legal(self, action: object) -> bool:
+        try:
+            self.legal_action(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply_action(self, action: object) -> "GameState":
+        """A new state after the current seat takes `action`; IllegalAction if it is not legal."""
+        legal = self.legal_action(action)
         new = self.clone()
-        new._apply(action)
+        new._apply(legal)
         new.step += 1
         return new
 
@@ -274,12 +333,19 @@ class GameState(ABC):
         return new
 
 
-def _is_json(value: JSON) -> bool:
+# The longest reading of a refused action in an error message.
+ACTION_SHOWN = 200
+
+
+def _canonical_or_none(value: object) -> str | None:
+    """canonical(value), or None for a value that is no JSON: nested too deep for json.dumps to recurse
+    into, a set, a number too long to print, keys that are not text..."""
+    if nests_deeper_than(value, MAX_JSON_DEPTH):
+        return None
     try:
-        canonical(value)
-        return True
+        return canonical(value)
     except (TypeError, ValueError):
-        return False
+        return None
 
 
 class Game(ABC):

@@ -14,7 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Protocol
 
-from .core import BotFailure, Game, GameState, Verdict
+from .core import ACTION_SHOWN, BotFailure, Game, GameState, IllegalAction, Verdict, short_repr
 
 REPLAY_FORMAT = "arena-replay"
 REPLAY_VERSION = 1
@@ -173,12 +173,15 @@ def play_match(
     while not state.is_terminal():
         seat = state.current_player()
         try:
-            action = players[seat].act(state.observation(seat))
+            proposed = players[seat].act(state.observation(seat))
         except BotFailure as failure:
             fail(seat, failure)
             continue
-        if not state.is_legal(action):
-            fail(seat, BotFailure(Verdict.ILLEGAL, f"returned {action!r}, not one of legal_actions"))
+        try:
+            action = state.legal_action(proposed)  # the game's own value from here on, never the bot's
+        except IllegalAction:
+            fail(seat, BotFailure(Verdict.ILLEGAL, f"returned {short_repr(proposed, ACTION_SHOWN)}, not one of "
+                                                   "legal_actions"))
             continue
         before = state
         state = state.apply_action(action)

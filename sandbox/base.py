@@ -27,8 +27,8 @@ from typing import Any
 from games.core import BotFailure, Verdict
 
 from .limits import Limits
+from .protocol import PROTOCOL_VERSION, ProtocolViolation, Reply, ReplyType, read_reply, storable_text
 
-PROTOCOL_VERSION = 1
 HARNESS = Path(__file__).with_name("harness.py")
 # Private copies of bot files live in directories named so; cleanup finds what a killed worker left.
 STAGING_PREFIX = "arena-sandbox-"
@@ -316,9 +316,7 @@ class SandboxPlayer(ABC):
         reply = self._exchange({"type": "act", "observation": observation}, "action", self.limits.decision,
                                use_bank=True)
         self.decisions += 1
-        if "action" not in reply:
-            raise self._protocol("sent an action message without an action")
-        return reply["action"]
+        return reply.action
 
     def close(self) -> str:
         if not self._closed:
@@ -334,7 +332,7 @@ class SandboxPlayer(ABC):
 
     def log(self) -> str:
         """The bot's stderr (first and last halves of it) followed by what went wrong, if anything."""
-        return "\n".join([self._stderr.text(), *self._notes]).strip("\n")
+        return storable_text("\n".join([self._stderr.text(), *self._notes]).strip("\n"))
 
     # --- the protocol --------------------------------------------------------------------------------
     def _stage(self) -> Path | None:
@@ -347,7 +345,7 @@ class SandboxPlayer(ABC):
         except OSError as error:
             raise BotFailure(Verdict.CRASH, f"cannot read the bot file: {error}") from error
 
-    def _exchange(self, message: dict, reply_type: str, allowance: float, *, use_bank: bool) -> dict:
+    def _exchange(self, message: dict, reply_type: ReplyType, allowance: float, *, use_bank: bool) -> Reply:
         """Send `message`, wait for its reply and charge the time it took.
 
         The charge is the CPU the sandbox used since the last reply (computing between turns on spare
@@ -391,25 +389,19 @@ class SandboxPlayer(ABC):
                                    f"CPU between turns) against {allowance:g}s and a bank of {spare:.2f}s")
         return reply
 
-    def _read_reply(self, seq: int, reply_type: str, deadline: float, late: str) -> dict:
-        """The reply to message `seq`; a timeout saying `late` if none came by `deadline`."""
+    def _read_reply(self, seq: int, reply_type: ReplyType, deadline: float, late: str) -> Reply:
+        """The reply to message `seq`; a timeout saying `late` if none came by `deadline`; any other line
+        the protocol does not allow is a protocol verdict (sandbox/protocol.py reads them all)."""
         while True:
             line = self._next_line(deadline, late)
             try:
-                reply = json.loads(line)
-            except ValueError:
-                raise self._protocol(f"sent a line that is not JSON: {line[:200]!r}") from None
-            if not isinstance(reply, dict) or reply.get("v") != PROTOCOL_VERSION:
-                raise self._protocol(f"sent a message without \"v\": {PROTOCOL_VERSION}: {line[:200]!r}")
-            reply_seq = reply.get("seq")
-            if isinstance(reply_seq, int) and not isinstance(reply_seq, bool) and reply_seq < seq:
+                reply = read_reply(line, seq, reply_type)
+            except ProtocolViolation as violation:
+                raise self._protocol(str(violation)) from None
+            if reply is None:
                 continue  # a late answer to an earlier message is never this decision's answer
-            if reply_seq != seq:
-                raise self._protocol(f"answered message {reply_seq!r} while message {seq} was pending")
-            if reply.get("type") == "error":
+            if reply.type == "error":
                 raise self._bot_error(reply)
-            if reply.get("type") != reply_type:
-                raise self._protocol(f"sent a {reply.get('type')!r} message where a {reply_type!r} was due")
             return reply
 
     def _next_line(self, deadline: float, late: str) -> bytes:
@@ -453,6 +445,7 @@ class SandboxPlayer(ABC):
         self._notes.append(text if len(text) <= limit else f"[... cut ...]\n{text[-limit:]}")
 
     def _failure(self, verdict: Verdict, message: str) -> BotFailure:
+        message = storable_text(message)  # it may quote what the bot sent
         self._note(f"[arena] {verdict.value}: {message}")
         return BotFailure(verdict, message)
 
@@ -462,12 +455,10 @@ class SandboxPlayer(ABC):
     def _protocol(self, message: str) -> BotFailure:
         return self._failure(Verdict.PROTOCOL, message)
 
-    def _bot_error(self, reply: dict) -> BotFailure:
-        error = str(reply.get("error", ""))
-        self._note(error.rstrip("\n"))
-        verdict = {"memory": Verdict.MEMORY, "illegal": Verdict.ILLEGAL}.get(reply.get("kind"), Verdict.CRASH)
-        lines = error.strip().splitlines()
-        return self._failure(verdict, lines[-1] if lines else "the bot failed")
+    def _bot_error(self, reply: Reply) -> BotFailure:
+        self._note(reply.error.rstrip("\n"))
+        lines = reply.error.strip().splitlines()
+        return self._failure(reply.verdict, lines[-1] if lines else "the bot failed")
 
     def _death(self) -> BotFailure:
         """The harness's stdout ended: find out how the bot died."""
