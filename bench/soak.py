@@ -40,7 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAB = ROOT / "tests" / "platform"
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT), str(LAB)]
+sys.path[:0] = [str(ROOT / "platform"), str(ROOT), str(LAB), str(LAB.parent)]
 PYTHONPATH = os.pathsep.join([str(ROOT / "platform"), str(ROOT)])
 INHERITED_ENV = {key: value for key, value in os.environ.items()
                  if key not in ("DATABASE_URL", "CELERY_BROKER_URL", "ARENA_QUEUE", "PYTEST_XDIST_WORKER")}

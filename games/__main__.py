@@ -6,12 +6,13 @@ import argparse
 import json
 import secrets
 import sys
+from functools import partial
 from pathlib import Path
 
 from . import available_games, get_game, replay as replays
 from .bots import BotSpecError, make_player
 from .core import ConfigError, ScoreOrder
-from .referee import play_match
+from .referee import play_match, seated
 from .tournament import FORMATS
 
 SANDBOXES = ("none", "bwrap", "docker")
@@ -46,16 +47,17 @@ def cmd_match(args) -> int:
     if not game.min_players <= len(args.bots) <= game.max_players:
         raise ConfigError(f"{game.name} is played by {game.min_players} to {game.max_players} bots, not {len(args.bots)}")
     seed = secrets.randbelow(FRESH_SEEDS) if args.seed is None else args.seed
-    players = [
-        make_player(game, spec, sandbox=args.sandbox, seed=seed, seat=seat) for seat, spec in enumerate(args.bots)
-    ]
-    show_step = None
-    if not args.json:
-        print(f"{game.title}, seed {seed}" + ("" if args.seed is not None else f" (drawn; --seed {seed} plays it again)"))
-        print("starting table:")
-        print(_indent(game.render(game.new_game(len(players), config, seed))))
-        show_step = StepPrinter(game, [player.name for player in players], verbose=args.verbose)
-    result = play_match(game, players, config=config, seed=seed, on_step=show_step)
+    openers = [partial(make_player, game, spec, sandbox=args.sandbox, seed=seed, seat=seat)
+               for seat, spec in enumerate(args.bots)]
+    with seated(openers) as players:
+        show_step = None
+        if not args.json:
+            drawn = "" if args.seed is not None else f" (drawn; --seed {seed} plays it again)"
+            print(f"{game.title}, seed {seed}{drawn}")
+            print("starting table:")
+            print(_indent(game.render(game.new_game(len(players), config, seed))))
+            show_step = StepPrinter(game, [player.name for player in players], verbose=args.verbose)
+        result = play_match(game, players, config=config, seed=seed, on_step=show_step)
     if args.replay:
         replays.save(result.replay, args.replay)
     if args.json:

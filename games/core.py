@@ -50,17 +50,24 @@ def check_int_option(name: str, value, low: int, high: int) -> None:
         raise ConfigError(f"{name} must be an integer from {low} to {high}, not {short_repr(value)}")
 
 
-def _bounded_repr() -> reprlib.Repr:
-    shown = reprlib.Repr()
-    # Six levels and twenty items of each container at most: a value nested 200,000 deep or a list of a
-    # million numbers is shown in a few lines' time, never by the recursion that a plain repr would need.
-    shown.maxlevel = 6
-    shown.maxlist = shown.maxtuple = shown.maxset = shown.maxfrozenset = shown.maxdict = 20
-    shown.maxstring = shown.maxother = shown.maxlong = 200
-    return shown
+class _BoundedRepr(reprlib.Repr):
+    """reprlib's repr, six levels and twenty items of each container deep at most: a value nested 200,000
+    deep or a list of a million numbers is shown in a line's time, never by the recursion a repr needs."""
+
+    def __init__(self):
+        super().__init__()
+        self.maxlevel = 6
+        self.maxlist = self.maxtuple = self.maxset = self.maxfrozenset = self.maxdict = 20
+        self.maxstring = self.maxother = self.maxlong = 200
+
+    def repr_int(self, value, level):
+        try:
+            return super().repr_int(value, level)
+        except ValueError:  # more digits than Python prints (sys.get_int_max_str_digits)
+            return f"<an integer of {value.bit_length()} bits>"
 
 
-_SHORT_REPR = _bounded_repr()
+_SHORT_REPR = _BoundedRepr()
 
 
 def short_repr(value, limit: int = 60) -> str:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Protocol
+from contextlib import ExitStack, contextmanager
+from typing import Any, Protocol
 
 from .core import ACTION_SHOWN, BotFailure, Game, GameState, IllegalAction, Verdict, short_repr
 
@@ -36,6 +38,8 @@ class Player(Protocol):
 
     # Optional: `prepare()` opens what the player runs in (a warm container) before `start`, never raising:
     # what fails is raised again by `start`. The referee prepares a match's players side by side.
+    # Optional: `discard()` is `close()` for a match that ended by an exception: nothing the player ran in
+    # is kept for another match (see `seated`).
 
 
 @dataclasses.dataclass
@@ -117,6 +121,37 @@ class InProcessPlayer:
         return ""
 
 
+@contextmanager
+def seated(openers: Iterable[Callable[[], Player]]) -> Iterator[list[Player]]:
+    """The players `openers` open, one per seat in seat order, for a match played in the `with` block;
+    every one of them is closed when it ends, however it ends.
+
+    This is where every match's sandboxes are opened, played and closed (the platform's runner and
+    `python -m games` alike). `play_match` closes its players to read their logs; when the block ends
+    by an exception instead (a seat that could not be opened, a bug of a game, an interrupt) each player
+    opened so far is discarded: its process, container and files are removed and a warm container is
+    not kept for another match.
+    """
+    with ExitStack() as stack:
+        players = []
+        for open_player in openers:
+            player = open_player()
+            stack.push(_closer(player))
+            players.append(player)
+        yield players
+
+
+def _closer(player: Player) -> Callable[..., bool]:
+    """An exit callback for `player` (as ExitStack.push takes them): close it, or discard it on an exception."""
+    def leave(error_type, error, traceback) -> bool:
+        if error_type is None:
+            player.close()
+        else:
+            getattr(player, "discard", player.close)()
+        return False  # the exception goes on
+    return leave
+
+
 def setup_info(game: Game, state: GameState, seat: int) -> dict:
     return {
         "game": game.name,
@@ -148,7 +183,9 @@ def play_match(
 ) -> MatchResult:
     """Play one match to its end and return the result with its replay.
 
-    `on_step(before, seat, action, after)` is called after every applied action (for live displays).
+    `on_step(before, seat, action, after)` is called after every applied action (for live displays). The
+    players are closed at the end (their logs are part of the result); opened with `seated`, they are
+    closed too when the match ends by an exception.
     """
     state = game.new_game(len(players), config, seed)
     initial = state

@@ -279,6 +279,8 @@ class SandboxPlayer(ABC):
         self._staging: Path | None = None
         self._cpu_mark: float | None = None
         self._closed = False
+        # Set by discard(): the match ended by an exception, so a warm container is not kept (sandbox/pool.py).
+        self.discarded = False
         # What names this sandbox on the host (container id, cgroup name), once started.
         self.sandbox_id: str | None = None
 
@@ -321,14 +323,25 @@ class SandboxPlayer(ABC):
     def close(self) -> str:
         if not self._closed:
             self._closed = True
-            if self._channel is not None:
-                self._channel.end_input()
-                self._drain(time.monotonic() + CLOSE_DRAIN)
-                self._channel.close()
-            self._destroy()
-            if self._staging is not None:
-                shutil.rmtree(self._staging, ignore_errors=True)
+            try:
+                if self._channel is not None:
+                    try:
+                        self._channel.end_input()
+                        self._drain(time.monotonic() + CLOSE_DRAIN)
+                    finally:
+                        self._channel.close()
+            finally:  # the sandbox goes, whatever reading its last words raised
+                try:
+                    self._destroy()
+                finally:
+                    if self._staging is not None:
+                        shutil.rmtree(self._staging, ignore_errors=True)
         return self.log()
+
+    def discard(self) -> str:
+        """close() for a match that ended by an exception: nothing of this sandbox serves another match."""
+        self.discarded = True
+        return self.close()
 
     def log(self) -> str:
         """The bot's stderr (first and last halves of it) followed by what went wrong, if anything."""

@@ -273,11 +273,12 @@ class WarmPlayer(SandboxPlayer):
     def _destroy(self) -> None:
         prepared, self._prepared = self._prepared, None
         if isinstance(prepared, tuple):  # prepared for a match that ended before this bot started
-            self.pool._release(prepared[0], reusable=True)
+            self.pool._release(prepared[0], reusable=not self.discarded)
         container, self._container = self._container, None
         if container is None:
             return
-        if self.verdict not in REUSABLE_VERDICTS or self._ran_out_of_memory(container):
+        # A match that ended by an exception may have left its bot anywhere (computing, writing): never reused.
+        if self.discarded or self.verdict not in REUSABLE_VERDICTS or self._ran_out_of_memory(container):
             self.pool._release(container, reusable=False)  # no use waiting for its reset
             return
         self._warm_channel.end_input()

@@ -6,11 +6,12 @@ uses them, so what a student sees offline is what the platform's tournament does
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from ..bots import make_player
 from ..core import BotFailure, ConfigError, Game
-from ..referee import play_match, setup_info
+from ..referee import play_match, seated, setup_info
 from .model import Outcome, Series, series_winner
 from .series import GameRecord, SeriesPlan
 from .tournament import Tournament
@@ -69,21 +70,20 @@ def run_tournament(game: Game, bots: list[str], format: str, *, rounds: int | No
 
 def _validation_failure(game: Game, spec: str, seats: int, config: dict, sandbox: str, seed: int) -> str | None:
     """Load the bot and run its setup as a game would; the failure's message, or None if it is fine."""
-    player = make_player(game, spec, sandbox=sandbox, seed=seed)
-    try:
-        player.start(setup_info(game, game.new_game(seats, config, seed), 0))
-    except BotFailure as failure:
-        return str(failure)
-    finally:
-        player.close()
+    with seated([partial(make_player, game, spec, sandbox=sandbox, seed=seed)]) as (player,):
+        try:
+            player.start(setup_info(game, game.new_game(seats, config, seed), 0))
+        except BotFailure as failure:
+            return str(failure)
     return None
 
 
 def _play(game: Game, bots: list[str], spec, config: dict, sandbox: str) -> tuple[GameRecord, dict]:
     # With "docker-warm", each entrant keeps one container for all its games (reset between them).
-    players = [make_player(game, bots[entrant], sandbox=sandbox, seed=spec.seed, seat=seat,
-                           key=f"entrant:{entrant}") for seat, entrant in enumerate(spec.seats)]
-    result = play_match(game, players, config=config, seed=spec.seed)
+    openers = [partial(make_player, game, bots[entrant], sandbox=sandbox, seed=spec.seed, seat=seat,
+                       key=f"entrant:{entrant}") for seat, entrant in enumerate(spec.seats)]
+    with seated(openers) as players:
+        result = play_match(game, players, config=config, seed=spec.seed)
     record = GameRecord(
         seats=spec.seats,
         scores=tuple(p.score for p in result.players),

@@ -3,12 +3,13 @@
 import re
 import shutil
 import tempfile
+from functools import partial
 from pathlib import Path
 
 from django.conf import settings
 from games import BotFailure, get_game
 from games.bots import make_player
-from games.referee import MatchResult, play_match
+from games.referee import MatchResult, Player, play_match, seated
 
 
 # The bots' sources are written in folders named so, then "PID.START-" of the playing process (see
@@ -73,41 +74,36 @@ class UnstartablePlayer:
 
 
 def play(match, seats) -> MatchResult:
-    """Play `match` with `seats` (MatchSeat rows in seat order) and return the referee's result."""
+    """Play `match` with `seats` (MatchSeat rows in seat order) and return the referee's result.
+
+    Its sandboxes are closed however the match ends (see games.referee.seated), its bots' files removed."""
     from sandbox.base import local_owner_prefix
 
     game = get_game(match.game)
     backend = match_backend(match)
     # Named after this process, so that if it is killed mid-match the next cleanup knows the folder is stale.
-    with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{local_owner_prefix()}-{match.pk}-") as folder:
-        players = []
-        try:
-            _open_players(match, seats, game, backend, folder, players)
-        except BaseException:
-            for player in players:  # free the sandboxes already opened
-                player.close()
-            raise
+    with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{local_owner_prefix()}-{match.pk}-") as folder, \
+            seated(partial(_open_seat, match, seat, game, backend, folder) for seat in seats) as players:
         result = play_match(game, players, config=match.config, seed=match.seed)
     result.replay["players"] = [seat.bot.label for seat in seats]
     return result
 
 
-def _open_players(match, seats, game, backend: str, folder: str, players: list) -> None:
-    """Append one player per seat to `players` (filled in place, so a failure can close what was opened)."""
-    for seat in seats:
-        if seat.bot.is_builtin:
-            spec = f"builtin:{seat.bot.builtin_name}"
-        else:
-            # One folder per seat: the sandbox mounts the bot's folder, never another seat's file.
-            path = Path(folder) / f"seat{seat.seat}" / "bot.py"
-            path.parent.mkdir()
-            path.write_text(seat.version.code, encoding="utf-8")
-            spec = str(path)
-        try:
-            players.append(make_player(game, spec, sandbox=backend, seed=match.seed, seat=seat.seat,
-                                       key=None if seat.bot.is_builtin else warm_key(seat)))
-        except BotFailure as failure:
-            players.append(UnstartablePlayer(seat.bot.label, failure))
+def _open_seat(match, seat, game, backend: str, folder: str) -> Player:
+    """The player of one seat; one whose sandbox cannot even be opened fails at its start, as a verdict."""
+    if seat.bot.is_builtin:
+        spec = f"builtin:{seat.bot.builtin_name}"
+    else:
+        # One folder per seat: the sandbox mounts the bot's folder, never another seat's file.
+        path = Path(folder) / f"seat{seat.seat}" / "bot.py"
+        path.parent.mkdir()
+        path.write_text(seat.version.code, encoding="utf-8")
+        spec = str(path)
+    try:
+        return make_player(game, spec, sandbox=backend, seed=match.seed, seat=seat.seat,
+                           key=None if seat.bot.is_builtin else warm_key(seat))
+    except BotFailure as failure:
+        return UnstartablePlayer(seat.bot.label, failure)
 
 
 def remove_stale_folders() -> list[Path]:

@@ -9,9 +9,11 @@ import json
 import random
 
 import pytest
+from hostile import assert_storable_json, json_values, non_json_values
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games import available_games, replay
-from games.core import ScoreOrder, Verdict
+from games.core import IllegalAction, ScoreOrder, Verdict, canonical
 from games.referee import InProcessPlayer, play_match
 
 GAMES = sorted(available_games().items())
@@ -139,3 +141,55 @@ def test_the_documented_example_bot_plays_a_full_game(name, game, example_bot):
     players[0] = InProcessPlayer("example", example_bot(name))
     result = play_match(game, players, seed=1)
     assert result.final_state.is_terminal() and result.players[0].status == "ok"
+
+
+# States to judge hostile actions in: a few of each game's, from its first decision to late in a game.
+JUDGED_STATES = {name: [state for state in random_states(game, 8)[:-1]][::9] for name, game in GAMES}
+
+
+def near_misses(action) -> list:
+    """Values a bot may return that look like a legal `action` but are not it (or are the same JSON)."""
+    return [[action], {"action": action}, str(action), json.dumps(action), True, 1.0, -0.0, float("nan"),
+            (action,), action if not isinstance(action, list) else tuple(action)]
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+@settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_legality_check_takes_anything_and_answers_a_legal_action_or_illegal(name, game, data):
+    state = data.draw(st.sampled_from(JUDGED_STATES[name]), label="state")
+    legal = state.legal_actions()
+    action = data.draw(st.one_of(json_values, non_json_values, st.sampled_from(near_misses(legal[0]))), label="action")
+    try:
+        chosen = state.legal_action(action)
+    except IllegalAction as illegal:
+        assert str(illegal)
+        assert not state.is_legal(action)
+        return
+    # Legal only as the same JSON as a legal action, and then the game's own value is what goes on.
+    assert chosen in legal and canonical(chosen) == canonical(action)
+    assert state.apply_action(action).full_view() == state.apply_action(chosen).full_view()
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+@settings(max_examples=8, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(action=st.one_of(non_json_values, json_values.filter(lambda value: not isinstance(value, str))))
+def test_a_bot_returning_anything_but_a_legal_action_loses_as_illegal_and_the_replay_stays_json(name, game, action):
+    players = seated(game, 6)
+    players[0] = InProcessPlayer("hostile", Returns(action))
+    result = play_match(game, players, seed=6)
+    status = result.players[0].status
+    assert status == Verdict.ILLEGAL.value or game.new_game(seed=6).is_legal(action)
+    if status == Verdict.ILLEGAL.value:
+        assert "not one of legal_actions" in result.players[0].detail and 0 not in result.winners
+    assert_storable_json(result.replay)
+
+
+class Returns:
+    """Returns the same value at every decision."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def act(self, obs):
+        return self.value

@@ -8,6 +8,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from left_behind import bot_containers
 from platform_helpers import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,15 +122,6 @@ class RedisServer:
 
         with app.connection_for_write(self.url) as connection:
             app.send_task(task, args=args, queue=queue, connection=connection)
-
-
-def bot_containers() -> dict[str, str]:
-    """Every bot container on this host: name -> the owner label (sandbox.base.owner_token of its worker process)."""
-    from sandbox import docker_backend
-
-    # The low-level listing: containers another test removes meanwhile cannot make it fail.
-    listed = docker_backend.client().api.containers(all=True, filters={"label": docker_backend.LABEL})
-    return {c["Names"][0].lstrip("/"): c["Labels"].get(docker_backend.OWNER_LABEL, "") for c in listed}
 
 
 def sandboxes_of(pids: set[int]) -> set[str]:

@@ -36,7 +36,8 @@ def bot_file(name: str, directory: Path, **constants) -> Path:
     """A copy of tests/sandbox/bots/`name`.py with module constants set (e.g. the targets to attack)."""
     text = (BOTS / f"{name}.py").read_text()
     for constant, value in constants.items():
-        text, count = re.subn(rf"^{constant} = .*$", f"{constant} = {value!r}", text, flags=re.M)
+        # (A function, not a template: the repr of bytes holds backslashes, which a template would read.)
+        text, count = re.subn(rf"^{constant} = .*$", lambda _: f"{constant} = {value!r}", text, flags=re.M)
         assert count == 1, f"{name}.py has no constant {constant}"
     path = directory / f"{name}.py"
     path.write_text(text)
@@ -70,6 +71,7 @@ class Outcome:
     think_time: float
     # docker-warm: whether the match ran in a container an earlier match had used.
     reused: bool = False
+    replay: dict | None = None
 
 
 def play(backend: str, bot: Path, *, limits: sandbox.Limits = LIMITS, opponent=None, config: dict | None = None
@@ -87,7 +89,7 @@ def play(backend: str, bot: Path, *, limits: sandbox.Limits = LIMITS, opponent=N
     seconds = time.monotonic() - began - lifecycle["seconds"]
     seat = result.players[0]
     return Outcome(seat.status, seat.detail, seat.log, result.winners, seconds, peak_rss_mb() - rss_before,
-                   player.sandbox_id, player.think_time, getattr(player, "reused", False))
+                   player.sandbox_id, player.think_time, getattr(player, "reused", False), result.replay)
 
 
 def time_spent_in(player, *methods: str) -> dict:

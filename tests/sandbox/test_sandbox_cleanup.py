@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from left_behind import left_behind
 from required import require
 from sandbox_testkit import BOTS, LIMITS, leftovers, open_player, play, processes_in
 
@@ -197,3 +198,44 @@ def test_workers_of_another_user_share_the_sweep_lock_whatever_the_umask_of_its_
         assert other_user.stdout.strip() == "swept", other_user.stderr
     finally:
         shutil.rmtree(folder)
+
+
+# `python -m games` playing End Game with a bug that strikes at the game's third move, once every bot
+# has started and decided (the sandboxes are up and in use).
+BROKEN_GAME_CLI = """
+import sys
+from games.__main__ import main
+from games.endgame import EndGameState
+
+applied = EndGameState._apply
+
+def apply_until_the_bug(state, action):
+    if state.step >= 2:
+        raise RuntimeError("a bug of the game")
+    applied(state, action)
+
+EndGameState._apply = apply_until_the_bug
+sys.exit(main(sys.argv[1:]))
+"""
+BROKEN_GAME_RUNS = {
+    "none": ["match", "--sandbox", "none"],
+    "bwrap": ["match", "--sandbox", "bwrap"],
+    "docker": ["match", "--sandbox", "docker"],
+    "docker-warm": ["tournament", "--format", "round-robin", "--sandbox", "docker"],  # one warm container per entrant
+}
+
+
+@pytest.mark.parametrize("backend", sorted(BROKEN_GAME_RUNS))
+def test_a_game_that_raises_mid_match_leaves_nothing_of_the_cli_s_sandboxes(backend, request):
+    if backend != "none":
+        request.getfixturevalue("bwrap_ready" if backend == "bwrap" else "docker_image")
+    command, *options = BROKEN_GAME_RUNS[backend]
+    # Held so that no sweep (another test's, a Celery worker's) takes what the run leaves before it is seen.
+    with one_sweep_at_a_time():
+        cli = subprocess.Popen([sys.executable, "-c", BROKEN_GAME_CLI, command, "endgame", str(BOTS / "first_legal.py"),
+                                "builtin:greedy", *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=Path(__file__).parents[2])
+        _, errors = cli.communicate(timeout=120)
+
+        assert cli.returncode == 1 and "RuntimeError: a bug of the game" in errors, errors[-3000:]
+        assert left_behind(cli.pid) == set()

@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from sandbox_testkit import BOTS, LIMITS, MATCH_BOUND, assert_contained, play
+from hostile import HOSTILE_LINES, assert_storable_json, assert_storable_text
+from sandbox_testkit import BOTS, LIMITS, MATCH_BOUND, assert_contained, bot_file, play
 
 CASES = {
     # bot file: (verdict, text expected in the detail or the log)
@@ -54,3 +55,15 @@ def test_flooded_log_is_cut_to_its_documented_size(backend, bot):
 
     assert "bytes cut" in outcome.log
     assert len(outcome.log.encode()) <= LIMITS.log_bytes + LIMITS.traceback_bytes
+
+
+@pytest.mark.parametrize("line", sorted(HOSTILE_LINES))
+def test_a_hostile_line_on_the_protocol_channel_is_a_verdict_against_its_sender(backend, line, tmp_path):
+    lines, verdict, evidence = HOSTILE_LINES[line]
+    outcome = play(backend, bot_file("hostile_line", tmp_path, LINES=lines))
+
+    assert_contained(outcome, backend, verdict)
+    assert evidence in outcome.detail
+    assert_storable_text(outcome.detail)
+    assert_storable_text(outcome.log)
+    assert_storable_json(outcome.replay)
