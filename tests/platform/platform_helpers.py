@@ -54,13 +54,13 @@ def play_now(match):
     return match
 
 
-def active_bot(owner, game="endgame", name="mine"):
-    """A bot of `owner` with one accepted version (as if validation had passed), ready to challenge."""
+def active_bot(owner, game="endgame", name="mine", code: bytes = EXAMPLE_BOT):
+    """A bot of `owner` with one accepted version of `code` (as if validation had passed), ready to challenge."""
     import hashlib
 
     from bots.models import Bot, BotVersion
 
     bot = Bot.objects.create(owner=owner, game=game, name=name)
-    BotVersion.objects.create(bot=bot, number=1, filename="bot.py", code=EXAMPLE_BOT.decode(), size=len(EXAMPLE_BOT),
-                              sha256=hashlib.sha256(EXAMPLE_BOT).hexdigest(), status=BotVersion.Status.ACCEPTED)
+    BotVersion.objects.create(bot=bot, number=1, filename="bot.py", code=code.decode(), size=len(code),
+                              sha256=hashlib.sha256(code).hexdigest(), status=BotVersion.Status.ACCEPTED)
     return bot

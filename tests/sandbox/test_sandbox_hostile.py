@@ -8,10 +8,17 @@ memory stays bounded, and that nothing of the sandbox is left on the host.
 from __future__ import annotations
 
 import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hostile import HOSTILE_LINES, assert_storable_json, assert_storable_text
+from left_behind import left_behind
 from sandbox_testkit import BOTS, LIMITS, MATCH_BOUND, assert_contained, bot_file, play
+
+from sandbox.base import one_sweep_at_a_time
 
 CASES = {
     # bot file: (verdict, text expected in the detail or the log)
@@ -67,3 +74,32 @@ def test_a_hostile_line_on_the_protocol_channel_is_a_verdict_against_its_sender(
     assert_storable_text(outcome.detail)
     assert_storable_text(outcome.log)
     assert_storable_json(outcome.replay)
+
+
+@pytest.mark.parametrize("line", sorted(HOSTILE_LINES))
+def test_a_hostile_line_through_the_cli_on_docker_loses_with_a_strict_replay_and_no_container(docker_image, line,
+                                                                                             tmp_path):
+    lines, verdict, evidence = HOSTILE_LINES[line]
+    replay_file = tmp_path / "replay.json"
+    # Held so that no sweep (another test's, a Celery worker's) removes what the run might leave before it is seen.
+    with one_sweep_at_a_time():
+        cli = subprocess.Popen(
+            [sys.executable, "-m", "games", "match", "endgame", str(bot_file("hostile_line", tmp_path, LINES=lines)),
+             "builtin:greedy", "--sandbox", "docker", "--json", "--replay", str(replay_file)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+        printed, errors = cli.communicate(timeout=120)
+        assert cli.returncode == 0, errors[-3000:]
+        assert left_behind(cli.pid) == set()
+    result = json.loads(printed)
+    attacker = result["players"][0]
+
+    assert (attacker["status"], result["winners"]) == (verdict, [1])
+    assert evidence in attacker["detail"]
+    assert_storable_text(attacker["log"])
+    replay = json.loads(replay_file.read_text(encoding="utf-8"), parse_constant=_refuse)
+    assert_storable_json(replay)
+    assert replay["result"]["statuses"] == [verdict, "ok"]
+
+
+def _refuse(constant: str):
+    raise AssertionError(f"the replay holds {constant}, which is not JSON")
