@@ -22,7 +22,8 @@ def nested(depth: int) -> list:
     return value
 
 
-def _answer(action: bytes) -> bytes:
+def answer_line(action: bytes) -> bytes:
+    """An action message answering the pending message ("@SEQ@", see tests/sandbox/bots/hostile_line.py)."""
     return b'{"v":1,"seq":@SEQ@,"type":"action","action":' + action + b"}\n"
 
 
@@ -34,12 +35,12 @@ def _error(kind: bytes, error: bytes) -> bytes:
 # verdict's detail holds). Each was a platform error, a crash of the referee, or a record PostgreSQL
 # refused, or is kept from being one by a test here.
 HOSTILE_LINES: dict[str, tuple[bytes, str, str]] = {
-    "nested_200000_deep": (_answer(b"[" * DEEPEST + b"]" * DEEPEST), "protocol", "nested more than 64 levels"),
+    "nested_200000_deep": (answer_line(b"[" * DEEPEST + b"]" * DEEPEST), "protocol", "nested more than 64 levels"),
     "kind_is_an_object": (_error(b'{"kind":"crash"}', b'"boom"'), "protocol", "unknown kind"),
-    "nan_action": (_answer(b"NaN"), "protocol", "NaN is not a JSON number"),
-    "huge_number": (_answer(b"9" * 5000), "protocol", "not JSON"),
-    "not_utf8": (_answer(b'"\xff\xfe"'), "protocol", "not UTF-8"),
-    "nul_and_lone_surrogate_action": (_answer(b'"left\\u0000\\ud800"'), "illegal", "not one of legal_actions"),
+    "nan_action": (answer_line(b"NaN"), "protocol", "NaN is not a JSON number"),
+    "huge_number": (answer_line(b"9" * 5000), "protocol", "not JSON"),
+    "not_utf8": (answer_line(b'"\xff\xfe"'), "protocol", "not UTF-8"),
+    "nul_and_lone_surrogate_action": (answer_line(b'"left\\u0000\\ud800"'), "illegal", "not one of legal_actions"),
     "nul_and_lone_surrogate_error": (_error(b'"crash"', b'"Traceback\\nValueError: \\u0000\\udc80 bad"'),
                                      "crash", "ValueError"),
 }

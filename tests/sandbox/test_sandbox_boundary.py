@@ -13,7 +13,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from hostile import DEEPEST, any_text, assert_storable_json, assert_storable_text, json_values
+from hostile import DEEPEST, answer_line, any_text, assert_storable_json, assert_storable_text, json_values
 from hypothesis import HealthCheck, given, settings, strategies as st
 from sandbox_testkit import bot_file, play
 
@@ -50,11 +50,11 @@ well_formed = st.one_of(
     st.fixed_dictionaries({"v": st.just(1), "seq": st.sampled_from([SEQ, 0]), "type": st.just("ready")}),
 )
 well_formed_lines = st.builds(_encoded, well_formed, st.booleans(), st.just("utf-8"))
-deep_lines = st.integers(60, DEEPEST).map(
-    lambda depth: b'{"v":1,"seq":@SEQ@,"type":"action","action":' + b"[" * depth + b"]" * depth + b"}")
-long_numbers = st.integers(300, 5000).map(lambda digits: b'{"v":1,"seq":@SEQ@,"type":"action","action":' + b"7" * digits + b"}")
+deep_lines = st.integers(60, DEEPEST).map(lambda depth: answer_line(b"[" * depth + b"]" * depth).rstrip())
+long_numbers = st.integers(300, 5000).map(lambda digits: answer_line(b"7" * digits).rstrip())
 cut_lines = st.builds(lambda line, keep: line[:keep], envelope_lines, st.integers(0, 40))
-hostile_lines = st.one_of(well_formed_lines, envelope_lines, deep_lines, long_numbers, cut_lines, st.binary(max_size=40))
+hostile_lines = st.one_of(well_formed_lines, envelope_lines, deep_lines, long_numbers, cut_lines,
+                          st.binary(max_size=40))
 
 
 def first_line(written: bytes, seq: int) -> bytes:
@@ -78,7 +78,7 @@ def test_the_reader_answers_any_line_with_a_message_or_a_protocol_violation(line
     json.dumps(reply.action, allow_nan=False)
 
 
-@settings(max_examples=40, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lines=st.lists(hostile_lines, min_size=1, max_size=4))
 def test_whatever_lines_a_bot_writes_its_match_ends_in_a_verdict_on_its_seat(lines):
     written = b"".join(line + b"\n" for line in lines)
@@ -102,7 +102,7 @@ def test_whatever_lines_a_bot_writes_its_match_ends_in_a_verdict_on_its_seat(lin
 
 
 def test_a_line_nested_200000_deep_is_refused_before_it_is_parsed():
-    line = b'{"v":1,"seq":1,"type":"action","action":' + b"[" * DEEPEST + b"]" * DEEPEST + b"}"
+    line = first_line(answer_line(b"[" * DEEPEST + b"]" * DEEPEST), 1)
     try:
         parse_reply(line)
     except ProtocolViolation as violation:

@@ -76,6 +76,18 @@ def test_a_hostile_line_on_the_protocol_channel_is_a_verdict_against_its_sender(
     assert_storable_json(outcome.replay)
 
 
+PROTOCOL_LINES = sorted(name for name, (_, verdict, _) in HOSTILE_LINES.items() if verdict == "protocol")
+
+
+@pytest.mark.parametrize("line", PROTOCOL_LINES)
+def test_a_hostile_line_instead_of_ready_is_a_protocol_verdict(backend, line, tmp_path):
+    lines, verdict, evidence = HOSTILE_LINES[line]
+    outcome = play(backend, bot_file("hostile_line", tmp_path, LINES=lines, AT="setup"))
+
+    assert_contained(outcome, backend, verdict)
+    assert evidence in outcome.detail
+
+
 @pytest.mark.parametrize("line", sorted(HOSTILE_LINES))
 def test_a_hostile_line_through_the_cli_on_docker_loses_with_a_strict_replay_and_no_container(docker_image, line,
                                                                                              tmp_path):
