@@ -102,7 +102,7 @@ def raw_pipe_round_trips(backend: str, staging: Path, count: int) -> list[float]
         process = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE)
         try:
-            return echo_round_trips(PipeChannel(process), count)
+            return echo_round_trips(PipeChannel.of_process(process), count)
         finally:
             process.kill()
             process.wait()

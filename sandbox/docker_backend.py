@@ -109,11 +109,12 @@ HARNESS_COMMAND = ["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.p
 
 
 def container_config(image: str, staging: Path, limits, *, command: list[str] = HARNESS_COMMAND, init: bool = True,
-                     labels: dict[str, str] | None = None) -> dict:
+                     labels: dict[str, str] | None = None, attached: bool = True) -> dict:
     """The `create_container` arguments: everything a bot's container may and may not do.
 
     The warm pool (sandbox/pool.py) passes its supervisor as `command`, which is then the container's
-    init (`init=False`), and its own `labels`; every other setting is the same for both.
+    init (`init=False`), its own `labels`, and `attached=False`: its supervisor speaks to the worker over
+    a socket in the staging folder, not over Docker's attach stream. Every other setting is the same.
     """
     from docker.types import LogConfig, Mount, Ulimit
 
@@ -145,8 +146,8 @@ def container_config(image: str, staging: Path, limits, *, command: list[str] = 
         name=f"arena-bot-{uuid.uuid4().hex[:12]}",
         hostname="bot",
         user="65534:65534",
-        stdin_open=True,
-        detach=False,  # which makes StdinOnce: the end of our input is the end of the harness's stdin
+        stdin_open=attached,
+        detach=not attached,  # attached, StdinOnce: the end of our input is the end of the harness's stdin
         environment={},
         working_dir="/tmp",
         labels={LABEL: "1", OWNER_LABEL: owner_token(), CREATED_LABEL: str(int(time.time())), **(labels or {})},
@@ -184,25 +185,41 @@ class DockerPlayer(SandboxPlayer):
 
 def start_container(config: dict) -> tuple[str, AttachChannel, Cgroup | None]:
     """Create and start a container attached to its stdin/stdout/stderr: (its id, the stream, its cgroup)."""
+    streams = []
+
+    def attach(api, container_id):
+        attached = api.attach_socket(container_id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+        # Our own descriptor for the stream, independent of the HTTP response objects' lifetimes.
+        raw = getattr(attached, "_sock", attached)
+        streams.append(socket.socket(fileno=os.dup(raw.fileno())))
+        attached.close()
+        raw.close()
+
+    container_id, pid = _create_and_start(config, before_start=attach)
+    return container_id, AttachChannel(streams[0]), (Cgroup.of_process(pid) if pid else None)
+
+
+def start_detached(config: dict) -> tuple[str, int]:
+    """Create and start a container nobody attaches to (`attached=False`): (its id, its init's host pid)."""
+    return _create_and_start(config)
+
+
+def _create_and_start(config: dict, before_start=None) -> tuple[str, int]:
     import docker.errors
 
     api = client().api
     container_id = None
     try:
         container_id = api.create_container(**config)["Id"]
-        attached = api.attach_socket(container_id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
-        # Our own descriptor for the stream, independent of the HTTP response objects' lifetimes.
-        raw = getattr(attached, "_sock", attached)
-        sock = socket.socket(fileno=os.dup(raw.fileno()))
-        attached.close()
-        raw.close()
+        if before_start is not None:
+            before_start(api, container_id)
         api.start(container_id)
         pid = api.inspect_container(container_id)["State"]["Pid"]
     except docker.errors.DockerException as error:
         if container_id is not None:
             remove_container(container_id)
         raise SandboxUnavailable(f"cannot start the bot's container: {error}") from error
-    return container_id, AttachChannel(sock), (Cgroup.of_process(pid) if pid else None)
+    return container_id, pid
 
 
 def container_exit_status(container_id: str, timeout: float) -> tuple[int | None, bool]:

@@ -47,7 +47,7 @@ class LocalPlayer(SandboxPlayer):
         )
         # Kept open: read once or twice per decision.
         self._stat_fd = os.open(f"/proc/{self._process.pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
-        return PipeChannel(self._process)
+        return PipeChannel.of_process(self._process)
 
     def _cpu_seconds(self) -> float | None:
         return process_cpu_seconds(self._stat_fd) if self._stat_fd is not None else None
