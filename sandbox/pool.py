@@ -1,20 +1,22 @@
-"""The `docker-warm` backend: started containers kept warm and reused for many matches of one bot version.
+"""The Docker backends' players: `docker-warm`, started containers kept warm and reused for many matches of
+one bot version, and the cold `docker`, a container of its own for each match (`DockerPlayer`).
 
     pool = WarmPool(max_containers=8, idle_seconds=300)
     player = pool.player("/uploads/alice/v3.py", key=f"version:{sha256}:{owner_id}", limits=limits)
 
-A container is made exactly like the cold `docker` backend's (sandbox/docker_backend.py, same flags),
-except that its PID 1 is sandbox/supervisor.py, which starts the harness for each match and, when the
-match ends, kills every other process of the container, empties /tmp and removes IPC objects (its
-report is read before the container's next match, not at the end of the last). Nothing of a match
-crosses Docker: the worker makes the harness's three pipes and hands them to the supervisor over a
-Unix socket in the staging folder (see supervisor.py), and speaks to the harness straight down them. The container then waits,
-idle, for the next match of the same key, bot file contents and limits (never
-another version, bot or owner). A container that did not reset cleanly, whose bot ran out of memory,
-timed out or broke the protocol, or that is older than MAX_LIFETIME, is removed instead. Idle containers
-are removed after `idle_seconds` (`reap`, also run at each acquire), and a pool holds at most
-`max_containers` (idle and in use); past that a match gets a container of its own, removed after it.
-See docs/operator-sandbox.md.
+Every container is made alike (sandbox/docker_backend.py's `container_config`): its PID 1 is
+sandbox/supervisor.py, which starts the harness for each match and, when the match ends, kills every
+other process of the container, empties /tmp and removes IPC objects (its report is read before the
+container's next match, not at the end of the last). Nothing of a match crosses Docker: the worker makes
+the harness's three pipes and hands them to the supervisor over a Unix socket in the staging folder (see
+supervisor.py), and speaks to the harness straight down them.
+
+A warm container then waits, idle, for the next match of the same key, bot file contents and limits
+(never another version, bot or owner). A container that did not reset cleanly, whose bot ran out of
+memory, timed out or broke the protocol, or that is older than MAX_LIFETIME, is removed instead. Idle
+containers are removed after `idle_seconds` (`reap`, also run at each acquire), and a pool holds at most
+`max_containers` (idle and in use); past that a match gets a container of its own, removed after it, as
+every match of the cold backend does. See docs/operator-sandbox.md.
 """
 
 from __future__ import annotations
@@ -86,11 +88,14 @@ class WarmContainer:
         self.reset_pending = False
 
     @classmethod
-    def start(cls, pool_key: tuple, bot: bytes, limits: Limits, image: str, *, pooled: bool) -> "WarmContainer":
+    def start(cls, pool_key: tuple, bot: bytes, limits: Limits, image: str, *, pooled: bool, warm: bool = True
+              ) -> "WarmContainer":
+        """A started container, its supervisor connected and its first harness waiting; `warm` labels it as
+        a warm pool's (WARM_LABEL: a hash of its key)."""
         staging = make_staging(bot, (SUPERVISOR,))
         key_digest = hashlib.sha256(repr(pool_key[0]).encode()).hexdigest()[:16]
-        config = container_config(image, staging, limits, command=SUPERVISOR_COMMAND, init=False,
-                                  labels={WARM_LABEL: key_digest}, attached=False)
+        config = container_config(image, staging, limits, command=SUPERVISOR_COMMAND,
+                                  labels={WARM_LABEL: key_digest} if warm else None)
         listener = _listen(staging / CONTROL_SOCKET)
         try:
             container_id, pid = start_detached(config)
@@ -297,6 +302,8 @@ class WarmChannel(PipeChannel):
             return
         self.input_ended = True
         self._close_input()
+        if not self.container.pooled:
+            return  # its one match is over: the container is removed, with whatever the bot left running
         try:
             self.container.hand_over_next()
         except OSError:
@@ -306,7 +313,7 @@ class WarmChannel(PipeChannel):
 class WarmPlayer(SandboxPlayer):
     backend = "docker-warm"
 
-    def __init__(self, pool: "WarmPool", bot_path: str, *, key: str, name: str | None = None,
+    def __init__(self, pool: "WarmPool | OneMatchPool", bot_path: str, *, key: str, name: str | None = None,
                  limits: Limits | None = None):
         super().__init__(bot_path, name=name, limits=limits)
         self.pool = pool
@@ -516,6 +523,32 @@ class WarmPool:
                 self._idle.append(container)
         if not keep:
             container.remove()
+
+
+class OneMatchPool:
+    """The cold backend's stand-in for a pool: a container of its own for every match, removed after it."""
+
+    def __init__(self, image: str | None = None):
+        self.image = image
+
+    def _acquire(self, key: str, bot: bytes, limits: Limits) -> tuple[WarmContainer, bool]:
+        from .image import image_tag
+
+        return WarmContainer.start((key, hashlib.sha256(bot).hexdigest(), limits), bot, limits,
+                                   self.image or image_tag(), pooled=False, warm=False), False
+
+    def _release(self, container: WarmContainer, *, reusable: bool) -> None:
+        container.remove()
+
+
+class DockerPlayer(WarmPlayer):
+    """The cold `docker` backend: one locked-down container per bot per match, never reused."""
+
+    backend = "docker"
+
+    def __init__(self, bot_path: str, *, name: str | None = None, limits: Limits | None = None,
+                 image: str | None = None):
+        super().__init__(OneMatchPool(image), bot_path, key="cold", name=name, limits=limits)
 
 
 _default: tuple[int, WarmPool] | None = None
