@@ -252,7 +252,8 @@ def _accept_supervisor(listener: socket.socket, pid: int, deadline: float) -> so
         if peer_pid in (pid, 0):
             connection.setblocking(False)
             return connection
-        logger.warning("refused a connection to container %s's control socket from pid %d", listener, peer_pid)
+        logger.warning("refused a connection to %s from pid %d, not the container's init (pid %d)",
+                       listener.getsockname(), peer_pid, pid)
         connection.close()
     return None
 
