@@ -189,6 +189,8 @@ def main() -> None:
           f"Celery with {args.workers} pool processes, up to {args.warm_containers} warm containers each); "
           f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores:")
     floor = figures.get("none")
+    if floor:
+        print("  (goals: warm within 1.25x of the floor overall and 1.1x steady; a card game's decision within 1.5x)")
     for mode, rates in figures.items():
         overall, steady = rates["endgame"]
         ratio = (f", floor / {mode}: {floor['endgame'][0] / overall:.2f}x overall, "

@@ -28,7 +28,7 @@ def open_player(backend: str, bot_path: str, *, name: str | None = None, limits:
 
         return default_pool().player(bot_path, key=key, name=name, limits=limits)
     if backend == "docker":
-        from .docker_backend import DockerPlayer as player_class
+        from .pool import DockerPlayer as player_class
     elif backend == "bwrap":
         from .bwrap_backend import BwrapPlayer as player_class
     elif backend == "none":

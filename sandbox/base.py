@@ -206,15 +206,28 @@ def write_by(fd: int, data: bytes, deadline: float, write) -> None:
 
 
 class PipeChannel(Channel):
-    """A child process's three pipes (the `none` and `bwrap` backends)."""
+    """The harness's three pipes, held by their descriptors: its stdin's write end, its stdout's and its
+    stderr's read ends. The `none` and `bwrap` backends' child process (`of_process`), and a warm
+    container's harness (sandbox/pool.py), whose pipes the worker makes and hands to the container."""
 
-    def __init__(self, process):
-        self.process = process
-        os.set_blocking(process.stdin.fileno(), False)
-        self.streams = {process.stdout.fileno(): "stdout", process.stderr.fileno(): "stderr"}
+    def __init__(self, stdin: int, stdout: int, stderr: int):
+        self.stdin: int | None = stdin
+        os.set_blocking(stdin, False)
+        self.streams = {stdout: "stdout", stderr: "stderr"}
+
+    @classmethod
+    def of_process(cls, process) -> "PipeChannel":
+        """The pipes of a child started with stdin, stdout and stderr=PIPE, taken over from its file objects."""
+        fds = []
+        for stream in (process.stdin, process.stdout, process.stderr):
+            fds.append(os.dup(stream.fileno()))
+            stream.close()
+        return cls(*fds)
 
     def send(self, data: bytes, deadline: float) -> None:
-        fd = self.process.stdin.fileno()
+        fd = self.stdin
+        if fd is None:
+            raise BrokenPipeError(errno.EPIPE, "the harness's input is closed")
         write_by(fd, data, deadline, lambda view: os.write(fd, view))
 
     def receive(self, timeout: float) -> list[tuple[str, bytes]]:
@@ -222,26 +235,36 @@ class PipeChannel(Channel):
             time.sleep(max(timeout, 0))
             return []
         readable, _, _ = select.select(list(self.streams), [], [], max(timeout, 0))
+        return self._read(readable)
+
+    def _read(self, readable: list[int]) -> list[tuple[str, bytes]]:
         chunks = []
         for fd in readable:
-            chunk = os.read(fd, READ_CHUNK)
+            if fd not in self.streams:
+                continue
+            try:
+                chunk = os.read(fd, READ_CHUNK)
+            except BlockingIOError:
+                continue
             chunks.append((self.streams[fd], chunk))
             if not chunk:
                 del self.streams[fd]
+                os.close(fd)
         return chunks
 
     def end_input(self) -> None:
-        try:
-            self.process.stdin.close()
-        except OSError:
-            pass
+        self._close_input()
+
+    def _close_input(self) -> None:
+        if self.stdin is not None:
+            os.close(self.stdin)
+            self.stdin = None
 
     def close(self) -> None:
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
+        self._close_input()
+        for fd in self.streams:
+            os.close(fd)
+        self.streams = {}
 
 
 def describe_exit(status: int | None) -> str:

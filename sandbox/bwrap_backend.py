@@ -118,7 +118,7 @@ class BwrapPlayer(SandboxPlayer):
             raise SandboxUnavailable(f"cannot start bwrap: {error}") from error
         finally:
             os.close(seccomp_fd)
-        return PipeChannel(self._process)
+        return PipeChannel.of_process(self._process)
 
     def _cpu_seconds(self) -> float | None:
         return self._cgroup.cpu_seconds() if self._cgroup else None

@@ -1,23 +1,20 @@
-"""The `docker` backend, the one the platform uses: one locked-down container per bot per match.
+"""The Docker engine's part of the `docker` and `docker-warm` backends: a bot's locked-down container, made,
+started, asked how it ended and removed. The players themselves are in sandbox/pool.py: every container's
+PID 1 is sandbox/supervisor.py, which starts the harness on pipes the worker hands it (nothing of a match
+crosses the engine); the cold `docker` backend uses a container for one match, `docker-warm` for many.
 
-The harness's stdin/stdout/stderr travel over the container's attach stream (stdout and stderr
-multiplexed in Docker's framing). CPU is read from the container's cgroup files. Every container carries
-labels naming the worker that owns it, so `cleanup_leftovers` can remove what a killed worker left.
+CPU is read from the container's cgroup files. Every container carries labels naming the worker that
+owns it, so `cleanup_leftovers` can remove what a killed worker left.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import select
-import socket
-import struct
 import time
 import uuid
 from pathlib import Path
 
-from .base import READ_CHUNK, Channel, SandboxPlayer, SandboxUnavailable, owner_alive, owner_token, write_by
-from .cgroup import Cgroup
+from .base import SandboxUnavailable, owner_alive, owner_token
 
 logger = logging.getLogger(__name__)
 
@@ -28,8 +25,6 @@ CREATED_LABEL = "arena.sandbox.created"
 MAX_AGE = 6 * 3600
 # How long a sweep waits for another worker's removal of the same container (one takes well under 1 s).
 REMOVAL_SECONDS = 30
-FRAME_HEADER = struct.Struct(">BxxxL")
-STREAMS = {1: "stdout", 2: "stderr"}
 
 _client = None
 
@@ -49,71 +44,16 @@ def client():
     return _client
 
 
-class AttachChannel(Channel):
-    """The container's stdin and its multiplexed stdout/stderr, over one attach socket."""
-
-    def __init__(self, sock: socket.socket):
-        self.sock = sock
-        sock.setblocking(False)
-        self.pending = bytearray()
-        self.open = True
-
-    def send(self, data: bytes, deadline: float) -> None:
-        write_by(self.sock.fileno(), data, deadline, self.sock.send)
-
-    def receive(self, timeout: float) -> list[tuple[str, bytes]]:
-        if not self.open:
-            return []
-        readable, _, _ = select.select([self.sock], [], [], max(timeout, 0))
-        if not readable:
-            return []
-        try:
-            data = self.sock.recv(READ_CHUNK)
-        except BlockingIOError:
-            return []
-        except ConnectionError:
-            data = b""
-        if not data:
-            self.open = False
-            return [("stdout", b""), ("stderr", b"")]
-        self.pending += data
-        chunks = []
-        # Docker frames each write of the process (at most 32 KiB), so `pending` stays small.
-        while len(self.pending) >= FRAME_HEADER.size:
-            kind, size = FRAME_HEADER.unpack_from(self.pending)
-            if len(self.pending) < FRAME_HEADER.size + size:
-                break
-            payload = bytes(self.pending[FRAME_HEADER.size:FRAME_HEADER.size + size])
-            del self.pending[:FRAME_HEADER.size + size]
-            if payload and kind in STREAMS:
-                chunks.append((STREAMS[kind], payload))
-        return chunks
-
-    def end_input(self) -> None:
-        try:
-            self.sock.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
-
-    def close(self) -> None:
-        # Shut the connection itself down, whatever else still holds a descriptor of it: Docker cannot
-        # stop a container whose output it is still trying to deliver to us.
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
-
-
+# How the supervisor runs the harness (supervisor.HARNESS_COMMAND: that file imports nothing of ours).
 HARNESS_COMMAND = ["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.py"]
 
 
-def container_config(image: str, staging: Path, limits, *, command: list[str] = HARNESS_COMMAND, init: bool = True,
-                     labels: dict[str, str] | None = None) -> dict:
+def container_config(image: str, staging: Path, limits, *, command: list[str], labels: dict[str, str] | None = None
+                     ) -> dict:
     """The `create_container` arguments: everything a bot's container may and may not do.
 
-    The warm pool (sandbox/pool.py) passes its supervisor as `command`, which is then the container's
-    init (`init=False`), and its own `labels`; every other setting is the same for both.
+    `command` is the supervisor, the container's init (it reaps the orphans itself), which speaks to the
+    worker over a socket in the staging folder: nobody attaches to the container.
     """
     from docker.types import LogConfig, Mount, Ulimit
 
@@ -124,7 +64,7 @@ def container_config(image: str, staging: Path, limits, *, command: list[str] = 
         read_only=True,
         cap_drop=["ALL"],
         security_opt=["no-new-privileges"],  # and Docker's default seccomp profile, which we never turn off
-        init=init,
+        init=False,
         ipc_mode="none",  # no /dev/shm: the only writable place is the size-limited /tmp
         mem_limit=memory,
         memswap_limit=memory,
@@ -145,8 +85,8 @@ def container_config(image: str, staging: Path, limits, *, command: list[str] = 
         name=f"arena-bot-{uuid.uuid4().hex[:12]}",
         hostname="bot",
         user="65534:65534",
-        stdin_open=True,
-        detach=False,  # which makes StdinOnce: the end of our input is the end of the harness's stdin
+        stdin_open=False,
+        detach=True,
         environment={},
         working_dir="/tmp",
         labels={LABEL: "1", OWNER_LABEL: owner_token(), CREATED_LABEL: str(int(time.time())), **(labels or {})},
@@ -154,55 +94,21 @@ def container_config(image: str, staging: Path, limits, *, command: list[str] = 
     )
 
 
-class DockerPlayer(SandboxPlayer):
-    backend = "docker"
-    _cgroup: Cgroup | None = None
-
-    def __init__(self, bot_path: str, *, name: str | None = None, limits=None, image: str | None = None):
-        super().__init__(bot_path, name=name, limits=limits)
-        self.image = image
-
-    def _launch(self, staging: Path) -> Channel:
-        from .image import image_tag
-
-        self.sandbox_id, channel, self._cgroup = start_container(
-            container_config(self.image or image_tag(), staging, self.limits))
-        return channel
-
-    def _cpu_seconds(self) -> float | None:
-        return self._cgroup.cpu_seconds() if self._cgroup else None
-
-    def _exit_status(self, timeout: float) -> tuple[int | None, bool]:
-        return container_exit_status(self.sandbox_id, timeout)
-
-    def _destroy(self) -> None:
-        if self._cgroup is not None:
-            self._cgroup.close()
-        if self.sandbox_id is not None:
-            remove_container(self.sandbox_id)
-
-
-def start_container(config: dict) -> tuple[str, AttachChannel, Cgroup | None]:
-    """Create and start a container attached to its stdin/stdout/stderr: (its id, the stream, its cgroup)."""
+def start_detached(config: dict) -> tuple[str, int]:
+    """Create and start a container (nobody attaches to it): (its id, its init's host pid)."""
     import docker.errors
 
     api = client().api
     container_id = None
     try:
         container_id = api.create_container(**config)["Id"]
-        attached = api.attach_socket(container_id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
-        # Our own descriptor for the stream, independent of the HTTP response objects' lifetimes.
-        raw = getattr(attached, "_sock", attached)
-        sock = socket.socket(fileno=os.dup(raw.fileno()))
-        attached.close()
-        raw.close()
         api.start(container_id)
         pid = api.inspect_container(container_id)["State"]["Pid"]
     except docker.errors.DockerException as error:
         if container_id is not None:
             remove_container(container_id)
         raise SandboxUnavailable(f"cannot start the bot's container: {error}") from error
-    return container_id, AttachChannel(sock), (Cgroup.of_process(pid) if pid else None)
+    return container_id, pid
 
 
 def container_exit_status(container_id: str, timeout: float) -> tuple[int | None, bool]:

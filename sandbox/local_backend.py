@@ -17,6 +17,9 @@ from .base import PipeChannel, SandboxPlayer
 
 logger = logging.getLogger(__name__)
 WARNING = "sandbox 'none': %s runs as a plain child process with NO isolation; for trusted local use only"
+# The bot files this process has warned about: a tournament plays each bot in many games, and one warning
+# per bot says all there is to say.
+_warned: set[Path] = set()
 
 
 def process_cpu_seconds(stat_fd: int) -> float | None:
@@ -34,7 +37,9 @@ class LocalPlayer(SandboxPlayer):
     _stat_fd: int | None = None
 
     def _launch(self, staging: Path) -> PipeChannel:
-        logger.warning(WARNING, self.bot_path)
+        if self.bot_path.resolve() not in _warned:
+            _warned.add(self.bot_path.resolve())
+            logger.warning(WARNING, self.bot_path)
         self._process = subprocess.Popen(
             [sys.executable, "-I", "-S", str(staging / "harness.py"), str(staging / "bot.py")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=staging, env={},
@@ -42,7 +47,7 @@ class LocalPlayer(SandboxPlayer):
         )
         # Kept open: read once or twice per decision.
         self._stat_fd = os.open(f"/proc/{self._process.pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
-        return PipeChannel(self._process)
+        return PipeChannel.of_process(self._process)
 
     def _cpu_seconds(self) -> float | None:
         return process_cpu_seconds(self._stat_fd) if self._stat_fd is not None else None

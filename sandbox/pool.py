@@ -1,18 +1,22 @@
-"""The `docker-warm` backend: started containers kept warm and reused for many matches of one bot version.
+"""The Docker backends' players: `docker-warm`, started containers kept warm and reused for many matches of
+one bot version, and the cold `docker`, a container of its own for each match (`DockerPlayer`).
 
     pool = WarmPool(max_containers=8, idle_seconds=300)
     player = pool.player("/uploads/alice/v3.py", key=f"version:{sha256}:{owner_id}", limits=limits)
 
-A container is made exactly like the cold `docker` backend's (sandbox/docker_backend.py, same flags),
-except that its PID 1 is sandbox/supervisor.py, which starts the harness for each match and, when the
-match ends, kills every other process of the container, empties /tmp and removes IPC objects (its
-report is read before the container's next match, not at the end of the last). The container then waits,
-idle, for the next match of the same key, bot file contents and limits (never
-another version, bot or owner). A container that did not reset cleanly, whose bot ran out of memory,
-timed out or broke the protocol, or that is older than MAX_LIFETIME, is removed instead. Idle containers
-are removed after `idle_seconds` (`reap`, also run at each acquire), and a pool holds at most
-`max_containers` (idle and in use); past that a match gets a container of its own, removed after it.
-See docs/operator-sandbox.md.
+Every container is made alike (sandbox/docker_backend.py's `container_config`): its PID 1 is
+sandbox/supervisor.py, which starts the harness for each match and, when the match ends, kills every
+other process of the container, empties /tmp and removes IPC objects (its report is read before the
+container's next match, not at the end of the last). Nothing of a match crosses Docker: the worker makes
+the harness's three pipes and hands them to the supervisor over a Unix socket in the staging folder (see
+supervisor.py), and speaks to the harness straight down them.
+
+A warm container then waits, idle, for the next match of the same key, bot file contents and limits
+(never another version, bot or owner). A container that did not reset cleanly, whose bot ran out of
+memory, timed out or broke the protocol, or that is older than MAX_LIFETIME, is removed instead. Idle
+containers are removed after `idle_seconds` (`reap`, also run at each acquire), and a pool holds at most
+`max_containers` (idle and in use); past that a match gets a container of its own, removed after it, as
+every match of the cold backend does. See docs/operator-sandbox.md.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ import hashlib
 import json
 import logging
 import os
+import select
 import shutil
+import socket
 import struct
 import threading
 import time
@@ -30,9 +36,9 @@ from pathlib import Path
 
 from games.core import BotFailure, Verdict
 
-from .base import Channel, SandboxPlayer, SandboxUnavailable, make_staging
+from .base import READ_CHUNK, PipeChannel, SandboxPlayer, SandboxUnavailable, make_staging
 from .cgroup import Cgroup
-from .docker_backend import AttachChannel, container_config, container_exit_status, remove_container, start_container
+from .docker_backend import container_config, container_exit_status, remove_container, start_detached
 from .limits import Limits
 
 logger = logging.getLogger(__name__)
@@ -40,10 +46,13 @@ logger = logging.getLogger(__name__)
 SUPERVISOR = Path(__file__).with_name("supervisor.py")
 SUPERVISOR_COMMAND = ["python3", "-I", "-S", "/sandbox/supervisor.py"]
 WARM_LABEL = "arena.sandbox.warm"
-# The supervisor's frames (see supervisor.py): kind, length, payload.
-FRAME = struct.Struct(">BL")
-BOT_STDOUT, BOT_STDERR, EVENT = 1, 2, 3
-STREAM_OF = {BOT_STDOUT: "stdout", BOT_STDERR: "stderr"}
+# The socket the supervisor connects to, in the staging folder (supervisor.CONTROL inside the container).
+CONTROL_SOCKET = "control.sock"
+# The supervisor's events are short JSON lines; past this, what it sends is not an event.
+EVENT_LINE_BYTES = 1 << 16
+PEER_CREDENTIALS = struct.Struct("3i")  # SO_PEERCRED: pid, uid, gid
+# Reads of a finished match's pipes: two full pipe buffers' worth, and more than a dead writer can leave.
+READ_ROUNDS_AT_THE_END = 8
 # Starting python in a fresh container on a busy host; then the reset (its kill patience is 3 s).
 READY_TIMEOUT = 20.0
 RESET_TIMEOUT = 6.0
@@ -56,86 +65,128 @@ REUSABLE_VERDICTS = (None, Verdict.CRASH, Verdict.ILLEGAL)
 
 
 class WarmContainer:
-    """A started container whose PID 1 is the supervisor, and the stream of frames it sends."""
+    """A started container whose PID 1 is the supervisor, its connection, and the next match's pipes."""
 
-    def __init__(self, pool_key: tuple, staging: Path, container_id: str, attach: AttachChannel,
-                 cgroup: Cgroup | None, *, pooled: bool):
+    def __init__(self, pool_key: tuple, staging: Path, container_id: str, cgroup: Cgroup | None, *, pooled: bool):
         self.pool_key = pool_key
         self.staging = staging
         self.id = container_id
-        self.attach = attach
         self.cgroup = cgroup
+        # The supervisor's connection (see supervisor.py), once it has connected.
+        self.control: socket.socket | None = None
+        self.connected = False
         # False for a container made past the pool's bound: removed after its one match.
         self.pooled = pooled
         self.created = self.last_used = time.monotonic()
         self._buffer = bytearray()
-        # Frames read but not yet taken: what follows the end of a match belongs to its reset.
-        self._unread: list[tuple[int, bytes]] = []
+        # Events read but not yet taken: what follows the end of a match belongs to its reset.
+        self._events: list[dict] = []
+        # The pipes of the harness waiting for the next match (handed to the supervisor already).
+        self.next_channel: WarmChannel | None = None
         self.matches = 0
         # Told to reset after its last match, its report not read yet: read before it serves again.
         self.reset_pending = False
 
     @classmethod
-    def start(cls, pool_key: tuple, bot: bytes, limits: Limits, image: str, *, pooled: bool) -> "WarmContainer":
+    def start(cls, pool_key: tuple, bot: bytes, limits: Limits, image: str, *, pooled: bool, warm: bool = True
+              ) -> "WarmContainer":
+        """A started container, its supervisor connected and its first harness waiting; `warm` labels it as
+        a warm pool's (WARM_LABEL: a hash of its key)."""
         staging = make_staging(bot, (SUPERVISOR,))
         key_digest = hashlib.sha256(repr(pool_key[0]).encode()).hexdigest()[:16]
-        config = container_config(image, staging, limits, command=SUPERVISOR_COMMAND, init=False,
-                                  labels={WARM_LABEL: key_digest})
+        config = container_config(image, staging, limits, command=SUPERVISOR_COMMAND,
+                                  labels={WARM_LABEL: key_digest} if warm else None)
+        listener = _listen(staging / CONTROL_SOCKET)
         try:
-            container_id, attach, cgroup = start_container(config)
+            container_id, pid = start_detached(config)
         except BaseException:
+            listener.close()
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        container = cls(pool_key, staging, container_id, attach, cgroup, pooled=pooled)
-        if container.wait_event("ready", READY_TIMEOUT) is None:
+        container = cls(pool_key, staging, container_id, Cgroup.of_process(pid) if pid else None, pooled=pooled)
+        try:
+            container.control = _accept_supervisor(listener, pid, time.monotonic() + READY_TIMEOUT)
+            container.connected = container.control is not None
+            if container.connected:
+                container.hand_over_next()
+            ready = container.connected and container.wait_event("ready", READY_TIMEOUT) is not None
+        except BaseException:
+            container.remove()
+            raise
+        finally:
+            listener.close()
+            (staging / CONTROL_SOCKET).unlink(missing_ok=True)  # nothing in the folder to connect to any more
+        if not ready:
             container.remove()
             raise SandboxUnavailable(f"the supervisor of container {container_id[:12]} did not start")
         return container
 
-    def send(self, data: bytes, deadline: float) -> None:
-        self.attach.send(data, deadline)
+    def hand_over_next(self) -> None:
+        """Make the next match's harness pipes and hand the supervisor its ends (`!next`, supervisor.py):
+        it ends the current match, if any, resets and starts the next harness on them."""
+        stdin, to_harness = os.pipe()
+        from_harness, stdout = os.pipe()
+        errors, stderr = os.pipe()
+        try:
+            socket.send_fds(self.control, [b"!next\n"], [stdin, stdout, stderr])
+        except OSError:
+            for fd in (to_harness, from_harness, errors):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (stdin, stdout, stderr):
+                os.close(fd)
+        self.next_channel = WarmChannel(self, to_harness, from_harness, errors)
 
-    def receive(self, timeout: float) -> list[tuple[int, bytes]] | None:
-        """The supervisor's frames that arrived within `timeout`; None once the container's stream ended."""
-        if self._unread:
-            frames, self._unread = self._unread, []
-            return frames
-        if not self.attach.open:
-            return None
-        frames = []
-        for stream, chunk in self.attach.receive(timeout):
-            if stream == "stderr":
-                if chunk:  # the supervisor's own failure: never the bot's output, which comes framed
-                    logger.warning("supervisor of container %s: %s", self.id[:12], chunk.decode(errors="replace"))
-                continue
-            self._buffer += chunk
-        while len(self._buffer) >= FRAME.size:
-            kind, size = FRAME.unpack_from(self._buffer)
-            if len(self._buffer) < FRAME.size + size:
-                break
-            frames.append((kind, bytes(self._buffer[FRAME.size:FRAME.size + size])))
-            del self._buffer[:FRAME.size + size]
-        return frames if frames or self.attach.open else None
+    def read_events(self, timeout: float) -> bool:
+        """Take in the supervisor's events that arrive within `timeout`; False once its connection ended."""
+        if not self.connected:
+            return False
+        readable, _, _ = select.select([self.control], [], [], max(timeout, 0))
+        if not readable:
+            return True
+        try:
+            data = self.control.recv(READ_CHUNK)  # (descriptors sent with it are dropped by the kernel)
+        except BlockingIOError:
+            return True
+        except OSError:
+            data = b""
+        if not data:
+            self.connected = False
+            return False
+        self._buffer += data
+        while (newline := self._buffer.find(b"\n")) >= 0:
+            line = bytes(self._buffer[:newline])
+            del self._buffer[:newline + 1]
+            self._events.append(json.loads(line))
+        if len(self._buffer) > EVENT_LINE_BYTES:
+            logger.warning("supervisor of container %s sent no event, but %d bytes", self.id[:12], len(self._buffer))
+            self.connected = False
+        return self.connected
 
-    def unread(self, frames: list[tuple[int, bytes]]) -> None:
-        self._unread = frames + self._unread
-
-    def wait_event(self, name: str, timeout: float) -> dict | None:
-        """Read (and drop the bot's output) until the supervisor's event `name`; None if it does not come."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            frames = self.receive(deadline - time.monotonic())
-            if frames is None:
-                return None
-            for kind, payload in frames:
-                if kind == EVENT and json.loads(payload).get("event") == name:
-                    return json.loads(payload)
+    def take_event(self, name: str) -> dict | None:
+        """The first event `name` read so far, taken with the others before it; None if none was read."""
+        for index, found in enumerate(self._events):
+            if found.get("event") == name:
+                del self._events[:index + 1]
+                return found
         return None
 
+    def wait_event(self, name: str, timeout: float) -> dict | None:
+        """Read until the supervisor's event `name` (dropping the others before it); None if it does not come."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if (found := self.take_event(name)) is not None:
+                return found
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.read_events(remaining):
+                return None
+
     def quiet(self) -> bool:
-        """Idle as it should be: its last match's reset done and clean, its stream open and nothing sent
-        since. The reset's report is awaited here rather than when the match ended: the match's result is
-        recorded meanwhile, and by the next match of this bot the reset is long done."""
+        """Idle as it should be: its last match's reset done and clean, its connection open, no event and
+        no output of its waiting harness since. The reset's report is awaited here rather than when the
+        match ended: the match's result is recorded meanwhile, and by the next match of this bot the
+        reset is long done."""
         if self.reset_pending:
             self.reset_pending = False
             reset = self.wait_event("reset", RESET_TIMEOUT)
@@ -143,68 +194,127 @@ class WarmContainer:
                 logger.warning("container %s did not reset cleanly: %s", self.id[:12],
                                "no report" if reset is None else reset["left"])
                 return False
-        frames = self.receive(0)
-        return frames == [] and not self._buffer
+        if not self.read_events(0) or self._events or self._buffer or self.next_channel is None:
+            return False
+        waiting, _, _ = select.select(list(self.next_channel.streams), [], [], 0)
+        return not waiting
+
+    def take_channel(self) -> "WarmChannel":
+        """The pipes of the harness waiting for this match."""
+        channel, self.next_channel = self.next_channel, None
+        if channel is None:
+            raise SandboxUnavailable(f"container {self.id[:12]} has no harness waiting")
+        return channel
 
     def oom_kills(self) -> int:
         return self.cgroup.oom_kills() if self.cgroup else 0
 
     def remove(self) -> None:
-        self.attach.close()
+        if self.next_channel is not None:
+            self.next_channel.close()
+            self.next_channel = None
+        if self.control is not None:
+            self.control.close()  # the supervisor sees its worker go and ends the container itself
+            self.connected = False
         if self.cgroup is not None:
             self.cgroup.close()
         remove_container(self.id)
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
-class WarmChannel(Channel):
-    """One match's view of a warm container: the bot's stdout and stderr until its "exited" event."""
+def _listen(path: Path) -> socket.socket:
+    """The socket the supervisor will connect to, open to the container's user (the folder is read-only to it)."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(path))
+        path.chmod(0o666)  # connecting takes write permission on the socket file
+        listener.listen(1)
+    except OSError:
+        listener.close()
+        raise
+    return listener
 
-    def __init__(self, container: WarmContainer):
+
+def _accept_supervisor(listener: socket.socket, pid: int, deadline: float) -> socket.socket | None:
+    """The container's supervisor's connection, or None if it did not connect by `deadline`.
+
+    Only the container's PID 1 may be the worker's peer (by its credentials; a peer in a PID namespace
+    this worker cannot see, as when the worker itself runs in a container, shows as pid 0). Until the
+    socket file is removed, only host processes and this container, whose only process is the supervisor
+    (no bot code runs before its harness's setup), can see the folder it is in."""
+    while (remaining := deadline - time.monotonic()) > 0:
+        readable, _, _ = select.select([listener], [], [], remaining)
+        if not readable:
+            break
+        connection, _ = listener.accept()
+        peer_pid = PEER_CREDENTIALS.unpack(connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                                 PEER_CREDENTIALS.size))[0]
+        if peer_pid in (pid, 0):
+            connection.setblocking(False)
+            return connection
+        logger.warning("refused a connection to %s from pid %d, not the container's init (pid %d)",
+                       listener.getsockname(), peer_pid, pid)
+        connection.close()
+    return None
+
+
+class WarmChannel(PipeChannel):
+    """One match's harness pipes in a warm container, until the supervisor's "exited" event: every bot
+    process is dead by then, so what the bot wrote is in the pipes already, and nothing more can come."""
+
+    def __init__(self, container: WarmContainer, stdin: int, stdout: int, stderr: int):
+        super().__init__(stdin, stdout, stderr)
+        for fd in self.streams:
+            os.set_blocking(fd, False)
         self.container = container
         self.exit: dict | None = None
-        self.ended = False
         self.input_ended = False
 
-    def send(self, data: bytes, deadline: float) -> None:
-        # The supervisor passes on every line that does not start with "!"; protocol lines start with "{".
-        self.container.send(data, deadline)
-
     def receive(self, timeout: float) -> list[tuple[str, bytes]]:
-        if self.ended:
-            time.sleep(max(timeout, 0))
-            return []
-        frames = self.container.receive(timeout)
+        container = self.container
+        if not self.streams or not container.connected:
+            return super().receive(timeout)
+        readable, _, _ = select.select([*self.streams, container.control], [], [], max(timeout, 0))
+        chunks = self._read(readable)
+        if container.control in readable:
+            container.read_events(0)
+            self.exit = container.take_event("exited")
+            if self.exit is not None or not container.connected:
+                chunks += self._read_to_the_end()
+        return chunks
+
+    def _read_to_the_end(self) -> list[tuple[str, bytes]]:
+        """What the pipes hold, and then their end: the match is over (or its container is gone)."""
         chunks = []
-        for index, (kind, payload) in enumerate(frames or []):
-            if kind in STREAM_OF:
-                chunks.append((STREAM_OF[kind], payload))
-            elif kind == EVENT and json.loads(payload).get("event") == "exited":
-                self.exit = json.loads(payload)
-                self.container.unread(frames[index + 1:])
-                frames = None
+        for _ in range(READ_ROUNDS_AT_THE_END):  # (a process the reset could not kill may still be writing)
+            readable, _, _ = select.select(list(self.streams), [], [], 0)
+            if not readable:
                 break
-        if frames is None:  # the bot's match is over (or the container died): both streams end here
-            self.ended = True
-            chunks += [("stdout", b""), ("stderr", b"")]
+            chunks += self._read(readable)
+        chunks += [(stream, b"") for stream in self.streams.values()]
+        for fd in self.streams:
+            os.close(fd)
+        self.streams = {}
         return chunks
 
     def end_input(self) -> None:
-        if not self.input_ended:
-            self.input_ended = True
-            try:
-                self.container.send(b"!end\n", time.monotonic() + RESET_TIMEOUT)
-            except (OSError, TimeoutError):
-                pass  # the reset will not come: the container is discarded
-
-    def close(self) -> None:
-        """Nothing to release: the stream belongs to the container, which outlives the match."""
+        """Close the harness's stdin (it exits) and tell the supervisor to reset for the next match."""
+        if self.input_ended:
+            return
+        self.input_ended = True
+        self._close_input()
+        if not self.container.pooled:
+            return  # its one match is over: the container is removed, with whatever the bot left running
+        try:
+            self.container.hand_over_next()
+        except OSError:
+            pass  # the reset will not be reported: the container is discarded
 
 
 class WarmPlayer(SandboxPlayer):
     backend = "docker-warm"
 
-    def __init__(self, pool: "WarmPool", bot_path: str, *, key: str, name: str | None = None,
+    def __init__(self, pool: "WarmPool | OneMatchPool", bot_path: str, *, key: str, name: str | None = None,
                  limits: Limits | None = None):
         super().__init__(bot_path, name=name, limits=limits)
         self.pool = pool
@@ -244,12 +354,11 @@ class WarmPlayer(SandboxPlayer):
         self.sandbox_id = self._container.id
         try:
             self._oom_mark = self._container.oom_kills()
-            self._container.send(b"!start\n", time.monotonic() + RESET_TIMEOUT)
+            self._warm_channel = self._container.take_channel()
         except BaseException:
             self.pool._release(self._container, reusable=False)
             self._container = None
             raise
-        self._warm_channel = WarmChannel(self._container)
         return self._warm_channel
 
     def _cpu_seconds(self) -> float | None:
@@ -261,8 +370,12 @@ class WarmPlayer(SandboxPlayer):
         return container is not None and container.oom_kills() > self._oom_mark
 
     def _exit_status(self, timeout: float) -> tuple[int | None, bool]:
-        if self._warm_channel is not None and self._warm_channel.exit is not None:
-            return self._warm_channel.exit.get("status"), self._ran_out_of_memory(self._container)
+        channel = self._warm_channel
+        if channel is not None and channel.exit is None and channel.container.connected:
+            # The harness's pipes end as it dies; the supervisor's word on how comes a moment later.
+            channel.exit = channel.container.wait_event("exited", timeout)
+        if channel is not None and channel.exit is not None:
+            return channel.exit.get("status"), self._ran_out_of_memory(self._container)
         # No "exited" event: the supervisor itself is gone (the OOM killer, the engine): ask Docker.
         return container_exit_status(self.sandbox_id, timeout)
 
@@ -412,6 +525,32 @@ class WarmPool:
                 self._idle.append(container)
         if not keep:
             container.remove()
+
+
+class OneMatchPool:
+    """The cold backend's stand-in for a pool: a container of its own for every match, removed after it."""
+
+    def __init__(self, image: str | None = None):
+        self.image = image
+
+    def _acquire(self, key: str, bot: bytes, limits: Limits) -> tuple[WarmContainer, bool]:
+        from .image import image_tag
+
+        return WarmContainer.start((key, hashlib.sha256(bot).hexdigest(), limits), bot, limits,
+                                   self.image or image_tag(), pooled=False, warm=False), False
+
+    def _release(self, container: WarmContainer, *, reusable: bool) -> None:
+        container.remove()
+
+
+class DockerPlayer(WarmPlayer):
+    """The cold `docker` backend: one locked-down container per bot per match, never reused."""
+
+    backend = "docker"
+
+    def __init__(self, bot_path: str, *, name: str | None = None, limits: Limits | None = None,
+                 image: str | None = None):
+        super().__init__(OneMatchPool(image), bot_path, key="cold", name=name, limits=limits)
 
 
 _default: tuple[int, WarmPool] | None = None

@@ -1,24 +1,32 @@
 """PID 1 of a warm bot container: starts the harness for each match and wipes everything after it.
 
 Standalone on purpose (standard library only), like harness.py: it is copied next to the bot file and
-run as `python3 -I -S /sandbox/supervisor.py`, as the container's init. It speaks to the worker over the
-container's stdin and stdout:
+run as `python3 -I -S /sandbox/supervisor.py`, as the container's init. It never carries the bot's bytes:
+the worker hands it the three pipes of each match's harness, and the harness then speaks to the worker
+straight down them (a decision is one write and one read between two processes, as for a plain process).
 
-- stdin: lines from the worker. `!start` starts a match: the harness on /sandbox/bot.py (started ahead,
-  while the container waited, and loading the bot only at its setup message); `!end` ends the match
-  (the harness's stdin is closed, then every process is killed and the container reset); any other
-  line is a protocol message for the harness and is passed to its stdin unchanged.
-- stdout: frames, `kind (1 byte) + length (4 bytes, big-endian) + payload`. Kind 1 and 2 carry the
-  harness's stdout and stderr, kind 3 a JSON event of the supervisor's own: {"event": "ready"} once at
-  start, {"event": "exited", "status": N} when the bot's match is over (every bot process is dead by
-  then, so nothing the bot writes can come after it), {"event": "reset", "clean": bool, "left": [...]}
-  after `!end`. The bot's bytes are always inside frames, so it cannot forge an event.
+The worker listens on /sandbox/control.sock (the staging folder, bind-mounted read-only) before the
+container starts; the supervisor connects to it first thing, and the worker accepts that one connection
+only (from this container's PID 1, by its credentials) and removes the socket file before any bot code
+runs: the connection stays the supervisor's alone, and nothing else in the folder can be connected to.
+On that connection:
+
+- from the worker, `!next` lines, each carrying three descriptors (SCM_RIGHTS): the read end of the
+  next harness's stdin and the write ends of its stdout and stderr. The first one starts the harness of
+  the container's first match (started ahead while the container waits: it loads the bot only at its
+  setup message); each later one ends the current match (its stdin is already closed by the worker: the
+  harness exits; every process is then killed and the container reset) and starts the next one's.
+- to the worker, JSON events, one a line: {"event": "ready"} once the first harness runs,
+  {"event": "exited", "status": N} when a match's harness is gone (every bot process is dead by then,
+  so all the bot wrote is already in the worker's pipes), {"event": "reset", "clean": bool, "left": [...]}
+  after each later `!next`.
+The end of the connection (the worker is gone) ends the container.
 
 The reset between matches: SIGKILL to every other process of the container's PID namespace until none
 is left, then /tmp emptied, POSIX message queues and System V IPC objects removed. "clean" is false when
 something could not be removed; the worker then discards the container. As PID 1 the supervisor cannot
 be killed from inside its namespace, and it makes itself non-dumpable so that the bot (same uid) cannot
-ptrace it or open its descriptors through /proc/1.
+ptrace it or open its descriptors (the worker's connection among them) through /proc/1.
 """
 
 import ctypes
@@ -27,13 +35,14 @@ import os
 import resource
 import select
 import signal
+import socket
 import stat
-import struct
 import sys
 import time
 
-FRAME = struct.Struct(">BL")
-BOT_STDOUT, BOT_STDERR, EVENT = 1, 2, 3
+CONTROL = "/sandbox/control.sock"
+# Descriptors a `!next` line carries: the harness's stdin (read end), stdout and stderr (write ends).
+HARNESS_FDS = 3
 HARNESS_COMMAND = ["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.py"]
 PYTHON = "/usr/bin/python3"
 READ_CHUNK = 1 << 16
@@ -50,14 +59,18 @@ PR_SET_DUMPABLE = 4
 libc = ctypes.CDLL(None, use_errno=True)
 
 
-def write_frame(kind, payload):
-    data = FRAME.pack(kind, len(payload)) + payload
-    while data:
-        data = data[os.write(1, data):]
+def connect_to_worker():
+    """The worker's connection (see the module's docstring); the container ends if there is none."""
+    control = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        control.connect(CONTROL)
+    except OSError as error:
+        sys.exit(f"the supervisor cannot reach its worker at {CONTROL}: {error}")
+    return control
 
 
-def event(name, **fields):
-    write_frame(EVENT, json.dumps({"event": name, **fields}).encode())
+def event(control, name, **fields):
+    control.sendall(json.dumps({"event": name, **fields}).encode() + b"\n")
 
 
 # The current match's harness: its pid, and its wait status once reaped (other children are only reaped).
@@ -143,25 +156,22 @@ def reset():
 
 
 class Match:
-    """One run of the harness, with its three pipes."""
+    """One run of the harness on the three pipes the worker handed over for it."""
 
-    def __init__(self):
-        stdin_read, self.stdin = os.pipe()
-        stdout, stdout_write = os.pipe()
-        stderr, stderr_write = os.pipe()
+    def __init__(self, control, fds):
+        self.control = control
+        stdin, stdout, stderr = fds
         # Closed by the child's exec (close-on-exec): its end means the harness's program is running.
         exec_read, exec_write = os.pipe()
         harness["status"] = None
         harness["pid"] = os.fork()
         if harness["pid"] == 0:
-            self._become_harness(stdin_read, stdout_write, stderr_write, exec_write)
-        for fd in (stdin_read, stdout_write, stderr_write, exec_write):
+            self._become_harness(stdin, stdout, stderr, exec_write)
+        # The harness's ends are its own: once it is dead, the worker's pipes end.
+        for fd in (stdin, stdout, stderr, exec_write):
             os.close(fd)
         os.read(exec_read, 1)
         os.close(exec_read)
-        os.set_blocking(self.stdin, False)
-        self.outputs = {stdout: BOT_STDOUT, stderr: BOT_STDERR}
-        self.pending = bytearray()
         self.status = None
         self.exited_sent = False
 
@@ -170,6 +180,7 @@ class Match:
         try:
             for target, fd in enumerate((stdin, stdout, stderr)):
                 os.dup2(fd, target)
+            # Nothing else of the supervisor's (the worker's connection above all) reaches the harness.
             os.closerange(3, exec_write)
             os.closerange(exec_write + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
             os.setsid()
@@ -186,51 +197,15 @@ class Match:
             os.write(2, f"[arena] the supervisor could not start the harness: {error!r}\n".encode())
             os._exit(127)
 
-    def feed(self, line):
-        if self.stdin is not None:
-            self.pending += line
-
-    def flush_input(self):
-        while self.pending and self.stdin is not None:
-            try:
-                self.pending = self.pending[os.write(self.stdin, self.pending):]
-            except BlockingIOError:
-                return
-            except BrokenPipeError:
-                self.pending.clear()
-
-    def close_input(self):
-        if self.stdin is not None:
-            os.close(self.stdin)
-            self.stdin = None
-            self.pending.clear()
-
-    def discard(self):
-        self.close_input()
-        for fd in self.outputs:
-            os.close(fd)
-        self.outputs.clear()
-
-    def relay(self, fd):
-        chunk = os.read(fd, READ_CHUNK)
-        if chunk:
-            write_frame(self.outputs[fd], chunk)
-        else:
-            os.close(fd)
-            del self.outputs[fd]
-
     def finish(self):
-        """Kill what is left of the bot, pass on the rest of its output, and say how it ended."""
-        self.close_input()
+        """Kill what is left of the bot and say how it ended."""
         clean = kill_everything_else()
         self.note_exit()
-        while self.outputs:  # every writer is dead: the pipes end
-            self.relay(next(iter(self.outputs)))
         if self.status is None:
             self.status = -signal.SIGKILL
         if not self.exited_sent:
             self.exited_sent = True
-            event("exited", status=self.status)
+            event(self.control, "exited", status=self.status)
         return clean
 
     def note_exit(self):
@@ -239,46 +214,36 @@ class Match:
 
 
 class Supervisor:
-    def __init__(self):
+    def __init__(self, control):
+        self.control = control
         self.buffer = bytearray()
+        self.fds = []
         self.match = None
-        # The next match's harness, started while the container waits (it loads no bot before setup):
-        # python's start is then no part of a match.
-        self.spare = None
         self.wake_read, wake_write = os.pipe()
         os.set_blocking(wake_write, False)
         signal.set_wakeup_fd(wake_write)
         signal.signal(signal.SIGCHLD, lambda number, frame: None)
 
     def run(self):
-        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-        self.spare = Match()
-        event("ready")
         while True:
             self.step()
 
     def step(self):
-        match = self.match
-        readable = [0, self.wake_read] + (list(match.outputs) if match else [])
-        writable = [match.stdin] if match and match.pending and match.stdin is not None else []
-        ready, can_write, _ = select.select(readable, writable, [])
+        ready, _, _ = select.select([self.control, self.wake_read], [], [])
         if self.wake_read in ready:
             os.read(self.wake_read, 4096)
             reap()
+            match = self.match
             if match:
                 match.note_exit()
-        if match and can_write:
-            match.flush_input()
-        if match:
-            for fd in [fd for fd in ready if fd in match.outputs]:
-                match.relay(fd)
-            if match.status is not None and not match.exited_sent:
-                match.finish()  # the harness died: like a cold container, the whole sandbox goes with it
-        if 0 in ready:
+                if match.status is not None and not match.exited_sent:
+                    match.finish()  # the harness died: like a cold container, the whole sandbox goes with it
+        if self.control in ready:
             self.read_worker()
 
     def read_worker(self):
-        chunk = os.read(0, READ_CHUNK)
+        chunk, fds, _, _ = socket.recv_fds(self.control, READ_CHUNK, HARNESS_FDS)
+        self.fds += fds
         if not chunk:  # the worker is gone: so is this container
             kill_everything_else()
             os._exit(0)
@@ -289,46 +254,44 @@ class Supervisor:
                 return
             line = bytes(self.buffer[:newline + 1])
             del self.buffer[:newline + 1]
-            if line == b"!start\n":
-                self.start()
-            elif line == b"!end\n":
-                self.end()
-            elif self.match is not None:
-                self.match.feed(line)
-                self.match.flush_input()
+            if line == b"!next\n":
+                self.next_match()
 
-    def start(self):
-        if self.match is not None:
-            self.end()
-        reap()
-        spare, self.spare = self.spare, None
-        if spare is not None and harness["status"] is not None:
-            spare.discard()  # it died waiting
-            spare = None
-        self.match = spare or Match()
+    def next_match(self):
+        """End the current match (if any) and reset, then start the next one's harness on its pipes."""
+        first = self.match is None
+        if not first:
+            clean = self.end()
+            left = reset()
+        fds, self.fds = self.fds[:HARNESS_FDS], self.fds[HARNESS_FDS:]
+        if len(fds) < HARNESS_FDS:
+            sys.exit("the worker sent !next without the harness's three pipes")
+        self.match = Match(self.control, fds)
+        if first:
+            event(self.control, "ready")
+        else:
+            event(self.control, "reset", clean=clean and not left, left=left[:20])
 
     def end(self):
+        """The worker has closed the harness's stdin: it exits at once; a bot that does not is killed.
+        Whether every process could be killed."""
         match, self.match = self.match, None
-        clean = True
-        if match is not None:
-            match.close_input()
-            deadline = time.monotonic() + END_GRACE
-            while match.status is None and match.outputs and time.monotonic() < deadline:
-                ready, _, _ = select.select(list(match.outputs) + [self.wake_read], [], [],
-                                            max(deadline - time.monotonic(), 0))
-                if self.wake_read in ready:
-                    os.read(self.wake_read, 4096)
-                    reap()
-                    match.note_exit()
-                for fd in [fd for fd in ready if fd in match.outputs]:
-                    match.relay(fd)
-            clean = match.finish()
-        left = reset()
-        self.spare = Match()
-        event("reset", clean=clean and not left, left=left[:20])
+        deadline = time.monotonic() + END_GRACE
+        while match.status is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.wake_read], [], [], max(deadline - time.monotonic(), 0))
+            if ready:
+                os.read(self.wake_read, 4096)
+                reap()
+                match.note_exit()
+        return match.finish()
+
+
+def main():
+    if os.getpid() != 1:
+        sys.exit("the supervisor runs as PID 1 of its container")
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # before anything of the worker's is held
+    Supervisor(connect_to_worker()).run()
 
 
 if __name__ == "__main__":
-    if os.getpid() != 1:
-        sys.exit("the supervisor runs as PID 1 of its container")
-    Supervisor().run()
+    main()

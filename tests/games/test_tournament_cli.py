@@ -126,3 +126,16 @@ def test_the_readable_output_shows_the_bracket_and_keeps_progress_on_stderr():
 def test_bad_tournaments_fail_with_a_clear_message(args, message):
     proc = run(*args, check=False)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_tournament_without_a_sandbox_warns_once_per_file_bot_not_once_per_game(tmp_path):
+    example = (ROOT / "docs" / "bots" / "examples" / "endgame_example.py").read_text()
+    bots = []
+    for name in ("ann", "ben", "cyd"):
+        (tmp_path / f"{name}.py").write_text(example)
+        bots.append(str(tmp_path / f"{name}.py"))
+    proc = run("endgame", *bots, "builtin:greedy", "--format", "round-robin", "--sandbox", "none", "--json")
+
+    assert len(json.loads(proc.stdout)["series"]) == 6  # 12 games, 18 seats of file bots
+    warnings = [line for line in proc.stderr.splitlines() if "NO isolation" in line]
+    assert sorted(line.split("'none': ")[1].split(" runs")[0] for line in warnings) == sorted(bots)

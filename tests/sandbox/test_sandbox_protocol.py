@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from sandbox_testkit import BOTS, LIMITS, leftovers, open_player, play
+from sandbox_testkit import BOTS, LIMITS, bot_file, leftovers, open_player, play
 
 import sandbox
 from games.core import BotFailure, Verdict
@@ -72,12 +72,13 @@ def test_a_missing_bot_file_is_a_crash_not_an_error(backend, tmp_path):
     assert failure.value.verdict == Verdict.CRASH
 
 
-def test_none_backend_warns_that_it_is_not_a_sandbox(caplog):
+def test_none_backend_warns_that_it_is_not_a_sandbox_once_per_bot(caplog, tmp_path):
+    bot = bot_file("first_legal", tmp_path)  # a bot this process has not warned about yet
     with caplog.at_level(logging.WARNING, logger="sandbox"):
-        outcome = play("none", BOTS / "first_legal.py")
+        outcomes = [play("none", bot) for _ in range(3)]
 
-    assert outcome.status == "ok"
-    assert "NO isolation" in caplog.text and "trusted local use only" in caplog.text
+    assert [outcome.status for outcome in outcomes] == ["ok"] * 3
+    assert caplog.text.count("NO isolation") == 1 and "trusted local use only" in caplog.text
 
 
 def documented_limits() -> dict[str, float]:

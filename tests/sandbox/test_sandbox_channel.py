@@ -1,0 +1,47 @@
+"""The channel between the worker and a bot's sandbox: what a bot that goes after it can reach.
+
+A warm container's harness speaks to the worker straight down its pipes, which the worker hands to the
+container's supervisor over a Unix socket in the bot's staging folder (sandbox/pool.py, supervisor.py).
+The bot holds its own protocol descriptors (it runs in the harness's process), so it can always write
+anything on them: the protocol treats every byte as untrusted. Beyond that it must reach nothing: not the
+socket, not the supervisor's connection, not another match's pipes, in any backend.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sandbox_testkit import BOTS, assert_contained, leftovers, play, report
+
+
+def test_a_bot_finds_no_way_into_the_channel(backend):
+    outcome = play(backend, BOTS / "attack_channel.py")
+    found = report(outcome.log)
+
+    assert outcome.status == "ok", outcome.detail + "\n" + outcome.log[-2000:]
+    assert found["sockets"] == []
+    assert {name: result for name, result in found["attempts"].items() if not result.startswith("refused")} == {}
+    assert "pass a descriptor on fd 0" in found["attempts"]  # (it did look at its descriptors)
+    assert leftovers(backend, outcome.sandbox_id) == []
+
+
+def test_what_a_bot_leaves_writing_after_its_verdict_reaches_nothing(backend):
+    bot = BOTS / "writes_after_verdict.py"
+    crashed = play(backend, bot, config={"length": 6})
+    assert_contained(crashed, backend, "crash")
+
+    after = play(backend, bot)
+
+    assert after.status == "ok", after.detail + "\n" + after.log[-2000:]
+    if backend == "docker-warm":  # the crashed bot's container, reset: the next match's pipes are new
+        assert (after.reused, after.sandbox_id) == (True, crashed.sandbox_id)
+    assert "FORGED" not in after.log
+    assert leftovers(backend, after.sandbox_id) == []
+
+
+@pytest.mark.parametrize("bot", ["attack_channel.py", "writes_after_verdict.py"])
+def test_a_bot_that_went_after_the_channel_leaves_its_next_match_alone(docker_image, bot):
+    first = play("docker-warm", BOTS / bot)
+    second = play("docker-warm", BOTS / bot)
+
+    assert first.status == second.status == "ok", first.detail + second.detail
+    assert (second.reused, second.sandbox_id) == (True, first.sandbox_id)
