@@ -15,7 +15,7 @@ from sandbox_testkit import BOTS, LIMITS, bot_file, leftovers, play, report
 import sandbox
 from games import get_game
 from games.bots import builtin_player
-from games.referee import play_match
+from games.referee import play_match, seated
 from sandbox.docker_backend import client
 from sandbox.pool import WarmPool
 
@@ -121,6 +121,31 @@ def test_a_misbehaving_container_is_discarded(docker_image, bot, verdict):
         assert seat.status == verdict, seat.detail
         assert pool.idle_containers() == []
         assert containers_of({player.sandbox_id}) == []
+    finally:
+        pool.close()
+
+
+class BrokenGame(Exception):
+    """A bug of the game."""
+
+
+def test_a_container_whose_match_ended_by_an_exception_is_discarded(docker_image, monkeypatch):
+    from games.endgame import EndGameState
+
+    def apply_with_a_bug(state, action):  # once the bot has started and decided: its container is in use
+        raise BrokenGame
+
+    monkeypatch.setattr(EndGameState, "_apply", apply_with_a_bug)
+    pool = WarmPool()
+    game = get_game("endgame")
+    try:
+        with pytest.raises(BrokenGame):
+            with seated([lambda: pool.player(str(BOTS / "first_legal.py"), key="version:x:ada", limits=LIMITS),
+                         lambda: builtin_player(game, "greedy")]) as players:
+                play_match(game, players, seed=3)
+
+        assert players[0].decisions == 1 and pool.idle_containers() == []
+        assert containers_of({players[0].sandbox_id}) == []
     finally:
         pool.close()
 
