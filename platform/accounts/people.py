@@ -27,7 +27,7 @@ class PeopleNotAllowed(PeopleError, NotAllowed):
     """A change to a course's people that the user's role does not allow."""
 
 
-def _require_instructor(user, course: Course) -> None:
+def require_instructor(user, course: Course) -> None:
     if not teaches(user, course):
         raise PeopleNotAllowed("only the course's instructors can change its people")
 
@@ -54,7 +54,7 @@ def join(user, code: str) -> Course:
 
 def reset_invite(user, course: Course) -> str:
     """A new invitation code; links with the old one stop working."""
-    _require_instructor(user, course)
+    require_instructor(user, course)
     course.invite_code = new_invite_code()
     course.save(update_fields=["invite_code"])
     return course.invite_code
@@ -81,7 +81,7 @@ def import_roster(user, course: Course, text: str) -> RosterReport:
     their roster entry created or updated in place: uploading the same file again changes nothing. Every row
     that cannot be used is reported with its line number and why; the others are imported.
     """
-    _require_instructor(user, course)
+    require_instructor(user, course)
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     header = [name.strip().lower() for name in reader.fieldnames or []]
     missing = [column for column in ROSTER_COLUMNS if column not in header]
@@ -164,7 +164,7 @@ def _new_account(email: str, name: str):
 
 def set_time_zone(user, course: Course, name: str) -> None:
     """The zone the course's deadlines are shown (and entered) in; they stay stored in UTC."""
-    _require_instructor(user, course)
+    require_instructor(user, course)
     try:
         validate_time_zone(name)
     except ValidationError as exc:
@@ -176,13 +176,13 @@ def set_time_zone(user, course: Course, name: str) -> None:
 # --- assistants and teams ---------------------------------------------------------------------------------
 
 def add_assistant(user, course: Course, assistant) -> None:
-    _require_instructor(user, course)
+    require_instructor(user, course)
     course.teaching_assistants.add(assistant)
 
 
 def create_team(user, course: Course, name: str, members) -> Team:
     """A team of the course's students; a student belongs to at most one team of a course."""
-    _require_instructor(user, course)
+    require_instructor(user, course)
     members = list(members)
     name = name.strip()
     if not name:

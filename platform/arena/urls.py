@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include(grading_urls)),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("notifications.urls")),
+    path("", include("accounts.urls")),
     path("", include("web.urls")),
 ]
 

@@ -11,6 +11,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import courses as course_services
 from accounts import people as people_services
 from accounts.access import NotAllowed, role_in
 from accounts.models import Course
@@ -77,13 +78,22 @@ class Roster(APIView):
 
 
 class Assistants(APIView):
+    """Instructors: make a user a teaching assistant of the course."""
+
+    add = staticmethod(people_services.add_assistant)
+
     @extend_schema(request=serializers.NewAssistantSerializer, responses={201: serializers.PersonSerializer})
     def post(self, request, pk):
-        """Instructors: make a user a teaching assistant of the course."""
         course, data = _instructor_input(request, pk, serializers.NewAssistantSerializer)
-        assistant = data["username"]
-        _call(people_services.add_assistant, request.user, course, assistant)
-        return Response(serializers.PersonSerializer(assistant).data, status=status.HTTP_201_CREATED)
+        colleague = data["username"]
+        _call(self.add, request.user, course, colleague)
+        return Response(serializers.PersonSerializer(colleague).data, status=status.HTTP_201_CREATED)
+
+
+class Instructors(Assistants):
+    """Instructors: make a user a co-instructor of the course (no longer its assistant)."""
+
+    add = staticmethod(course_services.add_instructor)
 
 
 class Teams(APIView):

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from accounts import courses as course_services
 from accounts import people as people_services
 from accounts.access import role_in
 from accounts.models import Course
@@ -92,6 +93,13 @@ def upload_roster(request, pk):
 @require_POST
 def add_assistant(request, pk):
     return _people_verb(request, pk, AssistantForm, lambda course, data: people_services.add_assistant(
+        request.user, course, data["username"]))
+
+
+@login_required
+@require_POST
+def add_instructor(request, pk):
+    return _people_verb(request, pk, AssistantForm, lambda course, data: course_services.add_instructor(
         request.user, course, data["username"]))
 
 

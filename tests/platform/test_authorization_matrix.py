@@ -240,12 +240,16 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # The inbox: everyone their own.
     "notifications:inbox": page(SIGNED_IN_PAGE),
     "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
+    # Making a course: users an operator allowed to (operators themselves here); an empty form is shown again.
+    "accounts:new_course": Case({"GET": expect(403, anonymous=LOGIN, operator=200),
+                                 "POST": expect(403, anonymous=LOGIN, operator=400)}),
     # Grading pages: people.
     # The invitation link: any signed-in user sees which course it is, and joins (staff are refused) by POST.
     "grading:join": Case({"GET": SIGNED_IN_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
     "grading:people": page(COURSE_PAGE),
     "grading:upload_roster": post_only(STEER_PAGE),
     "grading:add_assistant": post_only(STEER_PAGE),
+    "grading:add_instructor": post_only(STEER_PAGE),
     "grading:create_team": post_only(STEER_PAGE),
     "grading:reset_invite": post_only(STEER_PAGE),
     "grading:set_time_zone": post_only(STEER_PAGE),
@@ -343,6 +347,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "course-roster": Case({"POST": PEOPLE_API}),
     "course-teams": Case({"POST": PEOPLE_API}),
     "course-assistants": Case({"POST": PEOPLE_API}),
+    "course-instructors": Case({"POST": PEOPLE_API}),
     "assignment-list": Case({"GET": SIGNED_IN_API, "POST": expect(
         403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=201, operator=201)},
         data=NEW_ASSIGNMENT),
