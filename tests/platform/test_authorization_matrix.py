@@ -240,6 +240,8 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # The inbox: everyone their own.
     "notifications:inbox": page(SIGNED_IN_PAGE),
     "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
+    # The mail sent without a mail server holds other people's links: operators only.
+    "notifications:outbox": page(expect(403, anonymous=LOGIN, operator=200)),
     # Making a course: users an operator allowed to (operators themselves here); an empty form is shown again.
     "accounts:new_course": Case({"GET": expect(403, anonymous=LOGIN, operator=200),
                                  "POST": expect(403, anonymous=LOGIN, operator=400)}),
