@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_POST
 from accounts import courses as course_services
 from accounts import people as people_services
 from accounts.access import role_in
+from accounts.forms import StudentIdForm
 from accounts.models import Course
 
 from . import charts, code_similarity, presentation, runs, services
@@ -52,6 +54,7 @@ def people(request, pk):
         roster = {entry.user_id: entry for entry in course.roster.all()}
         context["students"] = [(s, roster.get(s.pk)) for s in course.students.order_by("username")]
         context["invite_url"] = request.build_absolute_uri(f"/join/{course.invite_code}/")
+        context["invitations"] = course.invitations.pending()
     if role == INSTRUCTOR:
         context.update(roster_form=RosterForm(), assistant_form=AssistantForm(), team_form=TeamForm(course=course),
                        time_zone_form=TimeZoneForm(initial={"time_zone": course.time_zone}))
@@ -82,7 +85,8 @@ def upload_roster(request, pk):
     def verb(course, data):
         text = data["file"].read().decode("utf-8", errors="replace")
         report = people_services.import_roster(request.user, course, text)
-        messages.success(request, f"Roster: {len(report.created)} enrolled, {len(report.updated)} updated, "
+        messages.success(request, f"Roster: {len(report.created)} enrolled, {len(report.invited)} invited, "
+                                  f"{len(report.updated)} updated, "
                                   f"{len(report.unchanged)} unchanged, {len(report.failed)} failed.")
         for failure in report.failed:
             messages.error(request, f"line {failure['line']}: {failure['reason']}")
@@ -123,20 +127,30 @@ def reset_invite(request, pk):
     return _people_verb(request, pk, None, lambda course, _: people_services.reset_invite(request.user, course))
 
 
-@login_required
 def join(request, code):
     """The invitation link: a page saying which course it is (a link opened by a preview or a prefetch
-    enrols no one), and enrolment on its button's POST."""
+    enrols no one), and enrolment on its button's POST. Signed out, the page says so and its sign-in and
+    register links come back here; a course that wants student ids asks for one."""
     try:
-        if request.method != "POST":
-            course = people_services.invited_course(code)
-            return render(request, "grading/join.html", {"course": course, "role": role_in(request.user, course)})
-        course = people_services.join(request.user, code)
+        course = people_services.invited_course(code)
     except people_services.PeopleError as exc:
         messages.error(request, str(exc))
         return redirect("web:home")
-    messages.success(request, f"You are enrolled in {course.name}.")
-    return redirect("grading:assignments", course.pk)
+    if request.method == "POST" and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = StudentIdForm(request.POST if request.method == "POST" else None) if course.asks_student_id else None
+    if request.method == "POST" and (form is None or form.is_valid()):
+        student_id = form.cleaned_data["student_id"] if form else ""
+        try:
+            people_services.join(request.user, code, student_id=student_id)
+        except people_services.PeopleError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"You are enrolled in {course.name}.")
+            return redirect("web:course", course.pk)
+    return render(request, "grading/join.html", {"course": course, "role": role_in(request.user, course),
+                                                 "form": form, "here": request.get_full_path()},
+                  status=400 if form is not None and form.is_bound else 200)
 
 
 # --- assignments ----------------------------------------------------------------------------------------------

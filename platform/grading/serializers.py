@@ -43,7 +43,10 @@ class RosterUploadSerializer(serializers.Serializer):
 
 
 class RosterReportSerializer(serializers.Serializer):
-    created = serializers.ListField(child=serializers.CharField())
+    created = serializers.ListField(child=serializers.CharField(),
+                                    help_text="Student ids of the course's students given their roster record.")
+    invited = serializers.ListField(child=serializers.CharField(),
+                                    help_text="Student ids invited by mail: enrolled once they accept.")
     updated = serializers.ListField(child=serializers.CharField())
     unchanged = serializers.ListField(child=serializers.CharField())
     failed = serializers.ListField(child=serializers.DictField(), help_text="{line, row, reason} per failed row.")

@@ -246,8 +246,16 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "accounts:new_course": Case({"GET": expect(403, anonymous=LOGIN, operator=200),
                                  "POST": expect(403, anonymous=LOGIN, operator=400)}),
     # Grading pages: people.
-    # The invitation link: any signed-in user sees which course it is, and joins (staff are refused) by POST.
-    "grading:join": Case({"GET": SIGNED_IN_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
+    # The invitation link: anyone sees which course it is (signed out, with the way to sign in and come back);
+    # a signed-in user joins by POST (the course then opens); its staff are refused (the page, with the reason).
+    "grading:join": Case({"GET": PUBLIC, "POST": expect(ANY_REDIRECT, anonymous=LOGIN, ta=200, instructor=200,
+                                                          operator=200)}),
+    # One's own account: the profile (an empty form is shown again, with errors), the confirmation of an
+    # address and a roster invitation (a link that is not valid: sent on with the reason).
+    "accounts:profile": Case({"GET": SIGNED_IN_PAGE, "POST": expect(400, anonymous=LOGIN)}),
+    "accounts:resend_confirmation": post_only(expect(ANY_REDIRECT, anonymous=LOGIN)),
+    "accounts:confirm_email": page(expect(ANY_REDIRECT)),
+    "accounts:invitation": page(expect(ANY_REDIRECT)),
     "grading:people": page(COURSE_PAGE),
     "grading:upload_roster": post_only(STEER_PAGE),
     "grading:add_assistant": post_only(STEER_PAGE),
