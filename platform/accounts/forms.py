@@ -17,7 +17,7 @@ class CourseForm(forms.ModelForm):
 class ProfileForm(forms.Form):
     display_name = forms.CharField(max_length=150, required=False,
                                    help_text="How the site names you to others (empty: your username).")
-    email = forms.EmailField(help_text="Changing it mails a confirmation link to the new address.")
+    email = forms.EmailField(max_length=254, help_text="Changing it mails a confirmation link to the new address.")
     time_zone = forms.CharField(max_length=64, required=False,
                                 help_text="e.g. Europe/Paris; empty: each course's own zone.")
 

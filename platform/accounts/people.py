@@ -21,6 +21,8 @@ from .mail import mail_on_commit, site_link
 from .models import Course, Invitation, RosterEntry, Team, new_invite_code, profile_of, validate_time_zone
 
 ROSTER_COLUMNS = ("student_id", "email", "name")
+# The longest value of each column that the roster's records hold.
+ROSTER_LENGTHS = {column: RosterEntry._meta.get_field(column).max_length for column in ROSTER_COLUMNS}
 
 
 class PeopleError(ValueError):
@@ -135,6 +137,8 @@ def _check_row(values: dict, line: int, seen_ids: dict, seen_emails: dict) -> No
     for column in ROSTER_COLUMNS:
         if not values[column]:
             raise PeopleError(f"{column} is empty")
+        if len(values[column]) > ROSTER_LENGTHS[column]:
+            raise PeopleError(f"{column} is longer than {ROSTER_LENGTHS[column]} characters")
     try:
         validate_email(values["email"])
     except ValidationError as exc:

@@ -50,7 +50,8 @@ class CoursePeople(APIView):
         role = require(request.user, course, STUDENT)
         data = {"role": role, "time_zone": course.time_zone, "instructors": course.instructors.order_by("username"),
                 "assistants": course.teaching_assistants.order_by("username"),
-                "teams": course.teams.prefetch_related("members"), "students": None, "invite_code": None}
+                "teams": course.teams.prefetch_related("members"), "students": None, "invitations": None,
+                "invite_code": None}
         if role != STUDENT:
             roster = {entry.user_id: entry for entry in course.roster.all()}
             data["students"] = [{"id": s.pk, "username": s.username,
@@ -59,6 +60,7 @@ class CoursePeople(APIView):
                                  "email": getattr(roster.get(s.pk), "email", None) or s.email or None}
                                 for s in course.students.order_by("username")]
             data["invite_code"] = course.invite_code
+            data["invitations"] = course.invitations.pending()
         return Response(serializers.PeopleSerializer(data).data)
 
 

@@ -80,6 +80,9 @@ def test_rostering_another_courses_student_enrols_nobody_without_consent(make_us
                              {"text": "student_id,email,name\n77,ann@uni.example,Ann\n"}, format="json")
     assert answer.status_code == 200 and answer.json()["invited"] == ["77"] and answer.json()["created"] == []
     assert role_in(ann, course_b) is None
+    listed = api_client.get(f"/api/courses/{course_b.pk}/people/").json()
+    assert [(row["student_id"], row["email"]) for row in listed["invitations"]] == [("77", "ann@uni.example")]
+    assert "ann@uni.example" not in {row["email"] for row in listed["students"]}
     for staff in (b["instructor"], b["assistant"]):
         assert not can_see_private(staff, ann)
         api_client.force_authenticate(staff)
@@ -101,6 +104,16 @@ def test_a_course_that_wants_student_ids_asks_at_join_and_exports_them(make_user
     assert (entry.student_id, entry.email, entry.name) == ("2027-42", "newbie@uni.example", "newbie")
     with pytest.raises(people_services.PeopleError, match="student id 2027-42 is already enrolled"):
         people_services.join(make_user("copycat"), course.invite_code, student_id="2027-42")
+
+
+def test_roster_values_longer_than_their_columns_are_refused_rows(make_user):
+    course, people = course_with_people(make_user)
+    report = people_services.import_roster(people["instructor"], course,
+                                           f"student_id,email,name\n{'9' * 65},long@uni.example,Long Id\n"
+                                           f"1,n@uni.example,{'N' * 201}\n")
+    assert [row["reason"] for row in report.failed] == ["student_id is longer than 64 characters",
+                                                         "name is longer than 200 characters"]
+    assert not course.invitations.exists()
 
 
 def test_only_instructors_upload_rosters_and_a_header_is_required(make_user):

@@ -10,7 +10,7 @@ from django.core.mail import send_mail
 from arena.settings import OUTBOX_BACKEND, email_from_url
 from notifications.models import Notification, Preference
 from notifications.services import notify
-from platform_helpers import active_bot
+from platform_helpers import active_bot, with_confirmed_email
 
 
 def test_email_url_names_the_server_its_tls_and_its_credentials():
@@ -44,7 +44,7 @@ def test_without_a_mail_server_the_operators_read_the_mail_on_the_outbox_page(cl
 def test_a_notification_mail_reaches_the_smtp_server_and_its_link_opens_the_page(client, make_user, smtp_server,
                                                                                  settings):
     settings.ARENA_SITE_URL = "http://testserver"
-    ada = make_user("ada", email="ada@uni.example")
+    ada = with_confirmed_email(make_user("ada"), "ada@uni.example")
     Preference.objects.create(user=ada, email=True)
     bot = active_bot(ada, name="sharp")
     notify(ada, Notification.Kind.VALIDATION, "Version 1 of ada/sharp accepted", f"/bots/{bot.pk}/")
