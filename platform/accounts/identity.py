@@ -7,7 +7,7 @@ from django.core import signing
 from django.urls import reverse
 
 from .mail import mail_on_commit, site_link
-from .models import profile_of
+from .models import Profile, profile_of
 
 CONFIRMATION_SALT = "accounts.confirm-email"
 CONFIRMATION_DAYS = 7
@@ -72,6 +72,14 @@ def update_profile(user, *, display_name: str, email: str, time_zone: str) -> bo
     return True
 
 
+def display_names(users) -> dict[int, str]:
+    """What the site calls each of `users` (by id): their display name, their full name, or their username;
+    one query however many."""
+    users = list(users)
+    chosen = dict(Profile.objects.filter(user__in=users).exclude(display_name="")
+                  .values_list("user_id", "display_name"))
+    return {user.pk: chosen.get(user.pk) or user.get_full_name() or user.get_username() for user in users}
+
+
 def display_name(user) -> str:
-    """What the site calls `user`: their display name, their full name, or their username."""
-    return profile_of(user).display_name or user.get_full_name() or user.get_username()
+    return display_names([user])[user.pk]

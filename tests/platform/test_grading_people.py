@@ -10,6 +10,7 @@ from accounts.access import can_see_private, role_in, staffs, teaches
 from accounts.models import Course, Invitation, RosterEntry
 from bots.models import BotVersion
 from grading import services
+from grading.presentation import gradebook_csv
 from grading_helpers import course_with_people, open_assignment
 from platform_helpers import active_bot, with_confirmed_email
 from tournament_helpers import accepted_bot
@@ -104,6 +105,9 @@ def test_a_course_that_wants_student_ids_asks_at_join_and_exports_them(make_user
     assert (entry.student_id, entry.email, entry.name) == ("2027-42", "newbie@uni.example", "newbie")
     with pytest.raises(people_services.PeopleError, match="student id 2027-42 is already enrolled"):
         people_services.join(make_user("copycat"), course.invite_code, student_id="2027-42")
+    # The gradebook names them as the institution does (it was ",,newbie,..." for link joiners).
+    gradebook = gradebook_csv(open_assignment(people["instructor"], course)).splitlines()
+    assert any(line.startswith("2027-42,newbie@uni.example,newbie,") for line in gradebook), gradebook
 
 
 def test_roster_values_longer_than_their_columns_are_refused_rows(make_user):
