@@ -6,6 +6,7 @@ import zoneinfo
 from itertools import zip_longest
 from contextlib import contextmanager
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -55,6 +56,8 @@ def people(request, pk):
         context["students"] = [(s, roster.get(s.pk)) for s in course.students.order_by("username")]
         context["invite_url"] = request.build_absolute_uri(f"/join/{course.invite_code}/")
         context["invitations"] = course.invitations.pending()
+        # Without a mail server (the demo) the invitations wait in the operators' outbox: say where.
+        context["mail_kept"] = settings.EMAIL_BACKEND == settings.OUTBOX_BACKEND
     if role == INSTRUCTOR:
         context.update(roster_form=RosterForm(), assistant_form=AssistantForm(), team_form=TeamForm(course=course),
                        time_zone_form=TimeZoneForm(initial={"time_zone": course.time_zone}))
