@@ -54,3 +54,10 @@ def add_instructor(user, course: Course, colleague) -> None:
         raise PeopleError(f"{colleague.username} is a student of {course.name}: staff do not take the course")
     course.teaching_assistants.remove(colleague)
     course.instructors.add(colleague)
+
+
+def ask_student_ids(user, course: Course, asks: bool) -> None:
+    """Whether students joining by the link give their student id (the roster's rows always have one)."""
+    require_instructor(user, course)
+    course.asks_student_id = asks
+    course.save(update_fields=["asks_student_id"])

@@ -24,8 +24,8 @@ from accounts.forms import StudentIdForm
 from accounts.models import Course
 
 from . import charts, code_similarity, presentation, runs, services
-from .forms import (AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, SubmitForm, TeamForm,
-                    TimeZoneForm)
+from .forms import (AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, StudentIdsForm, SubmitForm,
+                    TeamForm, TimeZoneForm)
 from .models import Assignment, RubricPart, Submission
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, require
 
@@ -60,7 +60,8 @@ def people(request, pk):
         context["mail_kept"] = settings.EMAIL_BACKEND == settings.OUTBOX_BACKEND
     if role == INSTRUCTOR:
         context.update(roster_form=RosterForm(), assistant_form=AssistantForm(), team_form=TeamForm(course=course),
-                       time_zone_form=TimeZoneForm(initial={"time_zone": course.time_zone}))
+                       time_zone_form=TimeZoneForm(initial={"time_zone": course.time_zone}),
+                       student_ids_form=StudentIdsForm(initial={"asks_student_id": course.asks_student_id}))
     return _render(request, course, "grading/people.html", context)
 
 
@@ -122,6 +123,13 @@ def create_team(request, pk):
 def set_time_zone(request, pk):
     return _people_verb(request, pk, TimeZoneForm, lambda course, data: people_services.set_time_zone(
         request.user, course, data["time_zone"]))
+
+
+@login_required
+@require_POST
+def ask_student_ids(request, pk):
+    return _people_verb(request, pk, StudentIdsForm, lambda course, data: course_services.ask_student_ids(
+        request.user, course, data["asks_student_id"]))
 
 
 @login_required

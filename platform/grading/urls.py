@@ -28,6 +28,7 @@ urlpatterns = [
     path("courses/<int:pk>/people/teams/", pages.create_team, name="create_team"),
     path("courses/<int:pk>/people/invite/", pages.reset_invite, name="reset_invite"),
     path("courses/<int:pk>/people/time-zone/", pages.set_time_zone, name="set_time_zone"),
+    path("courses/<int:pk>/people/student-ids/", pages.ask_student_ids, name="ask_student_ids"),
     path("courses/<int:pk>/assignments/", pages.assignments, name="assignments"),
     path("assignments/<int:pk>/", pages.assignment, name="assignment"),
     path("assignments/<int:pk>/edit/", pages.edit, name="edit"),

@@ -263,6 +263,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "grading:create_team": post_only(STEER_PAGE),
     "grading:reset_invite": post_only(STEER_PAGE),
     "grading:set_time_zone": post_only(STEER_PAGE),
+    "grading:ask_student_ids": post_only(STEER_PAGE),
     # Grading pages: assignments (ada's graded submission in the drill-down routes).
     "grading:assignments": page(COURSE_PAGE),  # an empty form: shown with errors
     "grading:assignment": page(COURSE_PAGE),

@@ -69,3 +69,18 @@ def test_an_instructor_names_a_co_instructor_and_a_teaching_assistant(client, ap
     api_client.force_authenticate(student)
     assert api_client.post(f"/api/courses/{course.pk}/instructors/", {"username": "stu"},
                            format="json").status_code == 403
+
+
+def test_an_instructor_decides_whether_joining_asks_for_a_student_id(client, make_user):
+    prof, student = make_user("prof"), make_user("stu")
+    course = Course.objects.create(code="algo", name="Algorithms")
+    course.instructors.add(prof)
+    course.students.add(student)
+    client.force_login(prof)
+    client.post(f"/courses/{course.pk}/people/student-ids/", {"asks_student_id": "on"})
+    course.refresh_from_db()
+    assert course.asks_student_id
+    client.force_login(make_user("newcomer"))
+    assert 'name="student_id"' in client.get(f"/join/{course.invite_code}/").content.decode()
+    client.force_login(student)
+    assert client.post(f"/courses/{course.pk}/people/student-ids/", {}).status_code == 403
