@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Course, RosterEntry, Team
+from .models import Course, Invitation, RosterEntry, Team
 
 
 class RosterInline(admin.TabularInline):
@@ -9,11 +9,19 @@ class RosterInline(admin.TabularInline):
     raw_id_fields = ("user",)
 
 
+class InvitationInline(admin.TabularInline):
+    model = Invitation
+    extra = 0
+    fields = ("student_id", "email", "name", "created_at", "accepted_at", "accepted_by")
+    readonly_fields = ("created_at", "accepted_at", "accepted_by")
+
+
 @admin.register(Course)
 class CourseAdmin(admin.ModelAdmin):
     list_display = ("code", "name", "time_zone")
     filter_horizontal = ("instructors", "teaching_assistants", "students")
-    inlines = [RosterInline]
+    inlines = [RosterInline, InvitationInline]
+
 
 
 @admin.register(Team)

@@ -1,8 +1,10 @@
 """Courses and their people: instructors, teaching assistants, students (with their roster record) and teams.
 
-Users are Django's own. A course links instructors and teaching assistants to their students; a student's
-`RosterEntry` holds what the institution knows of them (student id, e-mail, name) for gradebook exports;
-a `Team` is a group of a course's students who share bots.
+Users are Django's own, each with a `Profile` (display name, confirmed e-mail, time zone). A course links
+instructors and teaching assistants to their students; a student's `RosterEntry` holds what the institution
+knows of them (student id, e-mail, name) for gradebook exports; an `Invitation` is a roster row waiting for
+its student to accept it (nobody is enrolled without saying yes); a `Team` is a group of a course's students
+who share bots. Operators let a user create courses with the `accounts.add_course` permission.
 """
 
 import secrets
@@ -43,6 +45,8 @@ class Course(models.Model):
                                  help_text="Deadlines are stored in UTC and shown in this zone.")
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code,
                                    help_text="Whoever signs in through /join/<code>/ becomes a student.")
+    asks_student_id = models.BooleanField(
+        default=False, help_text="Students who join by the link give their student id (for the gradebook).")
 
     objects = CourseQuerySet.as_manager()
 
@@ -84,3 +88,68 @@ class Team(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class Profile(models.Model):
+    """What a user says about themselves beyond Django's user: read through `profile_of`."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(max_length=150, blank=True)
+    # Empty: every course's times in that course's zone, the rest in UTC (read by the pages that show times).
+    time_zone = models.CharField(max_length=64, blank=True, validators=[validate_time_zone])
+    # The address the user proved to hold (a mailed link, or an invitation mailed to it); it stops counting
+    # when the user changes their e-mail.
+    confirmed_email = models.EmailField(blank=True)
+
+    def __str__(self):
+        return self.display_name or self.user.get_username()
+
+    @property
+    def email_confirmed(self) -> bool:
+        return bool(self.user.email) and self.confirmed_email.lower() == self.user.email.lower()
+
+
+def profile_of(user) -> Profile:
+    """`user`'s profile, made on first use (accounts older than profiles have none yet)."""
+    try:
+        return user.profile
+    except Profile.DoesNotExist:
+        profile, _ = Profile.objects.get_or_create(user=user)
+        user.profile = profile
+        return profile
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class InvitationQuerySet(models.QuerySet):
+    def pending(self):
+        return self.filter(accepted_at__isnull=True)
+
+
+class Invitation(models.Model):
+    """A roster row whose student has not accepted yet: mailed to `email`; whoever opens the link and accepts
+    (signed in, or setting a password for a new account) becomes the student with this student id."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="invitations")
+    student_id = models.CharField(max_length=64)
+    email = models.EmailField()
+    name = models.CharField(max_length=200)
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="accepted_invitations")
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["course", "name", "student_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["course", "student_id"], condition=models.Q(accepted_at__isnull=True),
+                                    name="one_pending_invitation_per_student_id"),
+        ]
+
+    def __str__(self):
+        return f"{self.student_id} {self.name} ({self.course})"

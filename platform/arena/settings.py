@@ -59,6 +59,40 @@ def database_from_url(url: str | None) -> dict:
     raise ImproperlyConfigured(f"DATABASE_URL: unsupported scheme {parts.scheme!r} (use postgres:// or sqlite://)")
 
 
+# Where no EMAIL_URL is set (the demo), mail is printed and kept for the operators' outbox page (/outbox/).
+OUTBOX_BACKEND = "notifications.outbox.OutboxBackend"
+EMAIL_SCHEMES = {"smtp": (False, False), "smtp+starttls": (True, False), "smtps": (False, True)}
+
+
+def email_from_url(url: str | None) -> dict:
+    """Django's mail settings from EMAIL_URL (parsed here like DATABASE_URL, rather than by a dependency):
+
+    smtp://host:25 (a relay without TLS), smtp+starttls://user:password@host:587, smtps://user:password@host:465
+    (TLS from the first byte); console: prints each mail; outbox: (or unset) prints and keeps it for /outbox/.
+    The user name and password are percent-decoded (an address as user name is user%40example.org).
+    """
+    parts = urlsplit(url or "outbox:")
+    if parts.scheme in ("outbox", "console"):
+        backend = OUTBOX_BACKEND if parts.scheme == "outbox" else "django.core.mail.backends.console.EmailBackend"
+        return {"EMAIL_BACKEND": backend}
+    if parts.scheme not in EMAIL_SCHEMES:
+        raise ImproperlyConfigured(f"EMAIL_URL: unsupported scheme {parts.scheme!r} "
+                                   f"(use {', '.join(EMAIL_SCHEMES)}, console: or outbox:)")
+    if not parts.hostname:
+        raise ImproperlyConfigured("EMAIL_URL: no host, e.g. smtps://user:password@mail.example.org:465")
+    starttls, implicit_tls = EMAIL_SCHEMES[parts.scheme]
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": parts.port or (465 if implicit_tls else 587 if starttls else 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": starttls,
+        "EMAIL_USE_SSL": implicit_tls,
+        "EMAIL_TIMEOUT": 20,
+    }
+
+
 DEBUG = env_bool("DEBUG", False)
 
 
@@ -242,10 +276,10 @@ ARENA_ELO_INITIAL = float(os.environ.get("ARENA_ELO_INITIAL", "1500"))
 ARENA_ELO_K = float(os.environ.get("ARENA_ELO_K", "32"))
 # The ladder ranks a bot once it has played this many rated matches; until then its rating is provisional.
 ARENA_PROVISIONAL_GAMES = int(os.environ.get("ARENA_PROVISIONAL_GAMES", "5"))
-# Notification e-mails go through Django's mail backend: the console (stdout) unless an operator sets SMTP.
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Mail (confirmations, invitations, password resets, notifications): SMTP in production, see email_from_url.
+globals().update(email_from_url(os.environ.get("EMAIL_URL")))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "arena@localhost")
-# The site's address as students reach it, for the links in notification e-mails.
+# The site's address as students reach it, for the links in e-mails.
 ARENA_SITE_URL = os.environ.get("ARENA_SITE_URL", "http://127.0.0.1:8000")
 
 LOGGING = {

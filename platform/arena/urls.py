@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles.views import serve
 from django.urls import include, path, re_path
+from accounts import urls as account_urls
 from grading import urls as grading_urls
 from tournaments import urls as tournament_urls
 
@@ -19,8 +20,9 @@ urlpatterns = [
     path("", include(tournament_urls)),
     path("accounts/login/", rate_limited(SignInThrottle)(auth_views.LoginView.as_view()), name="login"),
     path("", include(grading_urls)),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include(account_urls.password_urlpatterns)),
     path("", include("notifications.urls")),
+    path("", include("accounts.urls")),
     path("", include("web.urls")),
 ]
 

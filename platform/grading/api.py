@@ -11,6 +11,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import courses as course_services
 from accounts import people as people_services
 from accounts.access import NotAllowed, role_in
 from accounts.models import Course
@@ -49,7 +50,8 @@ class CoursePeople(APIView):
         role = require(request.user, course, STUDENT)
         data = {"role": role, "time_zone": course.time_zone, "instructors": course.instructors.order_by("username"),
                 "assistants": course.teaching_assistants.order_by("username"),
-                "teams": course.teams.prefetch_related("members"), "students": None, "invite_code": None}
+                "teams": course.teams.prefetch_related("members"), "students": None, "invitations": None,
+                "invite_code": None}
         if role != STUDENT:
             roster = {entry.user_id: entry for entry in course.roster.all()}
             data["students"] = [{"id": s.pk, "username": s.username,
@@ -58,6 +60,7 @@ class CoursePeople(APIView):
                                  "email": getattr(roster.get(s.pk), "email", None) or s.email or None}
                                 for s in course.students.order_by("username")]
             data["invite_code"] = course.invite_code
+            data["invitations"] = course.invitations.pending()
         return Response(serializers.PeopleSerializer(data).data)
 
 
@@ -77,13 +80,22 @@ class Roster(APIView):
 
 
 class Assistants(APIView):
+    """Instructors: make a user a teaching assistant of the course."""
+
+    add = staticmethod(people_services.add_assistant)
+
     @extend_schema(request=serializers.NewAssistantSerializer, responses={201: serializers.PersonSerializer})
     def post(self, request, pk):
-        """Instructors: make a user a teaching assistant of the course."""
         course, data = _instructor_input(request, pk, serializers.NewAssistantSerializer)
-        assistant = data["username"]
-        _call(people_services.add_assistant, request.user, course, assistant)
-        return Response(serializers.PersonSerializer(assistant).data, status=status.HTTP_201_CREATED)
+        colleague = data["username"]
+        _call(self.add, request.user, course, colleague)
+        return Response(serializers.PersonSerializer(colleague).data, status=status.HTTP_201_CREATED)
+
+
+class Instructors(Assistants):
+    """Instructors: make a user a co-instructor of the course (no longer its assistant)."""
+
+    add = staticmethod(course_services.add_instructor)
 
 
 class Teams(APIView):

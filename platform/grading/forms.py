@@ -72,6 +72,10 @@ class TeamForm(forms.Form):
         self.fields["members"].queryset = course.students.order_by("username")
 
 
+class StudentIdsForm(forms.Form):
+    asks_student_id = forms.BooleanField(required=False, label="Ask students who join by the link for their student id")
+
+
 class TimeZoneForm(forms.Form):
     time_zone = forms.CharField(max_length=64, help_text="e.g. Europe/Paris; deadlines are shown in it.")
 

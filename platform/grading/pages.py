@@ -6,8 +6,10 @@ import zoneinfo
 from itertools import zip_longest
 from contextlib import contextmanager
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,13 +17,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from accounts import courses as course_services
 from accounts import people as people_services
 from accounts.access import role_in
+from accounts.forms import StudentIdForm
 from accounts.models import Course
 
 from . import charts, code_similarity, presentation, runs, services
-from .forms import (AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, SubmitForm, TeamForm,
-                    TimeZoneForm)
+from .forms import (AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, StudentIdsForm, SubmitForm,
+                    TeamForm, TimeZoneForm)
 from .models import Assignment, RubricPart, Submission
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, require
 
@@ -51,9 +55,13 @@ def people(request, pk):
         roster = {entry.user_id: entry for entry in course.roster.all()}
         context["students"] = [(s, roster.get(s.pk)) for s in course.students.order_by("username")]
         context["invite_url"] = request.build_absolute_uri(f"/join/{course.invite_code}/")
+        context["invitations"] = course.invitations.pending()
+        # Without a mail server (the demo) the invitations wait in the operators' outbox: say where.
+        context["mail_kept"] = settings.EMAIL_BACKEND == settings.OUTBOX_BACKEND
     if role == INSTRUCTOR:
         context.update(roster_form=RosterForm(), assistant_form=AssistantForm(), team_form=TeamForm(course=course),
-                       time_zone_form=TimeZoneForm(initial={"time_zone": course.time_zone}))
+                       time_zone_form=TimeZoneForm(initial={"time_zone": course.time_zone}),
+                       student_ids_form=StudentIdsForm(initial={"asks_student_id": course.asks_student_id}))
     return _render(request, course, "grading/people.html", context)
 
 
@@ -81,7 +89,8 @@ def upload_roster(request, pk):
     def verb(course, data):
         text = data["file"].read().decode("utf-8", errors="replace")
         report = people_services.import_roster(request.user, course, text)
-        messages.success(request, f"Roster: {len(report.created)} enrolled, {len(report.updated)} updated, "
+        messages.success(request, f"Roster: {len(report.created)} enrolled, {len(report.invited)} invited, "
+                                  f"{len(report.updated)} updated, "
                                   f"{len(report.unchanged)} unchanged, {len(report.failed)} failed.")
         for failure in report.failed:
             messages.error(request, f"line {failure['line']}: {failure['reason']}")
@@ -92,6 +101,13 @@ def upload_roster(request, pk):
 @require_POST
 def add_assistant(request, pk):
     return _people_verb(request, pk, AssistantForm, lambda course, data: people_services.add_assistant(
+        request.user, course, data["username"]))
+
+
+@login_required
+@require_POST
+def add_instructor(request, pk):
+    return _people_verb(request, pk, AssistantForm, lambda course, data: course_services.add_instructor(
         request.user, course, data["username"]))
 
 
@@ -111,24 +127,41 @@ def set_time_zone(request, pk):
 
 @login_required
 @require_POST
+def ask_student_ids(request, pk):
+    return _people_verb(request, pk, StudentIdsForm, lambda course, data: course_services.ask_student_ids(
+        request.user, course, data["asks_student_id"]))
+
+
+@login_required
+@require_POST
 def reset_invite(request, pk):
     return _people_verb(request, pk, None, lambda course, _: people_services.reset_invite(request.user, course))
 
 
-@login_required
 def join(request, code):
     """The invitation link: a page saying which course it is (a link opened by a preview or a prefetch
-    enrols no one), and enrolment on its button's POST."""
+    enrols no one), and enrolment on its button's POST. Signed out, the page says so and its sign-in and
+    register links come back here; a course that wants student ids asks for one."""
     try:
-        if request.method != "POST":
-            course = people_services.invited_course(code)
-            return render(request, "grading/join.html", {"course": course, "role": role_in(request.user, course)})
-        course = people_services.join(request.user, code)
+        course = people_services.invited_course(code)
     except people_services.PeopleError as exc:
         messages.error(request, str(exc))
         return redirect("web:home")
-    messages.success(request, f"You are enrolled in {course.name}.")
-    return redirect("grading:assignments", course.pk)
+    if request.method == "POST" and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = StudentIdForm(request.POST if request.method == "POST" else None) if course.asks_student_id else None
+    if request.method == "POST" and (form is None or form.is_valid()):
+        student_id = form.cleaned_data["student_id"] if form else ""
+        try:
+            people_services.join(request.user, code, student_id=student_id)
+        except people_services.PeopleError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"You are enrolled in {course.name}.")
+            return redirect("web:course", course.pk)
+    return render(request, "grading/join.html", {"course": course, "role": role_in(request.user, course),
+                                                 "form": form, "here": request.get_full_path()},
+                  status=400 if form is not None and form.is_bound else 200)
 
 
 # --- assignments ----------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import io
 
 from django.db.models import Prefetch, Sum
 
+from accounts.identity import display_names
 from accounts.models import RosterEntry
 from bots.models import BotVersion
 from matches.models import Match
@@ -141,13 +142,15 @@ def gradebook_csv(assignment: Assignment) -> str:
     _, graded = latest_runs(assignment)
     columns = rubric_columns(assignment, graded)
     roster = {entry.user_id: entry for entry in RosterEntry.objects.filter(course=assignment.course)}
+    shown = rows(assignment, graded)
+    names = display_names(member for row in shown for member in row["members"])
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["student_id", "email", "name", "total", *[c["label"] for c in columns], "late_days"])
-    for row in rows(assignment, graded):
+    for row in shown:
         for member in row["members"]:
             entry = roster.get(member.pk)
-            name = entry.name if entry else (member.get_full_name() or member.username)
+            name = entry.name if entry else names[member.pk]
             writer.writerow([entry.student_id if entry else "", entry.email if entry else member.email, name,
                              _number(row["total"]), *[_number(row["points"].get(c["part"])) for c in columns],
                              "" if row["late_days"] is None else row["late_days"]])

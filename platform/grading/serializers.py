@@ -27,6 +27,13 @@ class TeamSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "members"]
 
 
+class InvitationSerializer(serializers.Serializer):
+    student_id = serializers.CharField()
+    name = serializers.CharField()
+    email = serializers.EmailField()
+    created_at = serializers.DateTimeField(help_text="When it was mailed.")
+
+
 class PeopleSerializer(serializers.Serializer):
     role = serializers.CharField(help_text="Your role: instructor, assistant or student.")
     time_zone = serializers.CharField()
@@ -34,6 +41,8 @@ class PeopleSerializer(serializers.Serializer):
     assistants = PersonSerializer(many=True)
     teams = TeamSerializer(many=True)
     students = StudentSerializer(many=True, allow_null=True, help_text="Staff only (null for students).")
+    invitations = InvitationSerializer(many=True, allow_null=True,
+                                       help_text="Staff only: roster rows whose students have not accepted yet.")
     invite_code = serializers.CharField(allow_null=True, help_text="Staff only: /join/<code>/ enrols a student.")
 
 
@@ -43,7 +52,10 @@ class RosterUploadSerializer(serializers.Serializer):
 
 
 class RosterReportSerializer(serializers.Serializer):
-    created = serializers.ListField(child=serializers.CharField())
+    created = serializers.ListField(child=serializers.CharField(),
+                                    help_text="Student ids of the course's students given their roster record.")
+    invited = serializers.ListField(child=serializers.CharField(),
+                                    help_text="Student ids invited by mail: enrolled once they accept.")
     updated = serializers.ListField(child=serializers.CharField())
     unchanged = serializers.ListField(child=serializers.CharField())
     failed = serializers.ListField(child=serializers.DictField(), help_text="{line, row, reason} per failed row.")

@@ -14,6 +14,7 @@ api_urlpatterns = [
     path("courses/<int:pk>/roster/", api.Roster.as_view(), name="course-roster"),
     path("courses/<int:pk>/teams/", api.Teams.as_view(), name="course-teams"),
     path("courses/<int:pk>/assistants/", api.Assistants.as_view(), name="course-assistants"),
+    path("courses/<int:pk>/instructors/", api.Instructors.as_view(), name="course-instructors"),
     path("", include(router.urls)),
 ]
 
@@ -23,9 +24,11 @@ urlpatterns = [
     path("courses/<int:pk>/people/", pages.people, name="people"),
     path("courses/<int:pk>/people/roster/", pages.upload_roster, name="upload_roster"),
     path("courses/<int:pk>/people/assistants/", pages.add_assistant, name="add_assistant"),
+    path("courses/<int:pk>/people/instructors/", pages.add_instructor, name="add_instructor"),
     path("courses/<int:pk>/people/teams/", pages.create_team, name="create_team"),
     path("courses/<int:pk>/people/invite/", pages.reset_invite, name="reset_invite"),
     path("courses/<int:pk>/people/time-zone/", pages.set_time_zone, name="set_time_zone"),
+    path("courses/<int:pk>/people/student-ids/", pages.ask_student_ids, name="ask_student_ids"),
     path("courses/<int:pk>/assignments/", pages.assignments, name="assignments"),
     path("assignments/<int:pk>/", pages.assignment, name="assignment"),
     path("assignments/<int:pk>/edit/", pages.edit, name="edit"),

@@ -15,6 +15,7 @@ class Notification(models.Model):
         VALIDATION = "validation", "validation"
         UPLOAD = "upload", "upload refused"
         TOURNAMENT = "tournament", "tournament"
+        COURSE = "course", "course invitation"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -39,3 +40,18 @@ class Preference(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE,
                                 related_name="notification_preference")
     email = models.BooleanField(default=False)
+
+
+class OutboxMail(models.Model):
+    """A mail sent while no mail server is configured (notifications.outbox): the operators' outbox page."""
+
+    to = models.TextField()
+    subject = models.CharField(max_length=200)
+    body = models.TextField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-sent_at", "-id"]
+
+    def __str__(self):
+        return f"{self.to}: {self.subject}"

@@ -1,11 +1,13 @@
-"""The inbox page: newest first, unread in bold, everything marked read once seen."""
+"""The inbox page: newest first, unread in bold, everything marked read once seen; and the operators' outbox
+of the mail sent while no mail server is configured."""
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from .models import Preference
+from .models import OutboxMail, Preference
 
 PAGE = 50
 
@@ -26,3 +28,12 @@ def inbox(request):
 def email_preference(request):
     Preference.objects.update_or_create(user=request.user, defaults={"email": request.POST.get("email") == "on"})
     return redirect("notifications:inbox")
+
+
+@login_required
+def outbox(request):
+    """Every mail the site sent without a mail server (the demo), newest first: operators only, as the mail
+    holds other people's invitation and password links."""
+    if not request.user.is_superuser:
+        raise PermissionDenied("the outbox is the operators'")
+    return render(request, "notifications/outbox.html", {"mails": OutboxMail.objects.all()[:PAGE]})

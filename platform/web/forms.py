@@ -9,6 +9,11 @@ from variants.services import FILE_OPTION
 
 
 class RegisterForm(UserCreationForm):
+    email = forms.EmailField(help_text="We mail a link to confirm it; your courses reach you there.")
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
     def clean_username(self):
         username = super().clean_username()  # None when taken (the form already holds that error)
         return clean_username(username) if username else username

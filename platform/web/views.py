@@ -15,6 +15,8 @@ from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.core import Game, ScoreOrder
 
+from accounts.identity import send_confirmation
+from accounts.navigation import safe_next
 from accounts.access import attended_course, can_see_private, owners_with_private_access, teaches
 from accounts.models import Course
 from bots.models import Bot, BotVersion
@@ -51,11 +53,18 @@ def home(request, bot_form: BotForm | None = None):
 
 @rate_limited(RegisterThrottle)
 def register(request):
+    """A new account, signed in at once; it goes on where it was going (a course's join link, say) and is
+    mailed a link confirming its address."""
+    next_url = safe_next(request)
     form = RegisterForm(request.POST or None)
     if form.is_valid():
-        login(request, form.save())
-        return redirect("web:home")
-    return render(request, "registration/register.html", {"form": form})
+        user = form.save()
+        login(request, user)
+        send_confirmation(user, next_url)
+        messages.success(request, f"Welcome, {user.username}. We sent a link to {user.email}: open it to confirm "
+                                  f"your address.")
+        return redirect(next_url or "web:home")
+    return render(request, "registration/register.html", {"form": form, "next": next_url})
 
 
 @login_required

@@ -137,3 +137,20 @@ def browser_page(chromium):
     page = chromium.new_page()
     page.set_default_timeout(BROWSER_TIMEOUT_MS)
     return page
+
+
+@pytest.fixture
+def smtp_server(settings):
+    """A real SMTP server on this machine (aiosmtpd), and the site sending through it as production does
+    (EMAIL_URL): yields its Mailbox of received mail. The site's links point at the test server's address
+    (`live_server` tests set ARENA_SITE_URL to theirs)."""
+    from arena.settings import email_from_url
+    from mail_helpers import start_smtp_server
+
+    controller, mailbox = start_smtp_server()
+    for name, value in email_from_url(f"smtp://{controller.hostname}:{controller.port}").items():
+        setattr(settings, name, value)
+    try:
+        yield mailbox
+    finally:
+        controller.stop()

@@ -64,3 +64,15 @@ def active_bot(owner, game="endgame", name="mine", code: bytes = EXAMPLE_BOT):
     BotVersion.objects.create(bot=bot, number=1, filename="bot.py", code=code.decode(), size=len(code),
                               sha256=hashlib.sha256(code).hexdigest(), status=BotVersion.Status.ACCEPTED)
     return bot
+
+
+def with_confirmed_email(user, address: str):
+    """`user` with `address` as their e-mail, confirmed (as if they had opened the mailed link)."""
+    from accounts.models import profile_of
+
+    user.email = address
+    user.save(update_fields=["email"])
+    profile = profile_of(user)
+    profile.confirmed_email = address
+    profile.save(update_fields=["confirmed_email"])
+    return user

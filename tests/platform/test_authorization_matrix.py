@@ -240,15 +240,30 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # The inbox: everyone their own.
     "notifications:inbox": page(SIGNED_IN_PAGE),
     "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
+    # The mail sent without a mail server holds other people's links: operators only.
+    "notifications:outbox": page(expect(403, anonymous=LOGIN, operator=200)),
+    # Making a course: users an operator allowed to (operators themselves here); an empty form is shown again.
+    "accounts:new_course": Case({"GET": expect(403, anonymous=LOGIN, operator=200),
+                                 "POST": expect(403, anonymous=LOGIN, operator=400)}),
     # Grading pages: people.
-    # The invitation link: any signed-in user sees which course it is, and joins (staff are refused) by POST.
-    "grading:join": Case({"GET": SIGNED_IN_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
+    # The invitation link: anyone sees which course it is (signed out, with the way to sign in and come back);
+    # a signed-in user joins by POST (the course then opens); its staff are refused (the page, with the reason).
+    "grading:join": Case({"GET": PUBLIC, "POST": expect(ANY_REDIRECT, anonymous=LOGIN, ta=200, instructor=200,
+                                                          operator=200)}),
+    # One's own account: the profile (an empty form is shown again, with errors), the confirmation of an
+    # address and a roster invitation (a link that is not valid: sent on with the reason).
+    "accounts:profile": Case({"GET": SIGNED_IN_PAGE, "POST": expect(400, anonymous=LOGIN)}),
+    "accounts:resend_confirmation": post_only(expect(ANY_REDIRECT, anonymous=LOGIN)),
+    "accounts:confirm_email": page(expect(ANY_REDIRECT)),
+    "accounts:invitation": page(expect(ANY_REDIRECT)),
     "grading:people": page(COURSE_PAGE),
     "grading:upload_roster": post_only(STEER_PAGE),
     "grading:add_assistant": post_only(STEER_PAGE),
+    "grading:add_instructor": post_only(STEER_PAGE),
     "grading:create_team": post_only(STEER_PAGE),
     "grading:reset_invite": post_only(STEER_PAGE),
     "grading:set_time_zone": post_only(STEER_PAGE),
+    "grading:ask_student_ids": post_only(STEER_PAGE),
     # Grading pages: assignments (ada's graded submission in the drill-down routes).
     "grading:assignments": page(COURSE_PAGE),  # an empty form: shown with errors
     "grading:assignment": page(COURSE_PAGE),
@@ -343,6 +358,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "course-roster": Case({"POST": PEOPLE_API}),
     "course-teams": Case({"POST": PEOPLE_API}),
     "course-assistants": Case({"POST": PEOPLE_API}),
+    "course-instructors": Case({"POST": PEOPLE_API}),
     "assignment-list": Case({"GET": SIGNED_IN_API, "POST": expect(
         403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, instructor=201, operator=201)},
         data=NEW_ASSIGNMENT),

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from accounts.models import Course
 from matches.models import Match
 from tournaments.models import Tournament
 from variants.models import Variant
@@ -25,6 +26,14 @@ def test_demo_data_signs_in_with_the_readme_passwords_and_has_finished_matches(i
     cup = Tournament.objects.get(course__code="algo-demo")
     assert cup.status == Tournament.Status.FINISHED and cup.champion is not None
     assert cup.series.filter(bracket="losers").exists(), "the demo shows a double-elimination bracket"
+    # Starting a course: an instructor who may create one, and a roster invitation still waiting.
+    teacher = Client()
+    teacher.login(username="teacher", password=ACCOUNTS["teacher"][0])
+    assert teacher.get("/courses/new/").status_code == 200
+    course = Course.objects.get(code="algo-demo")
+    assert sorted(course.roster.values_list("user__username", "student_id")) == [("alice", "2026001"),
+                                                                                  ("bob", "2026002")]
+    assert course.invitations.pending().get().email == "dora@demo.example"
 
     before = counts()
     call_command("seed_demo")  # a second start adds nothing

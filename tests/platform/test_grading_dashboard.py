@@ -11,6 +11,7 @@ from accounts import people as people_services
 from accounts.models import RosterEntry
 from bots.models import BotVersion
 from grading import runs, services
+from platform_helpers import with_confirmed_email
 from grading_helpers import course_with_people, open_assignment, pass_deadline, play_run, submitted_bots
 from tournament_helpers import accepted_bot
 
@@ -26,9 +27,8 @@ def trusted_bots(in_process_sandbox):
 def graded(make_user):
     """A graded assignment of course `algo`: ann and ben rostered, cat not; a second course `other`."""
     course, people = course_with_people(make_user)
-    for name in ("ann", "ben"):  # the roster finds their accounts by e-mail
-        people[name].email = f"{name}@uni.example"
-        people[name].save()
+    for name in ("ann", "ben"):  # the roster finds these students of the course by their confirmed e-mail
+        with_confirmed_email(people[name], f"{name}@uni.example")
     people_services.import_roster(people["instructor"], course,
                                   "student_id,email,name\n1001,ann@uni.example,Ann Smith\n1002,ben@uni.example,Ben Jones\n")
     assert RosterEntry.objects.get(student_id="1001").user == people["ann"]
@@ -217,7 +217,7 @@ def test_the_people_pages_upload_a_roster_and_the_invitation_link_enrols(client,
     roster = SimpleUploadedFile("roster.csv", b"student_id,email,name\n7,zoe@uni.example,Zoe\n8,bad,Bad Row\n")
     response = client.post(f"/courses/{course.pk}/people/roster/", {"file": roster}, follow=True)
     text = response.content.decode()
-    assert "1 enrolled, 0 updated, 0 unchanged, 1 failed" in text and "line 3: &#x27;bad&#x27; is not an e-mail" in text
+    assert "0 enrolled, 1 invited, 0 updated, 0 unchanged, 1 failed" in text and "line 3: &#x27;bad&#x27; is not an e-mail" in text
     assert "zoe@uni.example" in client.get(f"/courses/{course.pk}/people/").content.decode()
     bad_zone = client.post(f"/courses/{course.pk}/people/time-zone/", {"time_zone": "Mars/Olympus"}, follow=True)
     assert "&#x27;Mars/Olympus&#x27; is not a time zone name" in bad_zone.content.decode()

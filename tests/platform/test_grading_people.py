@@ -3,13 +3,16 @@
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from accounts import people as people_services
 from accounts.access import can_see_private, role_in, staffs, teaches
-from accounts.models import Course, RosterEntry
+from accounts.models import Course, Invitation, RosterEntry
 from bots.models import BotVersion
 from grading import services
+from grading.presentation import gradebook_csv
 from grading_helpers import course_with_people, open_assignment
+from platform_helpers import active_bot, with_confirmed_email
 from tournament_helpers import accepted_bot
 
 pytestmark = pytest.mark.django_db
@@ -25,28 +28,96 @@ ROSTER = (
 )
 
 
-def test_a_roster_upload_enrols_good_rows_reports_every_bad_one_and_is_idempotent(make_user):
+def test_a_roster_records_its_students_invites_everyone_else_and_is_idempotent(make_user, mailoutbox,
+                                                                            django_capture_on_commit_callbacks):
     course, people = course_with_people(make_user)
-    existing = make_user("eve", email="eve@uni.example")
+    with_confirmed_email(people["ann"], "ann@uni.example")
+    eve = with_confirmed_email(make_user("eve"), "eve@uni.example")  # has an account, not in the course
 
-    report = people_services.import_roster(people["instructor"], course, ROSTER)
-    assert report.created == ["1001", "1005"]
+    with django_capture_on_commit_callbacks(execute=True):
+        report = people_services.import_roster(people["instructor"], course, ROSTER + "1006,ann@uni.example,Ann\n")
+    assert report.created == ["1006"] and report.invited == ["1001", "1005"]
     assert [(row["line"], row["reason"]) for row in report.failed] == [
         (3, "'not-an-address' is not an e-mail address"),
         (4, "name is empty"),
         (5, "the same student id as line 2"),
         (6, "the same e-mail as line 2"),
     ]
-    assert course.students.filter(pk=existing.pk).exists()  # matched by e-mail, not duplicated
-    dana = RosterEntry.objects.get(course=course, student_id="1001").user
-    assert dana.email == "dana@uni.example" and not dana.has_usable_password()
+    assert RosterEntry.objects.get(course=course, student_id="1006").user == people["ann"]
+    # Nobody is enrolled without saying yes: eve has an account, dana none; both are mailed an invitation.
+    assert not course.students.filter(pk=eve.pk).exists()
+    assert not get_user_model().objects.filter(email="dana@uni.example").exists()
+    assert sorted(mail.to[0] for mail in mailoutbox) == ["dana@uni.example", "eve@uni.example"]
+    assert eve.notifications.get().url == f"/invitations/{Invitation.objects.get(student_id='1005').token}/"
 
-    again = people_services.import_roster(people["instructor"], course, ROSTER)
-    assert again.created == [] and again.unchanged == ["1001", "1005"] and len(again.failed) == 4
-    assert RosterEntry.objects.filter(course=course).count() == 2
-    renamed = people_services.import_roster(people["instructor"], course,
-                                            "student_id,email,name\n1001,dana@uni.example,Dana K. Scully\n")
-    assert renamed.updated == ["1001"]
+    with django_capture_on_commit_callbacks(execute=True):
+        again = people_services.import_roster(people["instructor"], course, ROSTER + "1006,ann@uni.example,Ann\n")
+    assert again.created == again.invited == [] and again.unchanged == ["1001", "1005", "1006"]
+    assert len(again.failed) == 4 and len(mailoutbox) == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        corrected = people_services.import_roster(people["instructor"], course,
+                                                  "student_id,email,name\n1001,dana@mail.example,Dana K. Scully\n")
+    assert corrected.updated == ["1001"] and mailoutbox[-1].to == ["dana@mail.example"]
+
+    assert people_services.accept_invitation(eve, Invitation.objects.get(student_id="1005").token) == course
+    assert RosterEntry.objects.get(course=course, user=eve).student_id == "1005"
+    dana = people_services.accept_as_new_account(Invitation.objects.get(student_id="1001").token, "dana",
+                                                 "a-long-passphrase-77")
+    assert dana.check_password("a-long-passphrase-77") and course.students.filter(pk=dana.pk).exists()
+    assert dana.profile.email_confirmed  # the invitation was mailed there
+    assert not Invitation.objects.pending().exists()
+    with pytest.raises(people_services.PeopleError, match="not valid any more"):
+        people_services.accept_invitation(make_user("late"), Invitation.objects.get(student_id="1001").token)
+
+
+def test_rostering_another_courses_student_enrols_nobody_without_consent(make_user, api_client):
+    """Issue 24: the instructor of course B names a student of course A in B's roster (the API, by e-mail)."""
+    course_a, a = course_with_people(make_user, "algo")
+    course_b, b = course_with_people(make_user, "other")
+    ann = with_confirmed_email(a["ann"], "ann@uni.example")
+    bot = active_bot(ann)
+    api_client.force_authenticate(b["instructor"])
+    answer = api_client.post(f"/api/courses/{course_b.pk}/roster/",
+                             {"text": "student_id,email,name\n77,ann@uni.example,Ann\n"}, format="json")
+    assert answer.status_code == 200 and answer.json()["invited"] == ["77"] and answer.json()["created"] == []
+    assert role_in(ann, course_b) is None
+    listed = api_client.get(f"/api/courses/{course_b.pk}/people/").json()
+    assert [(row["student_id"], row["email"]) for row in listed["invitations"]] == [("77", "ann@uni.example")]
+    assert "ann@uni.example" not in {row["email"] for row in listed["students"]}
+    for staff in (b["instructor"], b["assistant"]):
+        assert not can_see_private(staff, ann)
+        api_client.force_authenticate(staff)
+        assert api_client.get(f"/api/bots/{bot.pk}/versions/").status_code == 403
+    # Refusing is ignoring; accepting is her own act, and only then does B's staff see her work.
+    people_services.accept_invitation(ann, course_b.invitations.get().token)
+    assert role_in(ann, course_b) == "student"
+
+
+def test_a_course_that_wants_student_ids_asks_at_join_and_exports_them(make_user):
+    course, people = course_with_people(make_user)
+    course.asks_student_id = True
+    course.save()
+    newbie = make_user("newbie", email="newbie@uni.example")
+    with pytest.raises(people_services.PeopleError, match="asks for your student id"):
+        people_services.join(newbie, course.invite_code)
+    people_services.join(newbie, course.invite_code, student_id="  2027-42 ")
+    entry = RosterEntry.objects.get(course=course, user=newbie)
+    assert (entry.student_id, entry.email, entry.name) == ("2027-42", "newbie@uni.example", "newbie")
+    with pytest.raises(people_services.PeopleError, match="student id 2027-42 is already enrolled"):
+        people_services.join(make_user("copycat"), course.invite_code, student_id="2027-42")
+    # The gradebook names them as the institution does (it was ",,newbie,..." for link joiners).
+    gradebook = gradebook_csv(open_assignment(people["instructor"], course)).splitlines()
+    assert any(line.startswith("2027-42,newbie@uni.example,newbie,") for line in gradebook), gradebook
+
+
+def test_roster_values_longer_than_their_columns_are_refused_rows(make_user):
+    course, people = course_with_people(make_user)
+    report = people_services.import_roster(people["instructor"], course,
+                                           f"student_id,email,name\n{'9' * 65},long@uni.example,Long Id\n"
+                                           f"1,n@uni.example,{'N' * 201}\n")
+    assert [row["reason"] for row in report.failed] == ["student_id is longer than 64 characters",
+                                                         "name is longer than 200 characters"]
+    assert not course.invitations.exists()
 
 
 def test_only_instructors_upload_rosters_and_a_header_is_required(make_user):

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from bots.models import Bot
 from matches import services
 from notifications.models import Notification, Preference
-from platform_helpers import EXAMPLE_BOT, active_bot, play_now
+from platform_helpers import EXAMPLE_BOT, active_bot, play_now, with_confirmed_email
 from tournament_helpers import course_with_bots, entered, play_out
 from tournaments import services as tournament_services
 
@@ -64,6 +64,11 @@ def test_an_email_copy_only_for_students_who_ask_for_it(client, signed_in, make_
     assert mailoutbox == []  # not asked for
     client.post("/inbox/email/", {"email": "on"})
     assert Preference.objects.get(user=signed_in).email
+    assert "once confirmed" in client.get("/inbox/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_now(services.challenge(signed_in, mine, [Bot.objects.builtin("endgame", "optimal")], rated=False))
+    assert mailoutbox == []  # an address nobody confirmed may be someone else's
+    with_confirmed_email(signed_in, "ada@example.org")
     with django_capture_on_commit_callbacks(execute=True):
         match = play_now(services.challenge(signed_in, mine, [Bot.objects.builtin("endgame", "random")], rated=False))
     assert len(mailoutbox) == 1 and mailoutbox[0].to == ["ada@example.org"]

@@ -53,7 +53,12 @@ def test_pages_need_sign_in_except_ladder(client):
 
 
 def test_register_signs_the_new_student_in(client, django_user_model):
-    response = client.post("/register/", {"username": "newbie", "password1": "correct-horse-battery",
-                                          "password2": "correct-horse-battery"}, follow=True)
-    assert django_user_model.objects.filter(username="newbie").exists()
-    assert "Your bots" in response.content.decode()
+    missing = client.post("/register/", {"username": "newbie", "password1": "correct-horse-battery",
+                                         "password2": "correct-horse-battery"})
+    assert missing.status_code == 200 and not django_user_model.objects.exists()  # an e-mail address is asked
+    response = client.post("/register/", {"username": "newbie", "email": "newbie@uni.example",
+                                          "password1": "correct-horse-battery", "password2": "correct-horse-battery"},
+                           follow=True)
+    assert django_user_model.objects.filter(username="newbie", email="newbie@uni.example").exists()
+    page = response.content.decode()
+    assert "Your bots" in page and "We sent a link to newbie@uni.example" in page

@@ -1,6 +1,7 @@
-"""Demo data: an instructor, a teaching assistant, two students in a course, their example bots, a few
-finished matches (every game), a finished tournament, and a graded assignment (all played here, in-process,
-so that nothing is queued and the pages are full from the start)."""
+"""Demo data: an instructor, a teaching assistant, two students in a course and a third one invited by the
+roster (her invitation waiting in the operators' outbox), an instructor who may create courses and has none
+yet, the students' example bots, a few finished matches (every game), a finished tournament, and a graded
+assignment (all played here, in-process, so that nothing is queued and the pages are full from the start)."""
 
 from datetime import timedelta
 from pathlib import Path
@@ -12,7 +13,8 @@ from django.utils import timezone
 from games import get_game
 
 from accounts import people
-from accounts.models import Course
+from accounts.courses import grant_instructor
+from accounts.models import Course, profile_of
 from bots.models import Bot, BotVersion
 from bots.services import create_bot, upload_version
 from grading import runs
@@ -30,10 +32,13 @@ ACCOUNTS = {
     "assistant": ("arena-assistant", False),
     "alice": ("arena-alice", False),
     "bob": ("arena-bob", False),
+    "teacher": ("arena-teacher", False),
 }
 STUDENT_BOTS = {"alice": ("greedy", "greedy.py"), "bob": ("lookahead", "lookahead.py")}
-# The roster matches alice and bob to their accounts by e-mail (set below) and gives them student ids.
-ROSTER = "student_id,email,name\n2026001,alice@demo.example,Alice Liddell\n2026002,bob@demo.example,Bob Marley\n"
+# The roster gives alice and bob, students of the course, their student ids (matched by their confirmed
+# e-mail, set below) and mails an invitation to dora, who has no account yet (the demo's outbox keeps it).
+ROSTER = ("student_id,email,name\n2026001,alice@demo.example,Alice Liddell\n2026002,bob@demo.example,Bob Marley\n"
+          "2026003,dora@demo.example,Dora Explorer\n")
 
 
 class Command(BaseCommand):
@@ -49,6 +54,11 @@ class Command(BaseCommand):
             for username, (password, staff) in ACCOUNTS.items():
                 accounts[username] = users.create_user(username, password=password, is_staff=staff,
                                                        is_superuser=staff, email=f"{username}@demo.example")
+                profile = profile_of(accounts[username])
+                profile.confirmed_email = accounts[username].email
+                profile.save(update_fields=["confirmed_email"])
+            # An instructor the operator let create courses: the New course button on their home page.
+            grant_instructor(accounts["teacher"])
             course = Course.objects.create(code="algo-demo", name="Algorithms (demo)", time_zone="Europe/Berlin")
             course.instructors.add(accounts["instructor"])
             course.teaching_assistants.add(accounts["assistant"])
