@@ -237,7 +237,7 @@ def test_a_broker_restart_loses_no_match(fault_lab, make_user):
     after = rated_match([other, slow])
 
     matches = [during, waiting, after]
-    over = (Match.Status.FINISHED, Match.Status.ERROR, Match.Status.CANCELLED)
+    over = (Match.Status.FINISHED, Match.Status.SET_ASIDE, Match.Status.CANCELLED)
     statuses = lambda: {m.pk: status(m) for m in matches}  # noqa: E731
     try:
         wait_for(lambda: all(s in over for s in statuses().values()), fault_lab.deadline_seconds + 40, "the matches")

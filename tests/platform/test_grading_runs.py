@@ -131,21 +131,76 @@ def test_the_periodic_task_finishes_a_run_whose_advance_message_was_lost(graded)
     assert run.status == GradingRun.Status.FINISHED and run.grades.count() == 3
 
 
-def test_a_game_failing_on_the_platform_is_replayed_then_fails_the_run(graded):
-    from matches import services as match_services
+def failing_on_the_platform(monkeypatch, broken: Match) -> None:
+    """Every attempt to play `broken` raises, as a platform bug would (the other matches play as usual)."""
+    from matches import runner
 
-    assignment, people, _ = graded
+    real_play = runner.play
+
+    def play(match, seats):
+        if match.pk == broken.pk:
+            raise RuntimeError("the sandbox engine fell over")
+        return real_play(match, seats)
+
+    monkeypatch.setattr(runner, "play", play)
+
+
+def test_a_set_aside_game_leaves_one_students_parts_incomplete_and_the_replay_completes_the_grade(
+        graded, monkeypatch, client, api_client, settings):
+    from django.urls import reverse
+
+    from notifications.models import Notification
+    from platform_helpers import play_now
+
+    assignment, people, bots = graded
     run = runs.start_run(people["instructor"], assignment)
-    game = run.games.select_related("match").first()
-    for attempt in range(1, runs.MAX_PLATFORM_ERRORS + 1):
-        match_services.record_error(match_services.claim(game.match_id), "no sandbox")
-        runs.advance_run(run.pk)
-        game.refresh_from_db()
-        run.refresh_from_db()
-        assert game.platform_errors == attempt
-        expected = GradingRun.Status.FAILED if attempt == runs.MAX_PLATFORM_ERRORS else GradingRun.Status.RUNNING
-        assert run.status == expected
-    assert "failed on the platform 3 times (no sandbox)" in run.note and not run.grades.exists()
+    broken = run.games.filter(version__bot=bots["ann"]).order_by("match_id").first().match
+    with monkeypatch.context() as patched:
+        failing_on_the_platform(patched, broken)
+        run = play_run(run)
+
+    # The run finished for the whole class: ben and cat are graded in full...
+    assert run.status == GradingRun.Status.FINISHED, run.note
+    broken.refresh_from_db()
+    assert (broken.status, broken.attempts) == (Match.Status.SET_ASIDE, settings.ARENA_MATCH_MAX_ATTEMPTS)
+    assert "RuntimeError: the sandbox engine fell over" in broken.error and broken.fault.startswith("Traceback")
+    grades = grades_by_student(run)
+    assert not grades["ben"].incomplete and not grades["cat"].incomplete
+    assert grades["cat"].parts[1]["fraction"] == 0 and "illegal" in grades["cat"].parts[1]["detail"]
+    # ...and ann's parts that needed the set-aside game say so, with no points yet.
+    assert grades["ann"].incomplete and grades["ann"].total == 0
+    assert {part["detail"] for part in grades["ann"].parts} == {"incomplete: platform error"}
+    assert all(part["set_aside"] == [broken.pk] for part in grades["ann"].parts)
+    assert "1 grade incomplete: platform error" in run.note
+    # The staff were told, and see it on the dashboard with the buttons to play it again.
+    told = Notification.objects.filter(kind=Notification.Kind.SET_ASIDE)
+    assert {n.user for n in told} == {people["instructor"], people["assistant"]}
+    assert f"Match #{broken.pk} (grading of {assignment.title}) was set aside" in told.first().text
+    client.force_login(people["assistant"])
+    page = client.get(reverse("grading:assignment", args=[assignment.pk])).content.decode()
+    assert "incomplete: platform error" in page and "Play the set-aside games again" in page and "Re-grade" in page
+    api_client.force_authenticate(people["ann"])  # a student cannot replay anything
+    assert api_client.post(f"/api/grading-runs/{run.pk}/replay/").status_code in (403, 404)
+
+    # Fixed: the assistant re-grades ann (her set-aside game is played again), and her grade is completed.
+    ann = assignment.submissions.get(student=people["ann"])
+    response = client.post(reverse("grading:replay_set_aside", args=[assignment.pk, run.pk]), {"submission": ann.pk})
+    assert response.status_code == 302
+    broken.refresh_from_db()
+    assert (broken.status, broken.attempts) == (Match.Status.QUEUED, 0)
+    play_now(broken)
+    from grading import tasks
+
+    assert tasks.resume_grading_runs() == 1  # the periodic task (or the match's hook) completes the grade
+    run.refresh_from_db()
+    grades = grades_by_student(run)
+    assert not grades["ann"].incomplete and run.note == ""
+    assert grades["ann"].parts[1]["fraction"] == 1.0 and grades["ann"].total > 0
+    assert set(Match.objects.filter(grading_game__runs=run).values_list("status", flat=True)) == {Match.Status.FINISHED}
+    api_client.force_authenticate(people["assistant"])
+    nothing = api_client.post(f"/api/grading-runs/{run.pk}/replay/")
+    assert nothing.status_code == 400 and "nothing to play again" in nothing.json()["detail"]
+    assert tasks.resume_grading_runs() == 0
 
 
 def test_late_work_is_graded_with_its_penalty(make_user):

@@ -80,7 +80,7 @@ def test_a_rated_tournament_changes_elo_and_an_unrated_one_does_not(make_user):
     assert Match.objects.filter(series_game__series__tournament=rated, seats__rating_after__isnull=False).exists()
 
 
-def test_advance_is_idempotent_and_a_platform_error_is_played_again(make_user):
+def test_advance_is_idempotent_and_a_cancelled_game_is_played_again(make_user):
     course, instructor, bots = course_with_bots(make_user, "endgame", 4)
     tournament = entered(instructor, course, bots, game="endgame", format="single-elimination")
     services.start(instructor, tournament)
@@ -90,10 +90,10 @@ def test_advance_is_idempotent_and_a_platform_error_is_played_again(make_user):
     assert Match.objects.filter(series_game__series__tournament=tournament).count() == games_before == 4
 
     failed = Match.objects.filter(series_game__series__tournament=tournament).first()
-    Match.objects.filter(pk=failed.pk).update(status=Match.Status.ERROR, error="sandbox vanished")
+    Match.objects.filter(pk=failed.pk).update(status=Match.Status.CANCELLED)  # by an operator
     services.advance(tournament.pk)
     failed.refresh_from_db()
-    assert failed.status == Match.Status.QUEUED and failed.series_game.platform_errors == 1
+    assert failed.status == Match.Status.QUEUED
     assert play_out(tournament).status == Tournament.Status.FINISHED
 
 
@@ -172,7 +172,7 @@ def test_a_finished_game_advances_only_its_own_series_and_the_sweep_looks_at_all
     services.start(instructor, tournament)
     first, second = list(tournament.series.order_by("id"))[:2]
     failed = second.games.first().match
-    Match.objects.filter(pk=failed.pk).update(status=Match.Status.ERROR, error="sandbox vanished")
+    Match.objects.filter(pk=failed.pk).update(status=Match.Status.CANCELLED)  # by an operator
 
     published = []
     monkeypatch.setattr(services, "publish_on_commit", lambda task, *args: published.append((task, args)))
@@ -180,6 +180,6 @@ def test_a_finished_game_advances_only_its_own_series_and_the_sweep_looks_at_all
     assert published == [("tournaments.tasks.advance_tournament", (tournament.pk, first.pk))]
 
     services.advance(tournament.pk, first.pk)
-    assert Match.objects.get(pk=failed.pk).status == Match.Status.ERROR, "another series was not looked at"
+    assert Match.objects.get(pk=failed.pk).status == Match.Status.CANCELLED, "another series was not looked at"
     services.advance(tournament.pk)  # the periodic sweep
     assert Match.objects.get(pk=failed.pk).status == Match.Status.QUEUED
