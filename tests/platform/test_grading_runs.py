@@ -131,26 +131,12 @@ def test_the_periodic_task_finishes_a_run_whose_advance_message_was_lost(graded)
     assert run.status == GradingRun.Status.FINISHED and run.grades.count() == 3
 
 
-def failing_on_the_platform(monkeypatch, broken: Match) -> None:
-    """Every attempt to play `broken` raises, as a platform bug would (the other matches play as usual)."""
-    from matches import runner
-
-    real_play = runner.play
-
-    def play(match, seats):
-        if match.pk == broken.pk:
-            raise RuntimeError("the sandbox engine fell over")
-        return real_play(match, seats)
-
-    monkeypatch.setattr(runner, "play", play)
-
-
 def test_a_set_aside_game_leaves_one_students_parts_incomplete_and_the_replay_completes_the_grade(
         graded, monkeypatch, client, api_client, settings):
     from django.urls import reverse
 
     from notifications.models import Notification
-    from platform_helpers import play_now
+    from platform_helpers import failing_on_the_platform, play_now
 
     assignment, people, bots = graded
     run = runs.start_run(people["instructor"], assignment)

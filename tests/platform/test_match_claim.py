@@ -249,3 +249,20 @@ def test_a_database_outage_during_the_claim_sends_the_delivery_back_within_secon
     with pytest.raises(Retry):
         run_match.run(match.pk)
     assert retried[0]["exc"] is outage and 0 < retried[0]["countdown"] <= 5
+
+
+def test_the_run_keeps_a_platform_faults_exception_and_logs_it_with_the_match_id(match, dispatched, monkeypatch,
+                                                                                   caplog):
+    from matches import runner
+
+    def play(match, seats):
+        raise ValueError("a bug of ours")
+
+    monkeypatch.setattr(runner, "play", play)
+    with caplog.at_level(logging.ERROR, logger="matches.services"):
+        assert services.run(services.claim(match.pk)) is True
+    assert caplog.records[0].getMessage() == (
+        f"match {match.pk}: platform fault on attempt 1 of {settings.ARENA_MATCH_MAX_ATTEMPTS}")
+    assert caplog.records[0].exc_info[0] is ValueError  # the traceback is in the log line too
+    match.refresh_from_db()
+    assert match.status == Match.Status.QUEUED and "ValueError: a bug of ours" in match.fault
