@@ -66,6 +66,8 @@ def start_run(user, assignment: Assignment) -> GradingRun:
                               for need in parts.KINDS[part["kind"]].needs(assignment, part["params"])]
         run.save(update_fields=["plan"])
         run.games.set({game.pk for game in games})
+        # A cached game an earlier run saw set aside is played again: a new run is the staff asking anew.
+        batches.replay(Match.objects.filter(grading_game__runs=run))
     advance_run(run.pk)
     run.refresh_from_db()
     return run

@@ -254,8 +254,9 @@ def record_result(claimed: Claim, result) -> bool:
 def record_fault(claimed: Claim, exc: BaseException) -> bool:
     """The platform failed this attempt (not a bot): keep the exception on the match, and queue it again at
     once, or set it aside when this was its last allowed attempt. Exactly once, like a result."""
-    fault = "".join(traceback.format_exception(exc))[-FAULT_CHARS:]  # its end: the innermost frames
-    summary = f"{type(exc).__name__}: {exc}"
+    # Its end: the innermost frames. PostgreSQL's text refuses NUL, which a message may quote.
+    fault = "".join(traceback.format_exception(exc))[-FAULT_CHARS:].replace("\x00", "\\x00")
+    summary = f"{type(exc).__name__}: {exc}".replace("\x00", "\\x00")
     with transaction.atomic():
         if claimed.match.attempts < settings.ARENA_MATCH_MAX_ATTEMPTS:
             if not _conclude(claimed, Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), fault=fault):

@@ -189,6 +189,27 @@ def test_a_set_aside_game_leaves_one_students_parts_incomplete_and_the_replay_co
     assert tasks.resume_grading_runs() == 0
 
 
+def test_a_new_run_plays_again_a_cached_game_set_aside_before_and_completes_both_runs(graded, monkeypatch):
+    from grading import tasks
+    from platform_helpers import failing_on_the_platform
+
+    assignment, people, bots = graded
+    first = runs.start_run(people["instructor"], assignment)
+    broken = first.games.filter(version__bot=bots["cat"]).order_by("match_id").first().match
+    with monkeypatch.context() as patched:
+        failing_on_the_platform(patched, broken)
+        first = play_run(first)
+    assert grades_by_student(first)["cat"].incomplete
+
+    second = runs.start_run(people["instructor"], assignment)  # the same cached games, the set-aside one again
+    assert Match.objects.get(pk=broken.pk).status == Match.Status.QUEUED
+    second = play_run(second)
+    assert not any(grade.incomplete for grade in second.grades.all())
+    assert tasks.resume_grading_runs() == 1  # the first run, whose grade lacked that game
+    assert not grades_by_student(first)["cat"].incomplete
+    assert grades_by_student(first)["cat"].total == grades_by_student(second)["cat"].total
+
+
 def test_late_work_is_graded_with_its_penalty(make_user):
     from datetime import timedelta
 

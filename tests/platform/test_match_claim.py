@@ -256,7 +256,7 @@ def test_the_run_keeps_a_platform_faults_exception_and_logs_it_with_the_match_id
     from matches import runner
 
     def play(match, seats):
-        raise ValueError("a bug of ours")
+        raise ValueError("a bug of ours quoting \x00")  # a NUL, which PostgreSQL's text refuses
 
     monkeypatch.setattr(runner, "play", play)
     with caplog.at_level(logging.ERROR, logger="matches.services"):
@@ -265,4 +265,4 @@ def test_the_run_keeps_a_platform_faults_exception_and_logs_it_with_the_match_id
         f"match {match.pk}: platform fault on attempt 1 of {settings.ARENA_MATCH_MAX_ATTEMPTS}")
     assert caplog.records[0].exc_info[0] is ValueError  # the traceback is in the log line too
     match.refresh_from_db()
-    assert match.status == Match.Status.QUEUED and "ValueError: a bug of ours" in match.fault
+    assert match.status == Match.Status.QUEUED and "ValueError: a bug of ours quoting \\x00" in match.fault
