@@ -277,3 +277,23 @@ def test_a_submission_with_no_version_in_time_gets_nothing_and_plays_nothing(mak
     grade = run.grades.get()
     assert run.status == GradingRun.Status.FINISHED and not run.games.exists()
     assert (grade.version, grade.total, grade.note) == (None, 0, "no version that passed validation was uploaded in time")
+
+
+def test_the_replay_refuses_what_it_cannot_play_with_a_reason_never_a_server_error(graded, client, api_client):
+    from django.urls import reverse
+
+    assignment, people, _ = graded
+    run = play_run(runs.start_run(people["instructor"], assignment))
+    api_client.force_authenticate(people["assistant"])
+    for submission in (10 ** 30, -1, "x", [1]):
+        response = api_client.post(f"/api/grading-runs/{run.pk}/replay/", {"submission": submission}, format="json")
+        assert response.status_code in (400, 404), (submission, response.status_code)
+    response = api_client.post(f"/api/grading-runs/{run.pk}/replay/", {}, format="json")
+    assert response.status_code == 400 and "nothing to play again" in response.json()["detail"]
+    client.force_login(people["assistant"])
+    url = reverse("grading:replay_set_aside", args=[assignment.pk, run.pk])
+    assert client.post(url, {"submission": "9" * 30}).status_code == 404
+    page = client.post(url, follow=True).content.decode()
+    assert "nothing to play again" in page
+    client.force_login(people["ann"])
+    assert client.post(url).status_code == 403
