@@ -244,3 +244,30 @@ def api_as(user):
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+def test_an_elimination_bracket_plays_up_to_the_held_series_and_the_page_button_replays_it(make_user, monkeypatch,
+                                                                                           client):
+    from django.urls import reverse
+
+    course, instructor, bots = course_with_bots(make_user, "endgame", 4)
+    tournament = entered(instructor, course, bots, game="endgame", format="single-elimination", games_per_series=2)
+    services.start(instructor, tournament)
+    held, other = list(tournament.series.filter(bye=False).order_by("id"))
+    broken = held.games.order_by("index").first().match
+    games = Match.objects.filter(series_game__series__tournament=tournament)
+    with monkeypatch.context() as patched:
+        failing_on_the_platform(patched, broken)
+        while (match := games.filter(status=Match.Status.QUEUED).order_by("id").first()) is not None:
+            play_now(match)
+            services.advance(tournament.pk)
+
+    other.refresh_from_db()
+    held.refresh_from_db()
+    assert (other.status, held.status) == (Series.Status.DECIDED, Series.Status.PLAYING)
+    assert tournament.series.count() == 2, "the final waits for the held semi-final's winner"
+    client.force_login(instructor)
+    response = client.post(reverse("tournaments:steer", args=[tournament.pk, "replay"]))
+    assert response.status_code == 302
+    tournament = play_out(tournament)
+    assert tournament.status == Tournament.Status.FINISHED and tournament.series.count() == 3
