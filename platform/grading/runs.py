@@ -151,7 +151,7 @@ def write_grades(run: GradingRun, submissions=None) -> None:
     versions and seeds behind them; written again over an earlier one (an incomplete grade completed)."""
     assignment = run.assignment
     digest = rules_digest(assignment)
-    submissions = assignment.submissions.all() if submissions is None else submissions
+    submissions = assignment.submissions if submissions is None else submissions
     for submission in submissions.select_related("bot", "team", "student"):
         planned = run.plan.get(str(submission.pk))
         if planned is None:  # submitted after the run started
