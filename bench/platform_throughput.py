@@ -113,11 +113,11 @@ def wait_until_played(label: str, queued: list[int]):
 
     began = time.time()
     mine = Match.objects.filter(pk__in=queued)
-    while (left := mine.exclude(status__in=[Match.Status.FINISHED, Match.Status.ERROR]).count()):
+    while (left := mine.exclude(status__in=[Match.Status.FINISHED, Match.Status.SET_ASIDE]).count()):
         print(f"\r  {label}: {len(queued) - left} played, {time.time() - began:.0f} s", end="", file=sys.stderr)
         time.sleep(0.5)
     print(file=sys.stderr)
-    failed = mine.filter(status=Match.Status.ERROR).first()
+    failed = mine.filter(status=Match.Status.SET_ASIDE).first()
     if failed is not None:
         raise RuntimeError(f"{label}: match {failed.pk} failed: {failed.error}")
     return began, mine

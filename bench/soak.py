@@ -375,7 +375,7 @@ def match_checks() -> list[tuple]:
     statuses = dict(Match.objects.values_list("status").annotate(Count("id")))
     purposes = dict(Match.objects.values_list("purpose").annotate(Count("id")))
     stranded = statuses.get(Match.Status.QUEUED, 0) + statuses.get(Match.Status.RUNNING, 0)
-    errors = list(Match.objects.filter(status=Match.Status.ERROR).values_list("error", flat=True)[:3])
+    errors = list(Match.objects.filter(status=Match.Status.SET_ASIDE).values_list("error", flat=True)[:3])
     verdicts = dict(MatchSeat.objects.filter(match__status=Match.Status.FINISHED).exclude(status=MatchSeat.Status.OK)
                     .values_list("status").annotate(Count("id")))
     replayed = Match.objects.filter(attempts__gt=1)
@@ -383,7 +383,7 @@ def match_checks() -> list[tuple]:
     return [
         ("matches queued (by purpose)", f"{sum(purposes.values())} {purposes}", None),
         ("matches finished", statuses.get(Match.Status.FINISHED, 0), None),
-        ("matches failed on the platform (status error)", f"{statuses.get(Match.Status.ERROR, 0)} {errors or ''}",
+        ("matches set aside by the platform", f"{statuses.get(Match.Status.SET_ASIDE, 0)} {errors or ''}",
          None),
         ("finished seats with a failing verdict (the bot's)", verdicts or 0, None),
         ("matches stranded (queued or running at the end)", stranded, stranded == 0),
@@ -485,7 +485,7 @@ def sqlite_burst(args, folder: Path) -> list[tuple]:
         sent = time.monotonic() - began
         queued = report["queued"]
         database = var / "arena.sqlite3"
-        settled = settle(lambda: set(sqlite_statuses(database, queued)) <= {"finished", "error"}, args.timeout,
+        settled = settle(lambda: set(sqlite_statuses(database, queued)) <= {"finished", "set_aside"}, args.timeout,
                          "the burst's matches")
         drained = time.monotonic() - began
     finally:

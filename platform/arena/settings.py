@@ -269,6 +269,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, 2 * ARENA_MAX_UPLOAD_BYTES, 2 * ARE
 # A match still running this long after a worker claimed it, or still queued this long after it was
 # queued, is presumed lost (its worker or its task message) and re-queued.
 ARENA_MATCH_DEADLINE_SECONDS = int(os.environ.get("ARENA_MATCH_DEADLINE_SECONDS", "600"))
+# A match the platform fails to run this many times in a row (an exception, or a worker killed under it) is
+# set aside for the staff instead of being tried forever (matches.services).
+ARENA_MATCH_MAX_ATTEMPTS = max(1, int(os.environ.get("ARENA_MATCH_MAX_ATTEMPTS", "3")))
 # Validation: a short match of a new version against this built-in bot.
 ARENA_VALIDATION_OPPONENT = os.environ.get("ARENA_VALIDATION_OPPONENT", "random")
 # Elo: documented in docs/operator-guide.md.

@@ -30,7 +30,7 @@ class GradingRunAdmin(admin.ModelAdmin):
 
 @admin.register(GradingGame)
 class GradingGameAdmin(admin.ModelAdmin):
-    list_display = ["match", "version", "opponent", "seed", "seat", "platform_errors"]
+    list_display = ["match", "version", "opponent", "seed", "seat"]
     raw_id_fields = ["match", "version", "opponent"]
 
 

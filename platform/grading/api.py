@@ -215,7 +215,7 @@ class GradingRunViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = serializers.GradingRunSerializer
     permission_classes = [permissions.IsAuthenticated, CourseRole]
-    roles = {"retrieve": ASSISTANT}
+    roles = {"retrieve": ASSISTANT, "replay": ASSISTANT}
 
     def course_of(self, run):
         return run.assignment.course
@@ -239,6 +239,20 @@ class GradingRunViewSet(viewsets.ReadOnlyModelViewSet):
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response([self.serialize(run) for run in page])
+
+    @extend_schema(request=serializers.ReplaySerializer, responses=serializers.GradingRunSerializer)
+    @action(detail=True, methods=["post"])
+    def replay(self, request, pk=None):
+        """Staff: play the run's games set aside by a platform fault again, once fixed (`{submission}`: only that
+        one's, re-grading one student); the grades that lacked them are written again as they finish."""
+        run = self.get_object()
+        given = serializers.ReplaySerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        submission = None
+        if "submission" in given.validated_data:
+            submission = get_object_or_404(run.assignment.submissions, pk=given.validated_data["submission"])
+        _call(runs.replay_set_aside, request.user, run, submission)
+        return Response(self.serialize(run))
 
 
 class SubmissionViewSet(viewsets.GenericViewSet):

@@ -116,7 +116,6 @@ class GradingGame(models.Model):
     seed = models.BigIntegerField()
     seat = models.PositiveSmallIntegerField(help_text="The graded bot's seat (the opponent has the other).")
     rules = models.CharField(max_length=64, help_text="Digest of the game and its options.")
-    platform_errors = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["version", "opponent", "seed", "seat", "rules"],
@@ -127,11 +126,19 @@ class GradingRunQuerySet(models.QuerySet):
     def in_progress(self):
         return self.filter(status=GradingRun.Status.RUNNING)
 
+    def awaiting(self):
+        """Runs an advance may change: running ones, and finished ones with grades incomplete for lack of a
+        set-aside game (which the staff may have played again since)."""
+        return self.filter(models.Q(status=GradingRun.Status.RUNNING)
+                           | models.Q(status=GradingRun.Status.FINISHED, grades__incomplete=True)).distinct()
+
 
 class GradingRun(models.Model):
     class Status(models.TextChoices):
         RUNNING = "running"
         FINISHED = "finished"
+        # Only runs of earlier releases, which failed for the whole class when one game kept failing; a run
+        # now finishes without a set-aside game (its grades that need it are incomplete).
         FAILED = "failed"
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="runs")
@@ -165,6 +172,9 @@ class Grade(models.Model):
     measured = models.FloatField(help_text="Sum of the parts' points.")
     total = models.FloatField(help_text="After the late penalty, before manual adjustments.")
     note = models.CharField(max_length=200, blank=True)
+    incomplete = models.BooleanField(
+        default=False, help_text="A game it needs was set aside by a platform fault: those parts have no points "
+                                 "until the staff play it again (runs.replay_set_aside).")
 
     class Meta:
         ordering = ["run", "submission"]

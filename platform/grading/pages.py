@@ -280,6 +280,18 @@ def start_run(request, pk):
 
 @login_required
 @require_POST
+def replay_set_aside(request, pk, run_pk):
+    """Staff: play the run's set-aside games again (a `submission` given: only that one's, re-grading it)."""
+    assignment, _ = _assignment(request, pk, ASSISTANT)
+    run = get_object_or_404(assignment.runs, pk=run_pk)
+    submission_pk = request.POST.get("submission", "")
+    submission = get_object_or_404(assignment.submissions, pk=submission_pk) if submission_pk.isdigit() else None
+    return _verb(request, assignment, runs.replay_set_aside, run, submission,
+                 success="The set-aside games are queued again: the grades that lacked them follow as they finish.")
+
+
+@login_required
+@require_POST
 def submit(request, pk):
     assignment, _ = _assignment(request, pk)
     form = SubmitForm(request.POST, bots=services.visible_bots(request.user, assignment))

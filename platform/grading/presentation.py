@@ -62,7 +62,9 @@ def rows(assignment: Assignment, graded: GradingRun | None, sort: str = "name") 
         total = None if grade is None else round(grade.total + adjustment, 4)
         result.append({**submitter, "submission": submission, "grade": grade, "adjustment": adjustment,
                        "total": total, "late_days": grade.late_days if grade else None,
-                       "points": {p["part"]: p["points"] for p in grade.parts} if grade else {}})
+                       # A part lacking a set-aside game has no points yet (None: shown as incomplete).
+                       "points": {p["part"]: None if p.get("incomplete") else p["points"] for p in grade.parts}
+                       if grade else {}})
     return sort_rows(result, sort)
 
 
@@ -129,8 +131,8 @@ def _games(match_ids: list[int], bot_id: int) -> list[dict]:
     for match in Match.objects.without_replay().filter(pk__in=match_ids).prefetch_related("seats__bot__owner").order_by("id"):
         seats = list(match.seats.all())
         mine = next(seat for seat in seats if seat.bot_id == bot_id)
-        result = "draw" if mine.seat in match.winners and match.is_draw else (
-            "won" if mine.seat in match.winners else "lost")
+        result = match.get_status_display() if match.status != Match.Status.FINISHED else (
+            "draw" if mine.seat in match.winners and match.is_draw else "won" if mine.seat in match.winners else "lost")
         games.append({"match": match, "seat": mine.seat, "status": mine.status, "score": mine.score,
                       "opponents": ", ".join(seat.bot.label for seat in seats if seat is not mine), "result": result})
     return games

@@ -106,8 +106,14 @@ class SubmissionSerializer(serializers.ModelSerializer):
 
 class RunProgressSerializer(serializers.Serializer):
     done = serializers.IntegerField(help_text="Games finished.")
+    set_aside = serializers.IntegerField(help_text="Games the platform could not run: the staff may play them again.")
     total = serializers.IntegerField()
-    percent = serializers.IntegerField()
+    percent = serializers.IntegerField(help_text="Of the games finished or set aside.")
+
+
+class ReplaySerializer(serializers.Serializer):
+    submission = serializers.IntegerField(required=False, help_text="Only this submission's games: re-grade one "
+                                                                    "student or team.")
 
 
 class GradingRunSerializer(serializers.ModelSerializer):
@@ -128,7 +134,7 @@ class GradeSerializer(serializers.ModelSerializer):
     class Meta:
         model = Grade
         fields = ["id", "run", "submission", "version", "late_days", "parts", "measured", "total", "adjustment",
-                  "final", "note"]
+                  "final", "note", "incomplete"]
         read_only_fields = fields
 
 

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from matches.transient import TRANSIENT_ERRORS, retrying
+from matches import batches
 
 from . import runs
 from .models import GradingRun
@@ -10,16 +10,10 @@ from .models import GradingRun
 
 @shared_task(bind=True, acks_late=True, max_retries=None)
 def advance_grading_run(self, run_id: int) -> None:
-    try:
-        retrying(runs.advance_run, run_id, patience=30.0)
-    except TRANSIENT_ERRORS as exc:
-        raise self.retry(exc=exc, countdown=5)
+    batches.advance_task(self, runs.advance_run, run_id)
 
 
 @shared_task
 def resume_grading_runs() -> int:
-    """Advance every running grading run: whatever a lost message or a killed worker left undone gets done."""
-    running = list(GradingRun.objects.in_progress().values_list("pk", flat=True))
-    for run_id in running:
-        retrying(runs.advance_run, run_id, patience=30.0)
-    return len(running)
+    """Advance every run still waiting: whatever a lost message or a killed worker left undone gets done."""
+    return batches.advance_all(runs.advance_run, list(GradingRun.objects.awaiting().values_list("pk", flat=True)))

@@ -34,6 +34,7 @@ urlpatterns = [
     path("assignments/<int:pk>/edit/", pages.edit, name="edit"),
     path("assignments/<int:pk>/run/", pages.run_progress, name="run_progress"),
     path("assignments/<int:pk>/run/start/", pages.start_run, name="start_run"),
+    path("assignments/<int:pk>/runs/<int:run_pk>/replay/", pages.replay_set_aside, name="replay_set_aside"),
     path("assignments/<int:pk>/rubric/", pages.add_part, name="add_part"),
     path("assignments/<int:pk>/rubric/<int:part_pk>/remove/", pages.remove_part, name="remove_part"),
     path("assignments/<int:pk>/submit/", pages.submit, name="submit"),

@@ -14,13 +14,16 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "purpose", "rated", "status", "attempts", "created_at", "finished_at")
+    list_display = ("id", "game", "purpose", "rated", "status", "attempts", "created_at", "finished_at", "error")
     list_filter = ("status", "purpose", "game", "rated")
-    readonly_fields = ("claim", "replay", "winners", "attempts", "started_at", "finished_at", "deadline", "variant")
+    # A set-aside match: filter by status "set aside", read `error` (its reason) and `fault` (the last exception
+    # with its traceback), fix the cause, then re-queue it (docs/operator-guide.md).
+    readonly_fields = ("claim", "replay", "winners", "attempts", "started_at", "finished_at", "deadline", "variant",
+                       "error", "fault")
     inlines = [SeatInline]
     actions = ["requeue_matches", "cancel_matches"]
 
-    @admin.action(description="Re-queue the selected matches (not finished ones)")
+    @admin.action(description="Re-queue the selected matches (not finished ones), with fresh attempts")
     def requeue_matches(self, request, queryset):
         done = sum(services.requeue(match) for match in queryset)
         self.message_user(request, f"{done} match(es) re-queued; finished matches are never re-run.", messages.INFO)

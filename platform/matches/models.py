@@ -21,6 +21,9 @@ class MatchQuerySet(models.QuerySet):
         ahead = self.queued().aggregate(**{str(pk): models.Count("pk", filter=models.Q(id__lte=pk)) for pk in queued})
         return {int(pk): position for pk, position in ahead.items()}
 
+    def set_aside(self):
+        return self.filter(status=Match.Status.SET_ASIDE)
+
     def stuck(self, now):
         """Matches past their deadline: running ones whose worker is presumed lost, queued ones whose task
         message is (lost in a broker restart, say)."""
@@ -46,7 +49,9 @@ class Match(models.Model):
         QUEUED = "queued"
         RUNNING = "running"
         FINISHED = "finished"
-        ERROR = "error", "error (platform)"
+        # The platform failed to run it ARENA_MATCH_MAX_ATTEMPTS times in a row (see services.record_fault):
+        # no bot's fault, so nothing is rated; it waits for the staff to play it again once fixed.
+        SET_ASIDE = "set_aside", "set aside (platform fault)"
         CANCELLED = "cancelled"
 
     class Purpose(models.TextChoices):
@@ -76,14 +81,19 @@ class Match(models.Model):
     deadline = models.DateTimeField(
         null=True, blank=True, help_text="A match still running or queued after this is presumed lost and re-queued."
     )
-    attempts = models.PositiveIntegerField(default=0, help_text="How many times a worker claimed the match.")
+    attempts = models.PositiveIntegerField(
+        default=0, help_text="How many times a worker claimed the match since it was last queued by hand; "
+                             "at ARENA_MATCH_MAX_ATTEMPTS a failing match is set aside.")
     claim = models.UUIDField(
         null=True, blank=True, editable=False,
         help_text="The current attempt's token: only the attempt holding it may record the result.",
     )
     winners = models.JSONField(default=list, blank=True, help_text="Winning seat numbers (several on a draw).")
     replay = models.JSONField(null=True, blank=True, help_text="The referee's replay (games.replay format).")
-    error = models.TextField(blank=True, help_text="Why the platform could not run the match (not a bot's fault).")
+    error = models.TextField(blank=True, help_text="Why the match was set aside: the platform could not run it "
+                                                   "(not a bot's fault).")
+    fault = models.TextField(blank=True, help_text="The last exception the platform raised running the match, with "
+                                                   "its traceback (for the operator; kept if a retry then succeeded).")
 
     objects = MatchQuerySet.as_manager()
 
@@ -105,7 +115,7 @@ class Match(models.Model):
 
     @property
     def is_over(self) -> bool:
-        return self.status in (self.Status.FINISHED, self.Status.ERROR, self.Status.CANCELLED)
+        return self.status in (self.Status.FINISHED, self.Status.SET_ASIDE, self.Status.CANCELLED)
 
     @property
     def is_draw(self) -> bool:

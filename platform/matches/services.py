@@ -1,6 +1,6 @@
 """Creating matches and running them exactly once.
 
-A match goes queued -> running -> finished (or error/cancelled). Delivery of the run task is
+A match goes queued -> running -> finished (or set aside, or cancelled). Delivery of the run task is
 at-least-once (late acks, re-delivery when a worker dies, the periodic re-queue of stuck matches); the
 result is recorded exactly once because:
 
@@ -13,10 +13,19 @@ result is recorded exactly once because:
 
 A message can also be lost before any worker took it (a broker restarted without persistence): a queued
 match carries a deadline too, and one still queued past it is dispatched again (see requeue_stuck).
+
+A bot's failure is a verdict in the result (its seat's status) and the match finishes. Anything else that
+goes wrong running a match is the platform's fault (the database, the broker, the sandbox engine, a bug of
+ours): it is kept on the match for the operator (`fault`, with its traceback, and a log line with the match
+id), never rated, and the match is queued again at once. Each claim counts an attempt, whether the attempt
+raised or its worker died (the sweep and a re-delivered message count those); a match whose attempts reach
+ARENA_MATCH_MAX_ATTEMPTS and fails once more is *set aside* with its reason instead of being delivered
+forever: an ending, announced on match_finished like a result, until the staff queue it again (requeue).
 """
 
 import logging
 import random
+import traceback
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -34,7 +43,7 @@ from bots.models import Bot, BotVersion
 from . import runner
 from .models import Match, MatchSeat
 from .signals import challenge_requested, match_finished
-from .transient import retrying
+from .transient import TRANSIENT_ERRORS, retrying
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +184,11 @@ def claim(match_id: int) -> Claim | float | None:
             return None
         if match.status == Match.Status.RUNNING and match.deadline > now:
             return (match.deadline - now).total_seconds()
+        if match.status == Match.Status.RUNNING and match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+            # The running attempt's worker is presumed lost, and it was the last one allowed: a match that
+            # keeps killing its worker (a poison match) stops here rather than being delivered forever.
+            _set_aside(match, WORKER_LOST, now)
+            return None
         match.status = Match.Status.RUNNING
         match.claim = uuid.uuid4()
         match.attempts += 1
@@ -188,19 +202,31 @@ def run(claimed: Claim) -> bool:
     """Play a claimed match and record its result; False if another attempt had taken it over meanwhile.
 
     Recording is retried at once on a transient database error (a locked SQLite file, a restarted
-    PostgreSQL): the played result is in hand, and replaying the match would waste it.
+    PostgreSQL): the played result is in hand, and replaying the match would waste it. Any other exception,
+    playing or recording, is a platform fault (record_fault).
     """
     match = with_seats(claimed.match)
     try:
         result = runner.play(match, list(match.seats.all()))
-    except Exception as exc:  # the platform failed (no sandbox, bad config...), not a bot: keep the reason
-        log.exception("match %s could not be played", match.pk)
-        return retrying(record_error, claimed, f"{type(exc).__name__}: {exc}", patience=RECORD_PATIENCE)
-    return retrying(record_result, claimed, result, patience=RECORD_PATIENCE)
+        return retrying(record_result, claimed, result, patience=RECORD_PATIENCE)
+    except TRANSIENT_ERRORS:
+        # The database stayed away past the patience: nothing can be written now. The match stays claimed
+        # until its deadline, when the sweep queues it again (that attempt counted).
+        raise
+    except Exception as exc:
+        log.exception("match %s: platform fault on attempt %d of %d", match.pk, match.attempts,
+                      settings.ARENA_MATCH_MAX_ATTEMPTS)
+        return retrying(record_fault, claimed, exc, patience=RECORD_PATIENCE)
 
 
 # Seconds to keep retrying the recording of a played match before leaving it to the deadline sweep.
 RECORD_PATIENCE = 120.0
+
+# How much of a fault's traceback is kept (a RecursionError's runs to megabytes).
+FAULT_CHARS = 20_000
+
+# The reason of an attempt that never reported back: its worker was killed, or it ran past its deadline.
+WORKER_LOST = "its worker was lost (killed, or still running past the match's deadline)"
 
 
 SEAT_RESULT_FIELDS = ["score", "placing", "status", "detail", "log", "think_time", "decisions"]
@@ -209,8 +235,8 @@ SEAT_RESULT_FIELDS = ["score", "placing", "status", "detail", "log", "think_time
 def record_result(claimed: Claim, result) -> bool:
     """Write the result of a claimed match, exactly once (see the module docstring)."""
     with transaction.atomic():
-        if not _finish(claimed, Match.Status.FINISHED, finished_at=timezone.now(), winners=result.winners,
-                       replay=result.replay):
+        if not _conclude(claimed, Match.Status.FINISHED, finished_at=timezone.now(), winners=result.winners,
+                         replay=result.replay):
             return False
         # The seats loaded to play the match, updated in place: the receivers below (ratings, notifications)
         # read these very rows, with their bots and owners, without asking the database again.
@@ -225,13 +251,37 @@ def record_result(claimed: Claim, result) -> bool:
     return True
 
 
-def record_error(claimed: Claim, error: str) -> bool:
-    """End a claimed match as the platform's failure (not a bot's), exactly once, and say so to the hook."""
+def record_fault(claimed: Claim, exc: BaseException) -> bool:
+    """The platform failed this attempt (not a bot): keep the exception on the match, and queue it again at
+    once, or set it aside when this was its last allowed attempt. Exactly once, like a result."""
+    # Its end: the innermost frames. PostgreSQL's text refuses NUL, which a message may quote.
+    fault = "".join(traceback.format_exception(exc))[-FAULT_CHARS:].replace("\x00", "\\x00")
+    summary = f"{type(exc).__name__}: {exc}".replace("\x00", "\\x00")
     with transaction.atomic():
-        if not _finish(claimed, Match.Status.ERROR, finished_at=timezone.now(), error=error):
+        if claimed.match.attempts < settings.ARENA_MATCH_MAX_ATTEMPTS:
+            if not _conclude(claimed, Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), fault=fault):
+                return False
+            dispatch(claimed.match, again=True)
+            return True
+        if not _conclude(claimed, Match.Status.SET_ASIDE, finished_at=timezone.now(), fault=fault,
+                         error=set_aside_reason(claimed.match.attempts, summary)):
             return False
+        log.error("match %s set aside: %s", claimed.match.pk, claimed.match.error)
         match_finished.send(sender=Match, match=claimed.match)
     return True
+
+
+def set_aside_reason(attempts: int, last: str) -> str:
+    return f"set aside after {attempts} attempt{'s' if attempts != 1 else ''}; the last failed on the platform: {last}"
+
+
+def _set_aside(match: Match, reason: str, now) -> None:
+    """Set aside `match`, locked by the caller's transaction, whose last attempt's worker was lost."""
+    match.status, match.claim, match.finished_at = Match.Status.SET_ASIDE, None, now
+    match.error = set_aside_reason(match.attempts, reason)
+    match.save(update_fields=["status", "claim", "finished_at", "error"])
+    log.error("match %s set aside: %s", match.pk, match.error)
+    match_finished.send(sender=Match, match=with_seats(match))
 
 
 def with_seats(match: Match) -> Match:
@@ -242,9 +292,10 @@ def with_seats(match: Match) -> Match:
     return match
 
 
-def _finish(claimed: Claim, status: str, **fields) -> bool:
-    """The compare-and-set: end the match only if it is still running under this claim; the claim's Match
-    then holds what was written (with its seats, see with_seats), as the receivers of match_finished see it."""
+def _conclude(claimed: Claim, status: str, **fields) -> bool:
+    """The compare-and-set: end this attempt only if the match is still running under its claim; the claim's
+    Match then holds what was written (with its seats, see with_seats), as the receivers of match_finished
+    see it."""
     updated = Match.objects.filter(pk=claimed.match.pk, status=Match.Status.RUNNING, claim=claimed.token).update(
         status=status, **fields
     )
@@ -261,10 +312,12 @@ def _finish(claimed: Claim, status: str, **fields) -> bool:
 # --- operations ---------------------------------------------------------------------------------------
 
 def requeue(match: Match) -> bool:
-    """Queue a match that is not finished again (error, cancelled, or stuck running); False if finished."""
+    """Queue a match that is not finished again, by hand (set aside, cancelled, or stuck running), with a
+    fresh count of attempts; False if finished."""
     with transaction.atomic():
         updated = Match.objects.filter(pk=match.pk).exclude(status=Match.Status.FINISHED).update(
-            status=Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), error=""
+            status=Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), error="", attempts=0,
+            finished_at=None,
         )
         if updated:
             dispatch(match, again=True)
@@ -281,16 +334,22 @@ def cancel(match: Match) -> bool:
 
 def requeue_stuck(now=None) -> int:
     """Dispatch again every match past its deadline, running (its worker died) or still queued (its message
-    was lost); returns how many. A match merely waiting behind a long queue gets one duplicate message per
-    deadline, which the claim makes harmless."""
+    was lost); returns how many. A running one whose lost attempt was its last allowed is set aside instead.
+    A match merely waiting behind a long queue gets one duplicate message per deadline, which the claim makes
+    harmless."""
     now = now or timezone.now()
     requeued = 0
-    for match in Match.objects.stuck(now):
+    for match_id in Match.objects.stuck(now).values_list("pk", flat=True):
         with transaction.atomic():
             # Only if still stuck: a worker may have claimed it since the listing, and keeps it.
-            if Match.objects.stuck(now).filter(pk=match.pk).update(
-                status=Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), error=""
-            ):
-                dispatch(match, again=True)
-                requeued += 1
+            match = Match.objects.stuck(now).select_for_update().filter(pk=match_id).first()
+            if match is None:
+                continue
+            if match.status == Match.Status.RUNNING and match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+                _set_aside(match, WORKER_LOST, now)
+                continue
+            match.status, match.claim, match.deadline = Match.Status.QUEUED, None, dispatch_deadline()
+            match.save(update_fields=["status", "claim", "deadline"])
+            dispatch(match, again=True)
+            requeued += 1
     return requeued

@@ -1,8 +1,9 @@
 """The one hook through which other apps learn that a match ended.
 
-`match_finished` is sent with `match=` (a Match whose status is `finished` or `error`) inside the very
-transaction that records the result, after the compare-and-set that makes the recording happen exactly
-once. A receiver's database writes therefore commit with the result or not at all: ratings, validation
+`match_finished` is sent with `match=` (a Match whose status is `finished`, or `set_aside`: the platform
+failed to run it ARENA_MATCH_MAX_ATTEMPTS times, see services) inside the very transaction that records
+it, after the compare-and-set that makes the recording happen exactly once. A set-aside match may be
+queued again by the staff, and then ends (and is announced) once more. A receiver's database writes therefore commit with the result or not at all: ratings, validation
 verdicts and tournament progress are never applied twice nor lost when a worker dies between the two.
 A receiver that does anything outside the database (dispatching a Celery task, sending mail) must wrap
 it in `transaction.on_commit`. The match comes with its seats loaded, in seat order, each with its bot,

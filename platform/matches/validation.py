@@ -39,9 +39,9 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
     version = BotVersion.objects.select_for_update().filter(validation_match=match).first()
     if version is None:  # the version was deleted while its match ran
         return
-    if match.status == Match.Status.ERROR:
-        version.status = BotVersion.Status.REJECTED
-        version.verdict = f"the platform could not run validation: {match.error}"
+    if match.status == Match.Status.SET_ASIDE:
+        # Not the bot's fault: the version stays pending until the staff play its validation again.
+        version.verdict = f"the platform could not run validation ({match.error}); the staff were told"
     else:
         # The version's seat, or the first of its seats to fail (a cooperative team is the version alone).
         seats = sorted((s for s in match.seats.all() if s.version_id == version.pk),

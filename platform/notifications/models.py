@@ -16,6 +16,7 @@ class Notification(models.Model):
         UPLOAD = "upload", "upload refused"
         TOURNAMENT = "tournament", "tournament"
         COURSE = "course", "course invitation"
+        SET_ASIDE = "set_aside", "match set aside (platform fault)"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=12, choices=Kind.choices)

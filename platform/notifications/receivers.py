@@ -1,19 +1,25 @@
-"""What the inbox hears about: finished matches (challenges and validations) and tournament rounds.
+"""What the inbox hears about: finished matches (challenges and validations), tournament rounds, and, for
+the staff, matches the platform set aside.
 
 The match_finished receiver runs inside the transaction that records the result (matches.signals), so a
 notification is written exactly when the result is; the e-mail waits for the commit (services.notify).
 """
 
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from bots.models import BotVersion
+from grading.models import Assignment
 from matches.models import Match
+from tournaments.models import Tournament
 
 from .models import Notification
 from .services import notify, notify_all
 
 
 def on_match_finished(sender, match: Match, **kwargs) -> None:
+    if match.status == Match.Status.SET_ASIDE:
+        _set_aside(match)
     if match.purpose == Match.Purpose.VALIDATION:
         _validation_finished(match)
     elif match.purpose == Match.Purpose.CHALLENGE:
@@ -43,6 +49,8 @@ def _validation_finished(match: Match) -> None:
     bot = version.bot
     if version.status == BotVersion.Status.ACCEPTED:
         text = f"{bot.label} v{version.number} passed validation and is now active"
+    elif match.status == Match.Status.SET_ASIDE:
+        text = f"{bot.label} v{version.number} could not be validated yet: {version.verdict}"
     else:
         text = f"{bot.label} v{version.number} was rejected by validation: {version.verdict or match.error}"
     notify(bot.owner, Notification.Kind.VALIDATION, text, reverse("web:bot", args=[bot.pk]))
@@ -73,3 +81,24 @@ def on_tournament_saved(sender, instance, update_fields=None, **kwargs) -> None:
     url = reverse("tournaments:detail", args=[instance.pk])
     owners = [entrant.bot.owner for entrant in instance.entrants.select_related("bot__owner")]
     notify_all(owners, Notification.Kind.TOURNAMENT, f"{instance.name} is over: {champion} won", url)
+
+
+def _set_aside(match: Match) -> None:
+    """Tell the staff who can play the match again: the instructors and assistants of the course whose
+    tournament or grading run it belongs to, else (a challenge, a validation) the operators."""
+    tournament = Tournament.objects.filter(series__games__match=match).select_related("course").first()
+    assignments = list(Assignment.objects.filter(runs__games__match=match).select_related("course").distinct())
+    if tournament is not None:
+        courses, where = [tournament.course], (tournament.name, reverse("tournaments:detail", args=[tournament.pk]))
+    elif assignments:
+        courses = [assignment.course for assignment in assignments]
+        where = (f"grading of {assignments[0].title}", reverse("grading:assignment", args=[assignments[0].pk]))
+    else:
+        courses, where = [], (f"{match.purpose} match", reverse("admin:matches_match_change", args=[match.pk]))
+    staff = [user for course in courses
+             for user in [*course.instructors.all(), *course.teaching_assistants.all()]]
+    if not staff:
+        staff = list(get_user_model().objects.filter(is_superuser=True, is_active=True))
+    name, url = where
+    notify_all(staff, Notification.Kind.SET_ASIDE,
+               f"Match #{match.pk} ({name}) was set aside: {match.error}. Play it again once the cause is fixed.", url)

@@ -49,7 +49,7 @@ def check_rated_challenge(bots: list[Bot], now=None) -> None:
     if len(owners) != len(set(owners)):
         raise ChallengeError("a rated match cannot seat two bots of the same owner: play it unrated")
     recent = Match.objects.filter(rated=True, created_at__gte=(now or timezone.now()) - DAY).exclude(
-        status__in=[Match.Status.ERROR, Match.Status.CANCELLED])
+        status__in=[Match.Status.SET_ASIDE, Match.Status.CANCELLED])
     per_pair = settings.ARENA_RATED_PER_PAIR_PER_DAY
     for first, second in combinations(bots, 2):
         if recent.filter(seats__bot=first).filter(seats__bot=second).distinct().count() >= per_pair:

@@ -25,5 +25,5 @@ class SeriesAdmin(admin.ModelAdmin):
 
 @admin.register(SeriesGame)
 class SeriesGameAdmin(admin.ModelAdmin):
-    list_display = ["series", "index", "match", "platform_errors"]
+    list_display = ["series", "index", "match"]
     raw_id_fields = ["match"]

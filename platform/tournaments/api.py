@@ -93,6 +93,12 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         """End without a champion; queued and running games are cancelled."""
         return self._steer(services.cancel)
 
+    @extend_schema(request=None, responses=serializers.TournamentSerializer)
+    @action(detail=True, methods=["post"])
+    def replay(self, request, pk=None):
+        """Play the games set aside by a platform fault again, once fixed: the series they hold go on."""
+        return self._steer(services.replay_set_aside)
+
     @extend_schema(responses=serializers.SeriesSerializer(many=True))
     @action(detail=True, pagination_class=None)
     def series(self, request, pk=None):

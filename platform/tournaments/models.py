@@ -69,7 +69,7 @@ class Tournament(models.Model):
     seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RATING)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT, db_index=True)
     seed = models.BigIntegerField(help_text="All games' seeds derive from it (and each series' key).")
-    note = models.TextField(blank=True, help_text="Why the tournament is paused, when the platform paused it.")
+    note = models.TextField(blank=True, help_text="Why the tournament is paused.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="tournaments_created")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -169,8 +169,6 @@ class SeriesGame(models.Model):
     index = models.PositiveSmallIntegerField()
     seats = models.JSONField(help_text="Entrant seeds in seat order.")
     match = models.OneToOneField("matches.Match", on_delete=models.PROTECT, related_name="series_game")
-    platform_errors = models.PositiveSmallIntegerField(
-        default=0, help_text="Times its match ended in a platform error and was queued again.")
 
     class Meta:
         ordering = ["series", "index"]

@@ -98,7 +98,8 @@ def remove_entrant(request, pk, entrant_pk):
     return redirect("tournaments:detail", tournament.pk)
 
 
-STEERING = {"start": services.start, "pause": services.pause, "resume": services.resume, "cancel": services.cancel}
+STEERING = {"start": services.start, "pause": services.pause, "resume": services.resume, "cancel": services.cancel,
+            "replay": services.replay_set_aside}
 
 
 @login_required

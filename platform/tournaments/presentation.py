@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from matches.batches import INCOMPLETE
 from matches.models import Match
 
 from .models import Series, Tournament
@@ -53,7 +54,7 @@ def _series(spec, row: Series | None, labels: dict) -> dict:
         "winner_to": spec.winner_to, "loser_to": spec.loser_to,
         "entrants": [{"seed": seed, "label": labels.get(seed, "?") if seed is not None else None}
                      for seed in spec.entrants],
-        "status": "waiting", "walkover": False, "placings": None, "points": None, "winner": None, "games": [],
+        "status": "waiting", "note": "", "walkover": False, "placings": None, "points": None, "winner": None, "games": [],
     }
     if row is None:
         return item
@@ -62,7 +63,11 @@ def _series(spec, row: Series | None, labels: dict) -> dict:
                 points={int(k): v for k, v in row.points.items()} if row.points else None)
     item["games"] = [_game(game) for game in row.games.all()]
     if row.status == Series.Status.PLAYING:
-        item["status"] = "running" if any(g["status"] != Match.Status.QUEUED for g in item["games"]) else "queued"
+        statuses = {g["status"] for g in item["games"]}
+        # A set-aside game holds its series until the staff play it again (services' docstring).
+        item["status"] = ("held" if Match.Status.SET_ASIDE in statuses else
+                          "running" if statuses - {Match.Status.QUEUED} else "queued")
+        item["note"] = INCOMPLETE if item["status"] == "held" else ""
     return item
 
 
@@ -82,15 +87,17 @@ def progress(tournament: Tournament) -> dict:
     """Series done, running and queued, and the time left estimated from the pace of the games so far."""
     rows = list(tournament.series.filter(bye=False, walkover=False).prefetch_related("games__match"))
     done = sum(1 for row in rows if row.status == Series.Status.DECIDED)
+    held = sum(1 for row in rows if row.status == Series.Status.PLAYING
+               and any(g.match.status == Match.Status.SET_ASIDE for g in row.games.all()))
     running = sum(1 for row in rows if row.status == Series.Status.PLAYING
-                  and any(g.match.status != Match.Status.QUEUED for g in row.games.all()))
-    queued = len(rows) - done - running
+                  and any(g.match.status != Match.Status.QUEUED for g in row.games.all())) - held
+    queued = len(rows) - done - running - held
     expected = max(expected_series(tournament), len(rows))
     seconds_left = None
     if tournament.status == Tournament.Status.RUNNING and done and tournament.started_at:
         elapsed = (timezone.now() - tournament.started_at).total_seconds()
         seconds_left = round(elapsed / done * (expected - done))
-    return {"done": done, "running": running, "queued": queued, "expected": expected,
+    return {"done": done, "running": running, "queued": queued, "held": held, "expected": expected,
             "percent": round(100 * done / expected) if expected else 0, "seconds_left": seconds_left}
 
 

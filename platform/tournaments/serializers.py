@@ -19,6 +19,7 @@ class ProgressSerializer(serializers.Serializer):
     done = serializers.IntegerField(help_text="Series decided by play.")
     running = serializers.IntegerField()
     queued = serializers.IntegerField()
+    held = serializers.IntegerField(help_text="Series waiting for a game set aside by a platform fault.")
     expected = serializers.IntegerField(help_text="Series the whole tournament plays (an estimate for heats).")
     percent = serializers.IntegerField()
     seconds_left = serializers.IntegerField(allow_null=True, help_text="Estimated from the pace so far.")
@@ -88,7 +89,10 @@ class SeriesSerializer(serializers.Serializer):
     bye = serializers.BooleanField()
     walkover = serializers.BooleanField()
     advance = serializers.IntegerField(allow_null=True)
-    status = serializers.ChoiceField(choices=["waiting", "queued", "running", "decided"])
+    status = serializers.ChoiceField(choices=["waiting", "queued", "running", "held", "decided"],
+                                     help_text="held: a game was set aside by a platform fault; the series waits "
+                                               "until the staff play it again.")
+    note = serializers.CharField(help_text="\"incomplete: platform error\" while held.")
     winner = serializers.IntegerField(allow_null=True)
     placings = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     points = serializers.DictField(child=serializers.FloatField(), allow_null=True)

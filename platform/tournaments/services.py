@@ -6,9 +6,16 @@ decided, the next games of a series, the next round's series, the champion). It 
 match ends (tasks.advance_tournament, dispatched from the match_finished hook once the result commits) and
 every minute for every running tournament (tasks.resume_tournaments), so a lost task, a killed worker or
 a restarted broker delays a tournament but never stalls or corrupts it.
+
+Each series is a batch of games (matches.batches). A game the platform could not run is set aside
+(matches.services) and *holds its series*: the series is decided by all its games or not at all, so it
+shows "incomplete: platform error" and waits until the staff play the set-aside games again
+(`replay_set_aside`) once the cause is fixed. Dropping the game instead would decide a series on fewer
+games than its seats' balance needs, and by an accident of ours. Every other series plays on, as far as
+the format allows: a round robin plays all its other series, an elimination bracket every series that
+does not wait for the held one's result; the tournament finishes once the held series is decided.
 """
 
-import logging
 import random
 from collections.abc import Iterable
 
@@ -23,16 +30,12 @@ from games.tournament.series import GameRecord, SeriesPlan
 from accounts.access import teaches
 from arena.queue import publish_on_commit
 from bots.models import Bot
+from matches import batches
 from matches import services as match_services
 from matches.models import Match
 from ratings.models import Rating
 
 from .models import Entrant, Series, SeriesGame, Tournament
-
-log = logging.getLogger(__name__)
-
-# A game whose match the platform fails to run this many times pauses the tournament for an operator.
-MAX_PLATFORM_ERRORS = 3
 
 
 class TournamentError(ValueError):
@@ -256,8 +259,6 @@ def advance(tournament_id: int, series_id: int | None = None) -> None:
         for row in playing.prefetch_related(games):
             _progress(tournament, row, entrants)
             decided |= row.status == Series.Status.DECIDED
-        if tournament.status != Tournament.Status.RUNNING:  # paused by _progress
-            return
         if series_id is not None and not decided:
             return
         outcomes = played_outcomes(tournament)
@@ -304,17 +305,10 @@ def _plan(tournament: Tournament, row: Series) -> SeriesPlan:
 
 
 def _progress(tournament: Tournament, row: Series, entrants: dict[int, Entrant]) -> None:
-    """Decide `row` if its finished games decide it; else queue its next games once the current ones end."""
+    """Decide `row` if its finished games decide it; else queue its next games once the current ones end. A
+    series with a set-aside game is held until that game is played again (see the module docstring)."""
     games = list(row.games.all())
-    waiting = False
-    for game in games:
-        if game.match.status in (Match.Status.ERROR, Match.Status.CANCELLED):
-            if not _replay_failed(tournament, game):
-                return
-            waiting = True
-        elif game.match.status != Match.Status.FINISHED:
-            waiting = True
-    if waiting:
+    if not batches.settle(game.match for game in games).complete:
         return
     plan = _plan(tournament, row)
     played = [_record(game) for game in games]
@@ -326,21 +320,16 @@ def _progress(tournament: Tournament, row: Series, entrants: dict[int, Entrant])
         _create_game(tournament, row, spec, entrants)
 
 
-def _replay_failed(tournament: Tournament, game: SeriesGame) -> bool:
-    """Queue again a game the platform failed to run (or a pause cancelled); after too many platform
-    failures pause the tournament for an operator instead. False when the tournament was paused."""
-    if game.match.status == Match.Status.ERROR:
-        game.platform_errors += 1
-        game.save(update_fields=["platform_errors"])
-        if game.platform_errors >= MAX_PLATFORM_ERRORS:
-            tournament.status = Tournament.Status.PAUSED
-            tournament.note = (f"paused: match {game.match_id} failed on the platform {game.platform_errors} times "
-                               f"({game.match.error[:300]}); resume once it is fixed")
-            tournament.save(update_fields=["status", "note"])
-            log.error("tournament %s %s", tournament.pk, tournament.note)
-            return False
-    match_services.requeue(game.match)
-    return True
+def replay_set_aside(user, tournament: Tournament) -> int:
+    """The course's instructors play the tournament's set-aside games again once the cause is fixed; their
+    series are decided as they finish. How many games were queued."""
+    _require_teacher(user, tournament)
+    if tournament.status != Tournament.Status.RUNNING:
+        raise TournamentError(f"the tournament is {tournament.status}: only a running one plays games")
+    queued = batches.replay(_matches(tournament))
+    if not queued:
+        raise TournamentError("no game of this tournament is set aside: nothing to play again")
+    return queued
 
 
 def _record(game: SeriesGame) -> GameRecord:
@@ -353,10 +342,10 @@ def _create_game(tournament: Tournament, row: Series, spec, entrants: dict[int, 
     if row.games.filter(index=spec.index).exists():
         return
     seated = [entrants[seed] for seed in spec.seats]
-    match = match_services.create_match(
+    match = batches.queue(
         tournament.game, [entrant.bot for entrant in seated], purpose=Match.Purpose.TOURNAMENT,
         rated=tournament.rated, versions={e.bot.pk: e.version for e in seated if e.version},
-        config=tournament.config, variant=tournament.variant, seed=spec.seed, rotate=False,
+        config=tournament.config, variant=tournament.variant, seed=spec.seed,
     )
     SeriesGame.objects.create(series=row, index=spec.index, seats=list(spec.seats), match=match)
 

@@ -54,6 +54,20 @@ def play_now(match):
     return match
 
 
+def failing_on_the_platform(monkeypatch, broken) -> None:
+    """Every attempt to play the match `broken` raises, as a platform bug would; other matches play as usual."""
+    from matches import runner
+
+    real_play = runner.play
+
+    def play(match, seats):
+        if match.pk == broken.pk:
+            raise RuntimeError("the sandbox engine fell over")
+        return real_play(match, seats)
+
+    monkeypatch.setattr(runner, "play", play)
+
+
 def active_bot(owner, game="endgame", name="mine", code: bytes = EXAMPLE_BOT):
     """A bot of `owner` with one accepted version of `code` (as if validation had passed), ready to challenge."""
     import hashlib

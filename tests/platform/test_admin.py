@@ -44,3 +44,26 @@ def test_cancel_then_requeue_from_the_admin(operator_client):
 def test_students_cannot_open_the_admin(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("student", password="student-pass-1234"))
     assert client.get("/admin/matches/match/").status_code == 302
+
+
+def test_an_operator_finds_a_set_aside_match_reads_its_fault_and_requeues_it(operator_client, monkeypatch, settings):
+    from platform_helpers import failing_on_the_platform
+
+    broken, fine = new_match(), play_now(new_match())
+    with monkeypatch.context() as patched:
+        failing_on_the_platform(patched, broken)
+        for _ in range(settings.ARENA_MATCH_MAX_ATTEMPTS):
+            play_now(broken)
+    assert broken.status == Match.Status.SET_ASIDE
+
+    listed = operator_client.get("/admin/matches/match/", {"status__exact": "set_aside"}).content.decode()
+    assert f"/admin/matches/match/{broken.pk}/change/" in listed and f"/match/{fine.pk}/change/" not in listed
+    assert "RuntimeError: the sandbox engine fell over" in listed  # its reason, in the list
+    page = operator_client.get(f"/admin/matches/match/{broken.pk}/change/").content.decode()
+    assert "Traceback (most recent call last)" in page and "in play" in page  # where it raised
+
+    response = admin_action(operator_client, "requeue_matches", broken)
+    assert "1 match(es) re-queued" in response.content.decode()
+    broken.refresh_from_db()
+    assert (broken.status, broken.attempts, broken.error) == (Match.Status.QUEUED, 0, "")
+    assert play_now(broken).status == Match.Status.FINISHED

@@ -273,6 +273,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "grading:submit": post_only(MEMBER_FORM_PAGE),
     "grading:run_progress": page(STAFF_PAGE),
     "grading:start_run": post_only(STAFF_ACTION_PAGE),
+    "grading:replay_set_aside": post_only(STAFF_ACTION_PAGE),  # nothing set aside: a message says so
     # ada's team's grade is theirs alone among the students.
     "grading:grade": page(expect(403, anonymous=LOGIN, outsider=404, other_instructor=404, owner=200, mate=200, ta=200,
                                  instructor=200, operator=200)),
@@ -297,6 +298,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "pause"}),
         Case({"POST": STEER_PAGE}, {"tournament": "paused", "verb": "resume"}),
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "cancel"}),
+        Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "replay"}),  # nothing set aside: a message
     ),
     # Django's sign-in pages.
     "login": page(PUBLIC),
@@ -353,6 +355,9 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "tournament-pause": Case({"POST": STEER_API}, {"tournament": "running"}),
     "tournament-resume": Case({"POST": STEER_API}, {"tournament": "paused"}),
     "tournament-cancel": Case({"POST": STEER_API}, {"tournament": "running"}),
+    # Nothing set aside to play again: refused with the reason, to those who may steer.
+    "tournament-replay": Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404,
+                                              instructor=400, operator=400)}, {"tournament": "running"}),
     # The grading API.
     "course-people": Case({"GET": COURSE_API}),
     "course-roster": Case({"POST": PEOPLE_API}),
@@ -378,6 +383,8 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "assignment-export": Case({"GET": STAFF_API}),
     "grading-run-list": Case({"GET": SIGNED_IN_API}),  # the runs of the courses one staffs
     "grading-run-detail": Case({"GET": STAFF_API}),
+    "grading-run-replay": Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404,
+                                               ta=400, instructor=400, operator=400)}),  # nothing set aside
     "submission-adjustments": (
         Case({"GET": STAFF_API, "POST": expect(
             403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)},
@@ -541,6 +548,7 @@ class World:
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,
             "part_pk": self.part.pk, "submission_pk": self.submission.pk, "code": self.course.invite_code,
+            "run_pk": self.run.pk,
             "a_pk": self.submission.pk, "b_pk": self.submission.pk,  # a submission against itself
             "content_type_id": ContentType.objects.get_for_model(Bot).pk, "object_id": self.bots["ada"].pk,
         }

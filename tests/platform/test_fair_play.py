@@ -53,7 +53,7 @@ def test_rated_matches_per_pair_are_capped_per_day(api_client, ada, make_user, s
     assert response.json()["detail"].startswith(
         f"ada/mine and bob/mine already played {settings.ARENA_RATED_PER_PAIR_PER_DAY} rated matches")
     # A match the platform failed to play does not count.
-    Match.objects.filter(rated=True).update(status=Match.Status.ERROR)
+    Match.objects.filter(rated=True).update(status=Match.Status.SET_ASIDE)
     assert challenge(api_client, bot, rival).status_code == 201
 
 

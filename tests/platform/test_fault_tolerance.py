@@ -1,4 +1,5 @@
-"""Real faults, real processes: a Celery worker SIGKILLed mid-match, and the broker restarted under a worker.
+"""Real faults, real processes: a Celery worker SIGKILLed mid-match (once, and again and again: a poison
+match), the broker restarted under a worker, and a platform fault in the engine under the shared worker.
 
 Each test runs its own redis-server on a free port (never the shared one: other tests use it, and a broker
 that is killed takes its queued and unacknowledged messages with it), its own `celery -A arena worker`
@@ -237,7 +238,7 @@ def test_a_broker_restart_loses_no_match(fault_lab, make_user):
     after = rated_match([other, slow])
 
     matches = [during, waiting, after]
-    over = (Match.Status.FINISHED, Match.Status.ERROR, Match.Status.CANCELLED)
+    over = (Match.Status.FINISHED, Match.Status.SET_ASIDE, Match.Status.CANCELLED)
     statuses = lambda: {m.pk: status(m) for m in matches}  # noqa: E731
     try:
         wait_for(lambda: all(s in over for s in statuses().values()), fault_lab.deadline_seconds + 40, "the matches")
@@ -293,3 +294,55 @@ def test_a_worker_stopped_warmly_leaves_no_warm_sandbox_behind(fault_lab, make_u
     worker.process.wait(timeout=60)
     assert not kept & set(bot_containers()), "the stopped worker left its warm containers running"
     assert not folders_of(pids, STAGING_PREFIX), "the stopped worker left its sandbox folders"
+
+
+def test_a_match_that_keeps_killing_its_worker_is_set_aside_after_its_attempts(fault_lab, make_user):
+    worker = fault_lab.worker("poisoned")
+    fault_lab.scheduler()
+    match = rated_match([student_bot(make_user, "slow", SLOW_BOT), student_bot(make_user, "quick", QUICK_BOT)])
+    attempts = lambda: Match.objects.values_list("attempts", flat=True).get(pk=match.pk)  # noqa: E731
+
+    # Each attempt kills the process playing it (as a match that exhausts the host's memory would): the
+    # worker lives on, and the match comes back past its deadline, by the sweep or by the re-delivery.
+    for attempt in range(1, settings.ARENA_MATCH_MAX_ATTEMPTS + 1):
+        running_in_two_sandboxes(match, worker)
+        assert attempts() == attempt
+        pool = worker.pids() - {worker.process.pid}
+        assert len(pool) == 1
+        os.kill(pool.pop(), signal.SIGKILL)
+        if attempt < settings.ARENA_MATCH_MAX_ATTEMPTS:
+            wait_for(lambda: attempts() > attempt, DEADLINE_SECONDS + 45, f"attempt {attempt + 1}")
+
+    # After the last allowed attempt it is not delivered again: it is set aside with its reason, unrated.
+    wait_for(lambda: status(match) == Match.Status.SET_ASIDE, DEADLINE_SECONDS + 45, "the match to be set aside")
+    match.refresh_from_db()
+    assert match.attempts == settings.ARENA_MATCH_MAX_ATTEMPTS
+    assert "its worker was lost" in match.error, match.error
+    assert not Rating.objects.filter(played__gt=0).exists()
+    assert set(match.seats.values_list("status", flat=True)) == {""}
+    assert worker.process.poll() is None
+
+
+def test_a_platform_fault_is_retried_then_set_aside_with_its_reason_unrated_and_the_operators_told(
+        live_worker, make_user, settings):
+    from notifications.models import Notification
+    from ratings.fair_play import check_rated_challenge
+
+    operator = make_user("operator", is_superuser=True, is_staff=True)
+    greedy, random_bot = Bot.objects.builtin("endgame", "greedy"), Bot.objects.builtin("endgame", "random")
+    # Options the engine refuses, passed straight to a match: a bug of ours, not of either bot.
+    match = services.create_match("endgame", [greedy, random_bot], purpose=Match.Purpose.CHALLENGE, rated=True,
+                                  config={"length": 0})
+    wait_for(lambda: status(match) == Match.Status.SET_ASIDE, 90, "the match to be set aside")
+
+    match.refresh_from_db()
+    assert match.attempts == settings.ARENA_MATCH_MAX_ATTEMPTS == 3
+    assert match.error == ("set aside after 3 attempts; the last failed on the platform: "
+                           "ConfigError: length must be an integer from 1 to 500, not 0")
+    assert match.fault.startswith("Traceback") and "games/" in match.fault  # where the engine raised
+    assert not Rating.objects.filter(played__gt=0).exists()
+    assert set(match.seats.values_list("status", flat=True)) == {""}
+    settings.ARENA_RATED_PER_PAIR_PER_DAY = 1
+    check_rated_challenge([greedy, random_bot])  # not counted in the rated-match limits either
+    told = Notification.objects.get(kind=Notification.Kind.SET_ASIDE)
+    assert told.user == operator and f"Match #{match.pk} (challenge match) was set aside" in told.text

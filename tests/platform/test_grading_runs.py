@@ -131,21 +131,83 @@ def test_the_periodic_task_finishes_a_run_whose_advance_message_was_lost(graded)
     assert run.status == GradingRun.Status.FINISHED and run.grades.count() == 3
 
 
-def test_a_game_failing_on_the_platform_is_replayed_then_fails_the_run(graded):
-    from matches import services as match_services
+def test_a_set_aside_game_leaves_one_students_parts_incomplete_and_the_replay_completes_the_grade(
+        graded, monkeypatch, client, api_client, settings):
+    from django.urls import reverse
 
-    assignment, people, _ = graded
+    from notifications.models import Notification
+    from platform_helpers import failing_on_the_platform, play_now
+
+    assignment, people, bots = graded
     run = runs.start_run(people["instructor"], assignment)
-    game = run.games.select_related("match").first()
-    for attempt in range(1, runs.MAX_PLATFORM_ERRORS + 1):
-        match_services.record_error(match_services.claim(game.match_id), "no sandbox")
-        runs.advance_run(run.pk)
-        game.refresh_from_db()
-        run.refresh_from_db()
-        assert game.platform_errors == attempt
-        expected = GradingRun.Status.FAILED if attempt == runs.MAX_PLATFORM_ERRORS else GradingRun.Status.RUNNING
-        assert run.status == expected
-    assert "failed on the platform 3 times (no sandbox)" in run.note and not run.grades.exists()
+    broken = run.games.filter(version__bot=bots["ann"]).order_by("match_id").first().match
+    with monkeypatch.context() as patched:
+        failing_on_the_platform(patched, broken)
+        run = play_run(run)
+
+    # The run finished for the whole class: ben and cat are graded in full...
+    assert run.status == GradingRun.Status.FINISHED, run.note
+    broken.refresh_from_db()
+    assert (broken.status, broken.attempts) == (Match.Status.SET_ASIDE, settings.ARENA_MATCH_MAX_ATTEMPTS)
+    assert "RuntimeError: the sandbox engine fell over" in broken.error and broken.fault.startswith("Traceback")
+    grades = grades_by_student(run)
+    assert not grades["ben"].incomplete and not grades["cat"].incomplete
+    assert grades["cat"].parts[1]["fraction"] == 0 and "illegal" in grades["cat"].parts[1]["detail"]
+    # ...and ann's parts that needed the set-aside game say so, with no points yet.
+    assert grades["ann"].incomplete and grades["ann"].total == 0
+    assert {part["detail"] for part in grades["ann"].parts} == {"incomplete: platform error"}
+    assert all(part["set_aside"] == [broken.pk] for part in grades["ann"].parts)
+    assert "1 grade incomplete: platform error" in run.note
+    # The staff were told, and see it on the dashboard with the buttons to play it again.
+    told = Notification.objects.filter(kind=Notification.Kind.SET_ASIDE)
+    assert {n.user for n in told} == {people["instructor"], people["assistant"]}
+    assert f"Match #{broken.pk} (grading of {assignment.title}) was set aside" in told.first().text
+    client.force_login(people["assistant"])
+    page = client.get(reverse("grading:assignment", args=[assignment.pk])).content.decode()
+    assert "incomplete: platform error" in page and "Play the set-aside games again" in page and "Re-grade" in page
+    api_client.force_authenticate(people["ann"])  # a student cannot replay anything
+    assert api_client.post(f"/api/grading-runs/{run.pk}/replay/").status_code in (403, 404)
+
+    # Fixed: the assistant re-grades ann (her set-aside game is played again), and her grade is completed.
+    ann = assignment.submissions.get(student=people["ann"])
+    response = client.post(reverse("grading:replay_set_aside", args=[assignment.pk, run.pk]), {"submission": ann.pk})
+    assert response.status_code == 302
+    broken.refresh_from_db()
+    assert (broken.status, broken.attempts) == (Match.Status.QUEUED, 0)
+    play_now(broken)
+    from grading import tasks
+
+    assert tasks.resume_grading_runs() == 1  # the periodic task (or the match's hook) completes the grade
+    run.refresh_from_db()
+    grades = grades_by_student(run)
+    assert not grades["ann"].incomplete and run.note == ""
+    assert grades["ann"].parts[1]["fraction"] == 1.0 and grades["ann"].total > 0
+    assert set(Match.objects.filter(grading_game__runs=run).values_list("status", flat=True)) == {Match.Status.FINISHED}
+    api_client.force_authenticate(people["assistant"])
+    nothing = api_client.post(f"/api/grading-runs/{run.pk}/replay/")
+    assert nothing.status_code == 400 and "nothing to play again" in nothing.json()["detail"]
+    assert tasks.resume_grading_runs() == 0
+
+
+def test_a_new_run_plays_again_a_cached_game_set_aside_before_and_completes_both_runs(graded, monkeypatch):
+    from grading import tasks
+    from platform_helpers import failing_on_the_platform
+
+    assignment, people, bots = graded
+    first = runs.start_run(people["instructor"], assignment)
+    broken = first.games.filter(version__bot=bots["cat"]).order_by("match_id").first().match
+    with monkeypatch.context() as patched:
+        failing_on_the_platform(patched, broken)
+        first = play_run(first)
+    assert grades_by_student(first)["cat"].incomplete
+
+    second = runs.start_run(people["instructor"], assignment)  # the same cached games, the set-aside one again
+    assert Match.objects.get(pk=broken.pk).status == Match.Status.QUEUED
+    second = play_run(second)
+    assert not any(grade.incomplete for grade in second.grades.all())
+    assert tasks.resume_grading_runs() == 1  # the first run, whose grade lacked that game
+    assert not grades_by_student(first)["cat"].incomplete
+    assert grades_by_student(first)["cat"].total == grades_by_student(second)["cat"].total
 
 
 def test_late_work_is_graded_with_its_penalty(make_user):
@@ -215,3 +277,23 @@ def test_a_submission_with_no_version_in_time_gets_nothing_and_plays_nothing(mak
     grade = run.grades.get()
     assert run.status == GradingRun.Status.FINISHED and not run.games.exists()
     assert (grade.version, grade.total, grade.note) == (None, 0, "no version that passed validation was uploaded in time")
+
+
+def test_the_replay_refuses_what_it_cannot_play_with_a_reason_never_a_server_error(graded, client, api_client):
+    from django.urls import reverse
+
+    assignment, people, _ = graded
+    run = play_run(runs.start_run(people["instructor"], assignment))
+    api_client.force_authenticate(people["assistant"])
+    for submission in (10 ** 30, -1, "x", [1]):
+        response = api_client.post(f"/api/grading-runs/{run.pk}/replay/", {"submission": submission}, format="json")
+        assert response.status_code in (400, 404), (submission, response.status_code)
+    response = api_client.post(f"/api/grading-runs/{run.pk}/replay/", {}, format="json")
+    assert response.status_code == 400 and "nothing to play again" in response.json()["detail"]
+    client.force_login(people["assistant"])
+    url = reverse("grading:replay_set_aside", args=[assignment.pk, run.pk])
+    assert client.post(url, {"submission": "9" * 30}).status_code == 404
+    page = client.post(url, follow=True).content.decode()
+    assert "nothing to play again" in page
+    client.force_login(people["ann"])
+    assert client.post(url).status_code == 403

@@ -156,7 +156,8 @@ def test_the_grades_of_a_run_sum_the_rounded_points_of_its_parts_with_the_late_p
     monkeypatch.setattr(runs, "BotVersion", SimpleNamespace(objects=SimpleNamespace(
         filter=lambda pk: SimpleNamespace(first=lambda: versions.get(pk)))))
     created = []
-    monkeypatch.setattr(runs, "Grade", SimpleNamespace(objects=SimpleNamespace(create=lambda **row: created.append(row))))
+    monkeypatch.setattr(runs, "Grade", SimpleNamespace(objects=SimpleNamespace(
+        update_or_create=lambda defaults, **key: created.append({**key, **defaults}))))
 
     submissions = [SimpleNamespace(pk=1, bot_id=11), SimpleNamespace(pk=2, bot_id=13),  # 2: after the run began
                    SimpleNamespace(pk=3, bot_id=12), SimpleNamespace(pk=4, bot_id=10)]

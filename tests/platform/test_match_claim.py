@@ -46,6 +46,14 @@ def result(winner: int) -> SimpleNamespace:
     return SimpleNamespace(winners=[winner], replay={"moves": []}, players=seats)
 
 
+def raised(message: str) -> RuntimeError:
+    """An exception as the platform would hand it over: raised, with its traceback."""
+    try:
+        raise RuntimeError(message)
+    except RuntimeError as exc:
+        return exc
+
+
 def set_deadline(match: Match, deadline) -> None:
     Match.objects.filter(pk=match.pk).update(deadline=deadline)
 
@@ -84,7 +92,7 @@ def test_a_running_match_past_its_deadline_is_taken_over_with_a_new_token(match)
     assert (match.claim, match.attempts, match.status) == (second.token, 2, Match.Status.RUNNING)
 
 
-@pytest.mark.parametrize("status", [Match.Status.FINISHED, Match.Status.ERROR, Match.Status.CANCELLED])
+@pytest.mark.parametrize("status", [Match.Status.FINISHED, Match.Status.SET_ASIDE, Match.Status.CANCELLED])
 def test_an_ended_match_is_never_claimed_again(match, status):
     Match.objects.filter(pk=match.pk).update(status=status, finished_at=timezone.now(), replay={"moves": []})
     assert services.claim(match.pk) is None
@@ -115,7 +123,7 @@ def test_a_result_recorded_twice_is_refused_and_changes_nothing(match, caplog):
         finished_at = Match.objects.get(pk=match.pk).finished_at
 
         assert services.record_result(claimed, result(winner=0)) is False
-        assert services.record_error(claimed, "too late") is False
+        assert services.record_fault(claimed, RuntimeError("too late")) is False
     # The operator sees each discarded attempt.
     assert caplog.messages == [f"match {match.pk}: result of a superseded attempt discarded"] * 2
 
@@ -125,15 +133,56 @@ def test_a_result_recorded_twice_is_refused_and_changes_nothing(match, caplog):
     assert sorted(Rating.objects.values_list("played", flat=True)) == [1, 1]
 
 
-def test_a_platform_error_ends_the_match_once_and_unrated(match):
-    claimed = services.claim(match.pk)
-    assert services.record_error(claimed, "RuntimeError: no sandbox") is True
-    assert services.record_error(claimed, "RuntimeError: again") is False
-    assert services.record_result(claimed, result(winner=0)) is False
+def test_a_platform_fault_is_kept_and_retried_at_once_then_set_aside_unrated(match, dispatched, settings, caplog):
+    settings.ARENA_MATCH_MAX_ATTEMPTS = 3
+    dispatched.clear()
+    for attempt in (1, 2):
+        claimed = services.claim(match.pk)
+        assert services.record_fault(claimed, raised(f"no sandbox {attempt}")) is True
+        assert services.record_fault(claimed, RuntimeError("again")) is False  # once per attempt
+        match.refresh_from_db()
+        assert (match.status, match.attempts, match.claim, match.error) == (Match.Status.QUEUED, attempt, None, "")
+        assert "RuntimeError: no sandbox" in match.fault and match.fault.startswith("Traceback")
+        assert dispatched == [match.pk] * attempt  # queued again at once, not at the deadline
 
+    with caplog.at_level(logging.ERROR, logger="matches.services"):
+        claimed = services.claim(match.pk)
+        assert services.record_fault(claimed, raised("no sandbox 3")) is True
+    assert services.record_result(claimed, result(winner=0)) is False
     match.refresh_from_db()
-    assert (match.status, match.error, match.winners) == (Match.Status.ERROR, "RuntimeError: no sandbox", [])
-    assert match.finished_at is not None
+    assert (match.status, match.attempts, match.winners) == (Match.Status.SET_ASIDE, 3, [])
+    assert match.error == "set aside after 3 attempts; the last failed on the platform: RuntimeError: no sandbox 3"
+    assert f"match {match.pk} set aside" in caplog.text
+    assert dispatched == [match.pk] * 2
+    assert not Rating.objects.filter(played__gt=0).exists()
+    assert set(match.seats.values_list("status", flat=True)) == {""}  # no seat got a verdict, no loss counted
+
+    assert services.requeue(match)  # the staff, once the cause is fixed: fresh attempts
+    match.refresh_from_db()
+    assert (match.status, match.attempts, match.error) == (Match.Status.QUEUED, 0, "")
+    services.record_result(services.claim(match.pk), result(winner=0))
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+
+
+def test_a_match_whose_worker_keeps_dying_is_set_aside_by_the_sweep_or_the_next_claim(match, dispatched, settings):
+    settings.ARENA_MATCH_MAX_ATTEMPTS = 2
+    other = services.create_match("endgame", [Bot.objects.builtin("endgame", "greedy"),
+                                              Bot.objects.builtin("endgame", "parity")],
+                                  purpose=Match.Purpose.CHALLENGE, rated=True)
+    for lost in (match, other):
+        services.claim(lost.pk)  # attempt 1: its worker dies
+        set_deadline(lost, timezone.now() - timedelta(seconds=1))
+    assert services.requeue_stuck() == 2
+    for lost in (match, other):
+        services.claim(lost.pk)  # attempt 2, the last allowed: its worker dies too
+    set_deadline(match, timezone.now() - timedelta(seconds=1))
+    assert services.requeue_stuck() == 0  # the sweep finds `match` lost again
+    set_deadline(other, timezone.now() - timedelta(seconds=1))
+    assert services.claim(other.pk) is None  # a re-delivered message finds `other` lost again
+    for lost in (match, other):
+        lost.refresh_from_db()
+        assert (lost.status, lost.attempts, lost.claim) == (Match.Status.SET_ASIDE, 2, None)
+        assert lost.error.startswith("set aside after 2 attempts; the last failed on the platform: its worker was lost")
     assert not Rating.objects.filter(played__gt=0).exists()
 
 
@@ -200,3 +249,20 @@ def test_a_database_outage_during_the_claim_sends_the_delivery_back_within_secon
     with pytest.raises(Retry):
         run_match.run(match.pk)
     assert retried[0]["exc"] is outage and 0 < retried[0]["countdown"] <= 5
+
+
+def test_the_run_keeps_a_platform_faults_exception_and_logs_it_with_the_match_id(match, dispatched, monkeypatch,
+                                                                                   caplog):
+    from matches import runner
+
+    def play(match, seats):
+        raise ValueError("a bug of ours quoting \x00")  # a NUL, which PostgreSQL's text refuses
+
+    monkeypatch.setattr(runner, "play", play)
+    with caplog.at_level(logging.ERROR, logger="matches.services"):
+        assert services.run(services.claim(match.pk)) is True
+    assert caplog.records[0].getMessage() == (
+        f"match {match.pk}: platform fault on attempt 1 of {settings.ARENA_MATCH_MAX_ATTEMPTS}")
+    assert caplog.records[0].exc_info[0] is ValueError  # the traceback is in the log line too
+    match.refresh_from_db()
+    assert match.status == Match.Status.QUEUED and "ValueError: a bug of ours quoting \\x00" in match.fault

@@ -80,7 +80,7 @@ def test_a_match_an_operator_requeues_runs_before_the_matches_queued_after_it(br
         failed = new_match()
         later = [new_match() for _ in range(2)]
     assert delivered(broker, 3) == [failed.pk, *(match.pk for match in later)]
-    Match.objects.filter(pk=failed.pk).update(status=Match.Status.ERROR, error="the sandbox image was missing")
+    Match.objects.filter(pk=failed.pk).update(status=Match.Status.SET_ASIDE, error="the sandbox image was missing")
     with django_capture_on_commit_callbacks(execute=True):
         newest = new_match()
 

@@ -5,7 +5,7 @@ from games import get_game
 
 from bots.models import Bot
 from matches.models import Match, MatchSeat
-from platform_helpers import EXAMPLE_BOT, play_now
+from platform_helpers import EXAMPLE_BOT, failing_on_the_platform, play_now
 from tournament_helpers import accepted_bot, course_with_bots, entered, play_out
 from tournaments import services
 from tournaments.models import Series, Tournament
@@ -80,7 +80,7 @@ def test_a_rated_tournament_changes_elo_and_an_unrated_one_does_not(make_user):
     assert Match.objects.filter(series_game__series__tournament=rated, seats__rating_after__isnull=False).exists()
 
 
-def test_advance_is_idempotent_and_a_platform_error_is_played_again(make_user):
+def test_advance_is_idempotent_and_a_cancelled_game_is_played_again(make_user):
     course, instructor, bots = course_with_bots(make_user, "endgame", 4)
     tournament = entered(instructor, course, bots, game="endgame", format="single-elimination")
     services.start(instructor, tournament)
@@ -90,10 +90,10 @@ def test_advance_is_idempotent_and_a_platform_error_is_played_again(make_user):
     assert Match.objects.filter(series_game__series__tournament=tournament).count() == games_before == 4
 
     failed = Match.objects.filter(series_game__series__tournament=tournament).first()
-    Match.objects.filter(pk=failed.pk).update(status=Match.Status.ERROR, error="sandbox vanished")
+    Match.objects.filter(pk=failed.pk).update(status=Match.Status.CANCELLED)  # by an operator
     services.advance(tournament.pk)
     failed.refresh_from_db()
-    assert failed.status == Match.Status.QUEUED and failed.series_game.platform_errors == 1
+    assert failed.status == Match.Status.QUEUED
     assert play_out(tournament).status == Tournament.Status.FINISHED
 
 
@@ -172,7 +172,7 @@ def test_a_finished_game_advances_only_its_own_series_and_the_sweep_looks_at_all
     services.start(instructor, tournament)
     first, second = list(tournament.series.order_by("id"))[:2]
     failed = second.games.first().match
-    Match.objects.filter(pk=failed.pk).update(status=Match.Status.ERROR, error="sandbox vanished")
+    Match.objects.filter(pk=failed.pk).update(status=Match.Status.CANCELLED)  # by an operator
 
     published = []
     monkeypatch.setattr(services, "publish_on_commit", lambda task, *args: published.append((task, args)))
@@ -180,6 +180,94 @@ def test_a_finished_game_advances_only_its_own_series_and_the_sweep_looks_at_all
     assert published == [("tournaments.tasks.advance_tournament", (tournament.pk, first.pk))]
 
     services.advance(tournament.pk, first.pk)
-    assert Match.objects.get(pk=failed.pk).status == Match.Status.ERROR, "another series was not looked at"
+    assert Match.objects.get(pk=failed.pk).status == Match.Status.CANCELLED, "another series was not looked at"
     services.advance(tournament.pk)  # the periodic sweep
     assert Match.objects.get(pk=failed.pk).status == Match.Status.QUEUED
+
+
+def test_a_set_aside_game_holds_its_series_while_the_rest_plays_on_until_the_staff_replay_it(
+        make_user, monkeypatch, settings, client, api_client):
+    from django.urls import reverse
+
+    from notifications.models import Notification
+
+    course, instructor, bots = course_with_bots(make_user, "endgame", 4)
+    tournament = entered(instructor, course, bots, game="endgame", format="round-robin", games_per_series=2)
+    services.start(instructor, tournament)
+    held = tournament.series.order_by("id").first()
+    broken = held.games.order_by("index").first().match
+    games = Match.objects.filter(series_game__series__tournament=tournament)
+    with monkeypatch.context() as patched:
+        failing_on_the_platform(patched, broken)
+        while (match := games.filter(status=Match.Status.QUEUED).order_by("id").first()) is not None:
+            play_now(match)
+            services.advance(tournament.pk)
+
+    # Never paused: every other series was played and decided; the held one waits, nothing is rated.
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING, tournament.note
+    broken.refresh_from_db()
+    assert (broken.status, broken.attempts) == (Match.Status.SET_ASIDE, settings.ARENA_MATCH_MAX_ATTEMPTS)
+    assert "the sandbox engine fell over" in broken.error
+    assert tournament.series.filter(status=Series.Status.DECIDED).count() == 5
+    held.refresh_from_db()
+    assert held.status == Series.Status.PLAYING
+    assert set(broken.seats.values_list("status", flat=True)) == {""}  # no seat's verdict: nobody lost it
+    told = Notification.objects.filter(kind=Notification.Kind.SET_ASIDE)
+    assert [n.user for n in told] == [instructor] and told.get().url == reverse("tournaments:detail",
+                                                                                 args=[tournament.pk])
+    client.force_login(instructor)
+    page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert "incomplete: platform error" in page and "Play the set-aside games again" in page
+    api_client.force_authenticate(instructor)
+    shown = {row["key"]: row for row in api_client.get(f"/api/tournaments/{tournament.pk}/series/").json()}
+    assert (shown[held.key]["status"], shown[held.key]["note"]) == ("held", "incomplete: platform error")
+    assert api_client.get(f"/api/tournaments/{tournament.pk}/").json()["progress"]["held"] == 1
+
+    # A student cannot replay it; the instructor, once it is fixed, does, and the tournament ends.
+    student = api_as(bots[1].owner)
+    assert student.post(f"/api/tournaments/{tournament.pk}/replay/").status_code == 403
+    response = api_client.post(f"/api/tournaments/{tournament.pk}/replay/")
+    assert response.status_code == 200, response.json()
+    assert Match.objects.get(pk=broken.pk).status == Match.Status.QUEUED
+    tournament = play_out(tournament)
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournament.series.filter(status=Series.Status.DECIDED).count() == 6
+    assert set(games.values_list("status", flat=True)) == {Match.Status.FINISHED}
+    again = api_client.post(f"/api/tournaments/{tournament.pk}/replay/")
+    assert again.status_code == 400
+
+
+def api_as(user):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_an_elimination_bracket_plays_up_to_the_held_series_and_the_page_button_replays_it(make_user, monkeypatch,
+                                                                                           client):
+    from django.urls import reverse
+
+    course, instructor, bots = course_with_bots(make_user, "endgame", 4)
+    tournament = entered(instructor, course, bots, game="endgame", format="single-elimination", games_per_series=2)
+    services.start(instructor, tournament)
+    held, other = list(tournament.series.filter(bye=False).order_by("id"))
+    broken = held.games.order_by("index").first().match
+    games = Match.objects.filter(series_game__series__tournament=tournament)
+    with monkeypatch.context() as patched:
+        failing_on_the_platform(patched, broken)
+        while (match := games.filter(status=Match.Status.QUEUED).order_by("id").first()) is not None:
+            play_now(match)
+            services.advance(tournament.pk)
+
+    other.refresh_from_db()
+    held.refresh_from_db()
+    assert (other.status, held.status) == (Series.Status.DECIDED, Series.Status.PLAYING)
+    assert tournament.series.count() == 2, "the final waits for the held semi-final's winner"
+    client.force_login(instructor)
+    response = client.post(reverse("tournaments:steer", args=[tournament.pk, "replay"]))
+    assert response.status_code == 302
+    tournament = play_out(tournament)
+    assert tournament.status == Tournament.Status.FINISHED and tournament.series.count() == 3
