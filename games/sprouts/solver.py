@@ -16,24 +16,64 @@ Viennot 2009-2011):
   a cut as soon as one winning move is found. This is exact; it is slower than the genus or
   misere-quotient methods of the literature, which is why the misere bound is lower (docs/bots/sprouts.md).
 
-The tables (the caches below) live as long as the process, on purpose: a worker analyses match after match
-from the same few starts. They cannot grow without end there: every platform position comes from at most
-MAX_SPOTS (5) spots, and solving every start up to 5 spots in both plays fills them with about 18,000
-entries and 16 MB, after which they stop growing.
+The tables below are bounded (least recently used entries go first), so a worker or the web server
+that analyses game after game holds at most TABLE_SIZE entries per table; what is worth keeping between
+processes goes to the persistent, bounded store (store.py).
+
+A solve may be given a deadline (`deadline`): past it, the search stops with SolveTimeout and leaves
+every table as it was, with only finished results in them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import time
+from collections import Counter, OrderedDict
 from functools import lru_cache
-
-from collections import Counter
 
 from .canon import canonical_key, least_rotation
 from .notation import Position, format_position, named_moves, spot_lives
+from .store import STORE_MIN_LIVES, SolvedStore
 
 Component = tuple  # a canonical key: regions of boundaries of tokens (-lives, or a linked spot's number)
 Game = tuple[Component, ...]  # sorted components
+
+TABLE_SIZE = 1 << 20  # entries per table: a few hundred MB at most, whatever the process solves
+STORE = SolvedStore()
+
+
+class SolveTimeout(Exception):
+    """The search passed its deadline before settling the position."""
+
+
+_deadline: list[float] = []  # the innermost active deadline (time.monotonic), if any
+
+
+@contextlib.contextmanager
+def deadline(seconds: float | None):
+    """Stop any search begun inside with SolveTimeout once `seconds` have passed (None: no limit)."""
+    if seconds is None:
+        yield
+        return
+    _deadline.append(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _deadline.pop()
+
+
+class BoundedTable(OrderedDict):
+    """A dict that forgets its least recently written entries beyond `size`."""
+
+    def __init__(self, size: int):
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        if len(self) > self.size:
+            self.popitem(last=False)
 
 
 def components_of(position: Position) -> Game:
@@ -69,7 +109,7 @@ def _numbered(regions, lives):
     return drawing, tuple(lives[spot] for spot in numbers)
 
 
-@lru_cache(maxsize=1 << 20)
+@lru_cache(maxsize=TABLE_SIZE)
 def _canonical(drawing, lives) -> Component:
     return canonical_key([list(region) for region in drawing], dict(enumerate(lives)))
 
@@ -132,9 +172,11 @@ def _expand(component: Component):
     return regions, lives, next(fresh)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def options(component: Component) -> tuple[Game, ...]:
     """Every position one move away from `component`, each once."""
+    if _deadline and time.monotonic() > _deadline[-1]:
+        raise SolveTimeout
     regions, lives, new = _expand(component)
     counts = Counter(spot for region in regions for boundary in region for spot in boundary)
     results, drawn = set(), set()
@@ -199,14 +241,24 @@ def _sides(others, lives, counts):
         yield moved, stayed
 
 
-_nimbers: dict[Component, int] = {}
+_nimbers: BoundedTable = BoundedTable(TABLE_SIZE)
 
 
 def nimber(component: Component) -> int:
-    """The Sprague-Grundy value of one component (normal play), remembered."""
+    """The Sprague-Grundy value of one component (normal play), remembered.
+
+    Lemoine and Viennot's way, not the mex of every option's value: the nimber is the least n for which
+    the component plus a nim heap of n is lost, and each of those is an outcome search that stops at the
+    first winning move, so most options' components never need their own full nimber.
+    """
     if component not in _nimbers:
-        reachable = {game_nimber(option) for option in options(component)}
-        _nimbers[component] = next(value for value in itertools.count() if value not in reachable)
+        key = f"nimber {component!r}" if _lives(component) >= STORE_MIN_LIVES else None
+        value = STORE.get(key) if key else None
+        if value is None:
+            value = next(heap for heap in itertools.count() if not _wins_with_heap(component, heap))
+            if key:
+                STORE.put(key, value)
+        _nimbers[component] = value
     return _nimbers[component]
 
 
@@ -227,11 +279,20 @@ def game_options(game: Game):
             yield tuple(sorted(rest + option))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def misere_wins(game: Game) -> bool:
     """True when the player to move wins under misere play (with no move left, the mover has won)."""
+    if not game:
+        return True
+    key = f"misere {game!r}" if sum(map(_lives, game)) >= STORE_MIN_LIVES else None
+    known = STORE.get(key) if key else None
+    if known is not None:
+        return bool(known)
     ordered = sorted(game_options(game), key=lambda option: max(map(_size, option), default=0))
-    return not game or any(not misere_wins(option) for option in ordered)
+    wins = any(not misere_wins(option) for option in ordered)
+    if key:
+        STORE.put(key, int(wins))
+    return wins
 
 
 def normal_wins(game: Game, heap: int = 0) -> bool:
@@ -253,28 +314,44 @@ def _size(component: Component) -> int:
     return sum(len(boundary) for region in component for boundary in region)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def _wins_with_heap(component: Component, heap: int) -> bool:
     if component in _nimbers:
         return _nimbers[component] != heap
+    stored = _lives(component) >= STORE_MIN_LIVES
+    if stored:
+        value = STORE.get(f"nimber {component!r}")
+        if value is not None:
+            _nimbers[component] = value
+            return value != heap
+        if STORE.get(f"wins {heap} {component!r}"):
+            return True
     known = [option for option in options(component) if all(part in _nimbers for part in option)]
     # Options whose every part has a known nimber are settled without a search: try them first.
-    return (any(game_nimber(option) == heap for option in known)
+    wins = (any(game_nimber(option) == heap for option in known)
             or any(not _wins_with_heap(component, smaller) for smaller in range(heap))
             or any(not normal_wins(option, heap) for option in _smallest_first(options(component))))
+    if not wins:
+        _nimbers[component] = heap  # the component plus a heap of n is lost exactly when its nimber is n
+    if stored:
+        STORE.put(f"nimber {component!r}" if not wins else f"wins {heap} {component!r}", heap if not wins else 1)
+    return wins
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def _smallest_first(games: tuple[Game, ...]) -> tuple[Game, ...]:
     """Options in order of their largest component's size: the cheap ones are searched first."""
     return tuple(sorted(games, key=lambda game: max(map(_size, game), default=0)))
 
 
 def mover_wins(game: Game, misere: bool) -> bool:
-    return misere_wins(game) if misere else normal_wins(game)
+    try:
+        return misere_wins(game) if misere else normal_wins(game)
+    finally:
+        STORE.flush()
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def longest(component: Component) -> int:
     """The most moves that can still be played in a component (the sum over components for a game).
 

@@ -1,7 +1,10 @@
 """Sprouts: the seed's card procedures, Hoey's and WGOSA's notations, the referee, and the solver."""
 
 import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -16,8 +19,16 @@ from games.sprouts.notation import (
     same_position, spot_lives,
 )
 from games.sprouts import solver
+from games.sprouts.store import SolvedStore
 
 GAME = get_game("sprouts")
+
+
+@pytest.fixture(autouse=True)
+def own_store(tmp_path, monkeypatch):
+    """Each test its own file of solved positions: never the repository's var/ nor another test's answers."""
+    monkeypatch.setattr(solver, "STORE", SolvedStore(tmp_path / "solved.sqlite3"))
+    return solver.STORE
 SEED_GAME = "2+ 1(3)2 1(4)2 1(5)4 2(6)3"
 # The seed's position after each move of its example game, as it writes them.
 SEED_POSITIONS = ["1;2", "1,3,2,3", "4,1,3,2/4,2,3,1", "5,1,3,2,4/5,4,1/4,2,3,1",
@@ -243,3 +254,47 @@ def test_a_failed_bot_loses_and_the_replay_replays():
     final = replay.final_state(json.loads(json.dumps(result.replay)))
     assert final.winners() == [0] and final.failed_seats == [1]
     assert GAME.new_game(config={"spots": 3}).forfeit(0, Verdict.TIMEOUT).winners() == [1]
+
+
+SOLVE_IN_A_NEW_PROCESS = """
+from games.sprouts import solver
+from games.sprouts.notation import initial_position
+wins = solver.mover_wins(solver.components_of(initial_position(6)), misere=False)
+print(wins, solver.options.cache_info().currsize)
+"""
+
+
+def test_solved_positions_are_kept_on_disk_and_a_new_process_answers_from_them(tmp_path):
+    env = {**os.environ, "ARENA_SPROUTS_STORE": str(tmp_path / "shared.sqlite3")}
+    runs = [subprocess.run([sys.executable, "-c", SOLVE_IN_A_NEW_PROCESS], env=env, capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(2)]
+    assert runs[0][0] == runs[1][0] == "False"
+    # The first process searched thousands of components; the second one read the answer back.
+    assert int(runs[0][1]) > 1000 and int(runs[1][1]) < 10
+    cleared = subprocess.run([sys.executable, "-m", "games", "solve", "sprouts", "--clear-cache"], env=env,
+                             capture_output=True, text=True, check=True).stdout
+    assert "solved positions removed" in cleared and SolvedStore(tmp_path / "shared.sqlite3").rows() == 0
+
+
+def test_the_store_keeps_at_most_its_bound_and_drops_the_oldest_first(tmp_path):
+    store = SolvedStore(tmp_path / "small.sqlite3", max_rows=10)
+    for index in range(25):
+        store.put(f"key {index}", index)
+        store.flush()
+    assert store.rows() <= 10
+    assert store.get("key 24") == 24 and store.get("key 0") is None
+
+
+def test_the_solver_tables_are_bounded():
+    table = solver.BoundedTable(3)
+    for key in range(10):
+        table[key] = key
+    assert list(table) == [7, 8, 9]
+    assert all(function.cache_info().maxsize == solver.TABLE_SIZE
+               for function in (solver.options, solver.misere_wins, solver._wins_with_heap, solver.longest))
+
+
+def test_a_search_past_its_deadline_stops_and_leaves_the_tables_sound():
+    with pytest.raises(solver.SolveTimeout), solver.deadline(0.0):
+        solver.solve_position(initial_position(9), misere=False)
+    assert solver.mover_wins(solver.components_of(initial_position(4)), misere=False)
