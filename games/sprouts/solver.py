@@ -382,26 +382,38 @@ def solve_position(position: Position, misere: bool) -> dict:
 
 
 VERDICT_TEXT = {"keeps_win": "keeps the win", "throws_win": "throws the win away",
-                "lost_position": "made in a lost position"}
+                "lost_position": "made in a lost position", "unsettled": "not settled"}
 
 
-def analyse_moves(start: Position, names: list[str], misere: bool) -> list[dict]:
-    """Per move of a played game: was the mover's position won, and did the move keep it won?"""
-    rows, position = [], start
-    for step, name in enumerate(names):
-        moves = dict(named_moves(position))
-        if name not in moves:
-            raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
-        solved = solve_position(position, misere)
-        won = solved["winner"] == "first"
-        kept = name in solved["winning_moves"]
-        verdict = "keeps_win" if kept else "throws_win" if won else "lost_position"
-        best = ", ".join(solved["winning_moves"][:6]) + (" ..." if len(solved["winning_moves"]) > 6 else "")
-        rows.append({
-            "step": step, "seat": step % 2, "move": name, "won_before": won, "keeps_win": kept,
-            "verdict": verdict,
-            "winning_moves": solved["winning_moves"],
-            "text": VERDICT_TEXT[verdict] + (f" (winning: {best})" if won and not kept else ""),
-        })
-        position = moves[name].result
-    return rows
+def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> dict:
+    """One move of a played game: was the mover's position won, and did the move keep it won? Past
+    `seconds` of search the row says so (verdict "unsettled"); what was solved meanwhile is kept."""
+    if name not in dict(named_moves(position)):
+        raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
+    row = {"step": step, "seat": step % 2, "move": name}
+    try:
+        with deadline(seconds):
+            solved = solve_position(position, misere)
+    except SolveTimeout:
+        return {**row, "won_before": None, "keeps_win": None, "verdict": "unsettled", "winning_moves": None,
+                "text": f"{VERDICT_TEXT['unsettled']} within {seconds:g} s (the game is too young to solve yet)"}
+    won = solved["winner"] == "first"
+    kept = name in solved["winning_moves"]
+    verdict = "keeps_win" if kept else "throws_win" if won else "lost_position"
+    best = ", ".join(solved["winning_moves"][:6]) + (" ..." if len(solved["winning_moves"]) > 6 else "")
+    return {**row, "won_before": won, "keeps_win": kept, "verdict": verdict, "winning_moves": solved["winning_moves"],
+            "text": VERDICT_TEXT[verdict] + (f" (winning: {best})" if won and not kept else "")}
+
+
+def positions_before(start: Position, names: list[str]) -> list[Position]:
+    """The position each move of a game was made in."""
+    positions = [start]
+    for name in names[:-1]:
+        positions.append(dict(named_moves(positions[-1]))[name].result)
+    return positions[:len(names)]
+
+
+def analyse_moves(start: Position, names: list[str], misere: bool, seconds: float | None = None) -> list[dict]:
+    """analyse_move for every move of a played game (`seconds`: the search allowed per move)."""
+    return [analyse_move(position, name, step, misere, seconds)
+            for step, (position, name) in enumerate(zip(positions_before(start, names), names))]
