@@ -133,7 +133,10 @@ class Sprouts(Game):
         config, names = self._played(replay)
         if not 0 <= step < len(names):
             raise IndexError(f"this game has {len(names)} moves: no move {step}")
-        position = solver.positions_before(initial_position(config["spots"]), names[:step + 1])[step]
+        # Each action carries the position it led to: the position before move `step` without replaying
+        # the moves before it (listing the moves of a 10-spot start takes most of a second).
+        actions = [event["action"] for event in replay["events"] if "action" in event]
+        position = parse_position(actions[step - 1]["position"]) if step else initial_position(config["spots"])
         return solver.analyse_move(position, names[step], step, config["misere"], seconds)
 
     def _played(self, replay):

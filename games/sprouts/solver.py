@@ -375,9 +375,11 @@ def game_length(game: Game) -> int:
     return sum(longest(component) for component in game)
 
 
-def solve_position(position: Position, misere: bool) -> dict:
-    """Who wins from `position` with best play (`first` is the player to move) and the moves that win."""
-    winning = [name for name, move in named_moves(position) if not mover_wins(components_of(move.result), misere)]
+def solve_position(position: Position, misere: bool, moves: list | None = None) -> dict:
+    """Who wins from `position` with best play (`first` is the player to move) and the moves that win
+    (`moves`: its named_moves, if already listed)."""
+    moves = named_moves(position) if moves is None else moves
+    winning = [name for name, move in moves if not mover_wins(components_of(move.result), misere)]
     return {"winner": "first" if winning else "second", "winning_moves": winning}
 
 
@@ -387,13 +389,15 @@ VERDICT_TEXT = {"keeps_win": "keeps the win", "throws_win": "throws the win away
 
 def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> dict:
     """One move of a played game: was the mover's position won, and did the move keep it won? Past
-    `seconds` of search the row says so (verdict "unsettled"); what was solved meanwhile is kept."""
-    if name not in dict(named_moves(position)):
-        raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
+    `seconds` (listing the moves included) the row says so (verdict "unsettled"); what was solved
+    meanwhile is kept."""
     row = {"step": step, "seat": step % 2, "move": name}
     try:
         with deadline(seconds):
-            solved = solve_position(position, misere)
+            moves = named_moves(position)
+            if name not in dict(moves):
+                raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
+            solved = solve_position(position, misere, moves)
     except SolveTimeout:
         return {**row, "won_before": None, "keeps_win": None, "verdict": "unsettled", "winning_moves": None,
                 "text": f"{VERDICT_TEXT['unsettled']} within {seconds:g} s (the game is too young to solve yet)"}
