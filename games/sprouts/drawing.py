@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
 from collections import Counter
 
 import networkx as nx

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import threading
 import time
 from collections import Counter, OrderedDict
 from functools import lru_cache
@@ -47,7 +48,14 @@ class SolveTimeout(Exception):
     """The search passed its deadline before settling the position."""
 
 
-_deadline: list[float] = []  # the innermost active deadline (time.monotonic), if any
+class _Deadlines(threading.local):
+    """Each thread's active deadlines (time.monotonic), innermost last: a web server's threads solve apart."""
+
+    def __init__(self):
+        self.stack: list[float] = []
+
+
+_deadline = _Deadlines()
 
 
 @contextlib.contextmanager
@@ -56,11 +64,11 @@ def deadline(seconds: float | None):
     if seconds is None:
         yield
         return
-    _deadline.append(time.monotonic() + seconds)
+    _deadline.stack.append(time.monotonic() + seconds)
     try:
         yield
     finally:
-        _deadline.pop()
+        _deadline.stack.pop()
 
 
 class BoundedTable(OrderedDict):
@@ -175,7 +183,7 @@ def _expand(component: Component):
 @lru_cache(maxsize=TABLE_SIZE)
 def options(component: Component) -> tuple[Game, ...]:
     """Every position one move away from `component`, each once."""
-    if _deadline and time.monotonic() > _deadline[-1]:
+    if _deadline.stack and time.monotonic() > _deadline.stack[-1]:
         raise SolveTimeout
     regions, lives, new = _expand(component)
     counts = Counter(spot for region in regions for boundary in region for spot in boundary)
