@@ -171,6 +171,10 @@ def solve_endgame(args) -> int:
 def solve_sprouts(args) -> int:
     from .sprouts import notation, solver
 
+    if args.clear_cache:
+        removed = solver.STORE.clear()
+        print(f"emptied {solver.STORE.path}: {removed} solved positions removed")
+        return 0
     if args.position:
         position = notation.parse_position(args.position)
     elif args.spots >= 1:  # no match bound here: a patient user may solve more spots than a match allows
@@ -297,6 +301,8 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("--spots", type=int, default=5, help="Sprouts: the number of starting spots")
     solve.add_argument("--misere", action="store_true", help="Sprouts: the last player to move loses")
     solve.add_argument("--position", help="Sprouts: any position in Hoey's notation, e.g. \"4,1,3,2/4,2,3,1\"")
+    solve.add_argument("--clear-cache", action="store_true",
+                       help="Sprouts: empty the file of solved positions shared by every process (var/)")
     solve.set_defaults(run=cmd_solve)
 
     show = commands.add_parser("replay", help="show a replay move by move with its analysis")

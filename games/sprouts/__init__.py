@@ -6,15 +6,17 @@ Normal play: the last player to move wins. Misere play: the last player to move 
 from __future__ import annotations
 
 from ..core import ConfigError, Game, GameState
-from . import bots, solver
+from . import bots, drawing, solver
 from .notation import (
     NotationError, Position, format_position, initial_position, named_moves, parse_position, spot_lives,
 )
 from .wgosa import read_wgosa, write_wgosa
 
-# The solver must decide a match's analysis and the optimal bot's moves well inside the time limits: at
-# 5 spots an analysed match takes a few seconds of CPU; at 6 the outcome alone takes ~10 s (bench/sprouts_solver.py).
-MAX_SPOTS = 5
+# Classroom games go up to 10 spots. Their first moves cannot be solved within a page's wait (bench/
+# sprouts_solver.py), so the analysis is given a time per move (ANALYSIS_SECONDS) and says "not settled"
+# past it; every position solved meanwhile is kept in the shared store and answers at once next time.
+MAX_SPOTS = 10
+ANALYSIS_SECONDS = 1.5  # with the position set-up around it, an answer within 2 s
 
 
 class SproutsState(GameState):
@@ -23,6 +25,7 @@ class SproutsState(GameState):
         self.position: Position = initial_position(config["spots"])
         self.moves: list[str] = []
         self._named = None
+        self._labelled = None  # the drawing's embedding (drawing.py), kept up only once a full view asked for it
 
     def _named_moves(self):
         if self._named is None:
@@ -41,18 +44,34 @@ class SproutsState(GameState):
         return not self._named_moves()
 
     def _observe(self, seat):
-        return {
+        view = {
             **position_view(self.position),
             "spots": self.config["spots"],
             "misere": self.config["misere"],
             "to_move": self.current_player(),
             "moves": list(self.moves),
         }
+        if seat == -1:  # the full view (replays): the picture too, which bots have no use for
+            view["drawing"] = drawing.svg(self._drawing(), last_move=len(self.moves) or None)
+            view["region_fills"] = [drawing.region_fill(index) for index in range(len(self.position))]
+        return view
+
+    def _drawing(self):
+        if self._labelled is None:
+            labelled, position = drawing.labelled_start(self.config["spots"]), initial_position(self.config["spots"])
+            for number, name in enumerate(self.moves, start=1):
+                move = dict(named_moves(position))[name]
+                labelled, position = drawing.apply_move(labelled, move, number), move.result
+            self._labelled = labelled
+        return self._labelled
 
     def _apply(self, action):
-        self.position = dict(self._named_moves())[action["move"]].result
+        move = dict(self._named_moves())[action["move"]]
+        self.position = move.result
         self.moves.append(action["move"])
         self._named = None
+        if self._labelled is not None:
+            self._labelled = drawing.apply_move(self._labelled, move, len(self.moves))
 
     def scores(self):
         if self._forfeited or not self._rules_over():
@@ -106,9 +125,22 @@ class Sprouts(Game):
         return dict(bots.BUILTIN)
 
     def analyse(self, replay):
-        config = self.configure(replay["config"])
-        names = [event["action"]["move"] for event in replay["events"] if "action" in event]
-        return solver.analyse_moves(initial_position(config["spots"]), names, config["misere"])
+        config, names = self._played(replay)
+        return solver.analyse_moves(initial_position(config["spots"]), names, config["misere"], ANALYSIS_SECONDS)
+
+    def analyse_move(self, replay, step: int, seconds: float = ANALYSIS_SECONDS) -> dict:
+        """The analysis of move `step` alone (0: the first), for a viewer that streams it in move by move."""
+        config, names = self._played(replay)
+        if not 0 <= step < len(names):
+            raise IndexError(f"this game has {len(names)} moves: no move {step}")
+        # Each action carries the position it led to: the position before move `step` without replaying
+        # the moves before it (listing the moves of a 10-spot start takes most of a second).
+        actions = [event["action"] for event in replay["events"] if "action" in event]
+        position = parse_position(actions[step - 1]["position"]) if step else initial_position(config["spots"])
+        return solver.analyse_move(position, names[step], step, config["misere"], seconds)
+
+    def _played(self, replay):
+        return self.configure(replay["config"]), [event["action"]["move"] for event in replay["events"] if "action" in event]
 
     def describe_action(self, state, action):
         low, high = action["spots"]

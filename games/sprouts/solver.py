@@ -16,24 +16,72 @@ Viennot 2009-2011):
   a cut as soon as one winning move is found. This is exact; it is slower than the genus or
   misere-quotient methods of the literature, which is why the misere bound is lower (docs/bots/sprouts.md).
 
-The tables (the caches below) live as long as the process, on purpose: a worker analyses match after match
-from the same few starts. They cannot grow without end there: every platform position comes from at most
-MAX_SPOTS (5) spots, and solving every start up to 5 spots in both plays fills them with about 18,000
-entries and 16 MB, after which they stop growing.
+The tables below are bounded (least recently used entries go first), so a worker or the web server
+that analyses game after game holds at most TABLE_SIZE entries per table; what is worth keeping between
+processes goes to the persistent, bounded store (store.py).
+
+A solve may be given a deadline (`deadline`): past it, the search stops with SolveTimeout and leaves
+every table as it was, with only finished results in them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import threading
+import time
+from collections import Counter, OrderedDict
 from functools import lru_cache
-
-from collections import Counter
 
 from .canon import canonical_key, least_rotation
 from .notation import Position, format_position, named_moves, spot_lives
+from .store import STORE_MIN_LIVES, SolvedStore
 
 Component = tuple  # a canonical key: regions of boundaries of tokens (-lives, or a linked spot's number)
 Game = tuple[Component, ...]  # sorted components
+
+TABLE_SIZE = 1 << 20  # entries per table: a few hundred MB at most, whatever the process solves
+STORE = SolvedStore()
+
+
+class SolveTimeout(Exception):
+    """The search passed its deadline before settling the position."""
+
+
+class _Deadlines(threading.local):
+    """Each thread's active deadlines (time.monotonic), innermost last: a web server's threads solve apart."""
+
+    def __init__(self):
+        self.stack: list[float] = []
+
+
+_deadline = _Deadlines()
+
+
+@contextlib.contextmanager
+def deadline(seconds: float | None):
+    """Stop any search begun inside with SolveTimeout once `seconds` have passed (None: no limit)."""
+    if seconds is None:
+        yield
+        return
+    _deadline.stack.append(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _deadline.stack.pop()
+
+
+class BoundedTable(OrderedDict):
+    """A dict that forgets its least recently written entries beyond `size`."""
+
+    def __init__(self, size: int):
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        if len(self) > self.size:
+            self.popitem(last=False)
 
 
 def components_of(position: Position) -> Game:
@@ -69,7 +117,7 @@ def _numbered(regions, lives):
     return drawing, tuple(lives[spot] for spot in numbers)
 
 
-@lru_cache(maxsize=1 << 20)
+@lru_cache(maxsize=TABLE_SIZE)
 def _canonical(drawing, lives) -> Component:
     return canonical_key([list(region) for region in drawing], dict(enumerate(lives)))
 
@@ -132,9 +180,11 @@ def _expand(component: Component):
     return regions, lives, next(fresh)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def options(component: Component) -> tuple[Game, ...]:
     """Every position one move away from `component`, each once."""
+    if _deadline.stack and time.monotonic() > _deadline.stack[-1]:
+        raise SolveTimeout
     regions, lives, new = _expand(component)
     counts = Counter(spot for region in regions for boundary in region for spot in boundary)
     results, drawn = set(), set()
@@ -199,14 +249,24 @@ def _sides(others, lives, counts):
         yield moved, stayed
 
 
-_nimbers: dict[Component, int] = {}
+_nimbers: BoundedTable = BoundedTable(TABLE_SIZE)
 
 
 def nimber(component: Component) -> int:
-    """The Sprague-Grundy value of one component (normal play), remembered."""
+    """The Sprague-Grundy value of one component (normal play), remembered.
+
+    Lemoine and Viennot's way, not the mex of every option's value: the nimber is the least n for which
+    the component plus a nim heap of n is lost, and each of those is an outcome search that stops at the
+    first winning move, so most options' components never need their own full nimber.
+    """
     if component not in _nimbers:
-        reachable = {game_nimber(option) for option in options(component)}
-        _nimbers[component] = next(value for value in itertools.count() if value not in reachable)
+        key = f"nimber {component!r}" if _lives(component) >= STORE_MIN_LIVES else None
+        value = STORE.get(key) if key else None
+        if value is None:
+            value = next(heap for heap in itertools.count() if not _wins_with_heap(component, heap))
+            if key:
+                STORE.put(key, value)
+        _nimbers[component] = value
     return _nimbers[component]
 
 
@@ -227,11 +287,20 @@ def game_options(game: Game):
             yield tuple(sorted(rest + option))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def misere_wins(game: Game) -> bool:
     """True when the player to move wins under misere play (with no move left, the mover has won)."""
+    if not game:
+        return True
+    key = f"misere {game!r}" if sum(map(_lives, game)) >= STORE_MIN_LIVES else None
+    known = STORE.get(key) if key else None
+    if known is not None:
+        return bool(known)
     ordered = sorted(game_options(game), key=lambda option: max(map(_size, option), default=0))
-    return not game or any(not misere_wins(option) for option in ordered)
+    wins = any(not misere_wins(option) for option in ordered)
+    if key:
+        STORE.put(key, int(wins))
+    return wins
 
 
 def normal_wins(game: Game, heap: int = 0) -> bool:
@@ -253,28 +322,44 @@ def _size(component: Component) -> int:
     return sum(len(boundary) for region in component for boundary in region)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def _wins_with_heap(component: Component, heap: int) -> bool:
     if component in _nimbers:
         return _nimbers[component] != heap
+    stored = _lives(component) >= STORE_MIN_LIVES
+    if stored:
+        value = STORE.get(f"nimber {component!r}")
+        if value is not None:
+            _nimbers[component] = value
+            return value != heap
+        if STORE.get(f"wins {heap} {component!r}"):
+            return True
     known = [option for option in options(component) if all(part in _nimbers for part in option)]
     # Options whose every part has a known nimber are settled without a search: try them first.
-    return (any(game_nimber(option) == heap for option in known)
+    wins = (any(game_nimber(option) == heap for option in known)
             or any(not _wins_with_heap(component, smaller) for smaller in range(heap))
             or any(not normal_wins(option, heap) for option in _smallest_first(options(component))))
+    if not wins:
+        _nimbers[component] = heap  # the component plus a heap of n is lost exactly when its nimber is n
+    if stored:
+        STORE.put(f"nimber {component!r}" if not wins else f"wins {heap} {component!r}", heap if not wins else 1)
+    return wins
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def _smallest_first(games: tuple[Game, ...]) -> tuple[Game, ...]:
     """Options in order of their largest component's size: the cheap ones are searched first."""
     return tuple(sorted(games, key=lambda game: max(map(_size, game), default=0)))
 
 
 def mover_wins(game: Game, misere: bool) -> bool:
-    return misere_wins(game) if misere else normal_wins(game)
+    try:
+        return misere_wins(game) if misere else normal_wins(game)
+    finally:
+        STORE.flush()
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=TABLE_SIZE)
 def longest(component: Component) -> int:
     """The most moves that can still be played in a component (the sum over components for a game).
 
@@ -298,33 +383,49 @@ def game_length(game: Game) -> int:
     return sum(longest(component) for component in game)
 
 
-def solve_position(position: Position, misere: bool) -> dict:
-    """Who wins from `position` with best play (`first` is the player to move) and the moves that win."""
-    winning = [name for name, move in named_moves(position) if not mover_wins(components_of(move.result), misere)]
+def solve_position(position: Position, misere: bool, moves: list | None = None) -> dict:
+    """Who wins from `position` with best play (`first` is the player to move) and the moves that win
+    (`moves`: its named_moves, if already listed)."""
+    moves = named_moves(position) if moves is None else moves
+    winning = [name for name, move in moves if not mover_wins(components_of(move.result), misere)]
     return {"winner": "first" if winning else "second", "winning_moves": winning}
 
 
 VERDICT_TEXT = {"keeps_win": "keeps the win", "throws_win": "throws the win away",
-                "lost_position": "made in a lost position"}
+                "lost_position": "made in a lost position", "unsettled": "not settled"}
 
 
-def analyse_moves(start: Position, names: list[str], misere: bool) -> list[dict]:
-    """Per move of a played game: was the mover's position won, and did the move keep it won?"""
-    rows, position = [], start
-    for step, name in enumerate(names):
-        moves = dict(named_moves(position))
-        if name not in moves:
-            raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
-        solved = solve_position(position, misere)
-        won = solved["winner"] == "first"
-        kept = name in solved["winning_moves"]
-        verdict = "keeps_win" if kept else "throws_win" if won else "lost_position"
-        best = ", ".join(solved["winning_moves"][:6]) + (" ..." if len(solved["winning_moves"]) > 6 else "")
-        rows.append({
-            "step": step, "seat": step % 2, "move": name, "won_before": won, "keeps_win": kept,
-            "verdict": verdict,
-            "winning_moves": solved["winning_moves"],
-            "text": VERDICT_TEXT[verdict] + (f" (winning: {best})" if won and not kept else ""),
-        })
-        position = moves[name].result
-    return rows
+def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> dict:
+    """One move of a played game: was the mover's position won, and did the move keep it won? Past
+    `seconds` (listing the moves included) the row says so (verdict "unsettled"); what was solved
+    meanwhile is kept."""
+    row = {"step": step, "seat": step % 2, "move": name}
+    try:
+        with deadline(seconds):
+            moves = named_moves(position)
+            if name not in dict(moves):
+                raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
+            solved = solve_position(position, misere, moves)
+    except SolveTimeout:
+        return {**row, "won_before": None, "keeps_win": None, "verdict": "unsettled", "winning_moves": None,
+                "text": f"{VERDICT_TEXT['unsettled']} within {seconds:g} s (the game is too young to solve yet)"}
+    won = solved["winner"] == "first"
+    kept = name in solved["winning_moves"]
+    verdict = "keeps_win" if kept else "throws_win" if won else "lost_position"
+    best = ", ".join(solved["winning_moves"][:6]) + (" ..." if len(solved["winning_moves"]) > 6 else "")
+    return {**row, "won_before": won, "keeps_win": kept, "verdict": verdict, "winning_moves": solved["winning_moves"],
+            "text": VERDICT_TEXT[verdict] + (f" (winning: {best})" if won and not kept else "")}
+
+
+def positions_before(start: Position, names: list[str]) -> list[Position]:
+    """The position each move of a game was made in."""
+    positions = [start]
+    for name in names[:-1]:
+        positions.append(dict(named_moves(positions[-1]))[name].result)
+    return positions[:len(names)]
+
+
+def analyse_moves(start: Position, names: list[str], misere: bool, seconds: float | None = None) -> list[dict]:
+    """analyse_move for every move of a played game (`seconds`: the search allowed per move)."""
+    return [analyse_move(position, name, step, misere, seconds)
+            for step, (position, name) in enumerate(zip(positions_before(start, names), names))]

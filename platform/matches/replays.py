@@ -6,10 +6,18 @@ from games import get_game
 from games import replay as replays
 
 
+def streams_analysis(game) -> bool:
+    """Whether the game's analysis comes move by move (`analyse_move`), after the page is shown, rather
+    than whole with the frames: Sprouts, whose first moves may take the solver seconds each."""
+    return callable(getattr(game, "analyse_move", None))
+
+
 def replay_view(replay: dict, seat: int | None = None) -> dict:
-    """Frames for each state of the replay, seen by `seat` (None: the full view), with per-move analysis."""
+    """Frames for each state of the replay, seen by `seat` (None: the full view), with per-move analysis
+    (none here when the game streams it: see move_analysis)."""
     game = get_game(replay["game"])
-    analysis = {row["step"]: row for row in game.analyse(replay) or []}
+    streamed = streams_analysis(game)
+    analysis = {} if streamed else {row["step"]: row for row in game.analyse(replay) or []}
     players = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
     points_lost = [0] * replay["num_players"]
     frames = []
@@ -32,7 +40,8 @@ def replay_view(replay: dict, seat: int | None = None) -> dict:
         "seat": seat,
         "frames": frames,
         "result": replay.get("result", {}),
-        "has_analysis": bool(analysis),
+        "has_analysis": bool(analysis) or streamed,
+        "streamed_analysis": streamed,
         "points_lost": points_lost if any("points_lost" in row for row in analysis.values()) else None,
     }
 
@@ -52,6 +61,19 @@ def finished_view(match, seat: int | None, *, compacted: bool = False) -> dict:
         return compact(view) if compacted else view
 
     return cache.get_or_set(key, work_out, FINISHED_VIEW_SECONDS)
+
+
+def move_analysis(match, step: int) -> dict:
+    """The analysis of move `step` of a finished match whose game streams its analysis. A settled row is
+    kept as long as the match's views; a row the solver could not settle in time is not, so that asking
+    again continues the search (what it solved is in the solver's own store)."""
+    key = f"move-analysis:{match.pk}:{match.finished_at.timestamp()}:{step}"
+    row = cache.get(key)
+    if row is None:
+        row = get_game(match.game).analyse_move(match.replay, step)
+        if row.get("verdict") != "unsettled":
+            cache.set(key, row, FINISHED_VIEW_SECONDS)
+    return row
 
 
 def _describe(game, before, event, analysis, players, points_lost, viewer) -> dict | None:

@@ -20,6 +20,7 @@ urlpatterns = [
     path("matches/<int:pk>/live/", views.match_live, name="match_live"),
     path("matches/<int:pk>/replay/", views.replay_page, name="replay"),
     path("matches/<int:pk>/replay/data/", views.replay_data, name="replay_data"),
+    path("matches/<int:pk>/replay/analysis/<int:step>/", views.replay_analysis, name="replay_analysis"),
     path("matches/<int:pk>/replay/file/", views.replay_file, name="replay_file"),
     path("ladder/<str:game>/", views.ladder_page, name="ladder"),
 ]

@@ -25,7 +25,7 @@ from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
 from bots.services import code_download, create_bot, upload_version
 from bots.validation import BotError, read_upload
 from matches.models import Match, MatchSeat
-from matches.replays import FINISHED_VIEW_SECONDS, finished_view
+from matches.replays import FINISHED_VIEW_SECONDS, finished_view, move_analysis, streams_analysis
 from notifications.models import Notification
 from notifications.services import notify
 from matches import services as match_services
@@ -329,6 +329,19 @@ def replay_data(request, pk):
     # Signed-in viewers only, so no shared cache; the browser may keep it: it will not change.
     patch_cache_control(response, private=True, max_age=FINISHED_VIEW_SECONDS)
     return response
+
+
+@login_required
+def replay_analysis(request, pk, step):
+    """One move's analysis, which the viewer asks for move by move once the board is shown."""
+    match = _replayable_match(request, pk, with_replay=True)
+    if not streams_analysis(get_game(match.game)):
+        return JsonResponse({"detail": f"{match.game} sends its analysis with the replay's frames"}, status=404)
+    try:
+        row = move_analysis(match, step)
+    except IndexError as exc:
+        return JsonResponse({"detail": str(exc)}, status=404)
+    return JsonResponse({"step": step, "analysis": row})
 
 
 @login_required

@@ -1,7 +1,11 @@
 """Sprouts: the seed's card procedures, Hoey's and WGOSA's notations, the referee, and the solver."""
 
+import itertools
 import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -15,9 +19,17 @@ from games.sprouts.notation import (
     NotationError, card_counts, drawing_key, format_position, initial_position, named_moves, parse_position,
     same_position, spot_lives,
 )
-from games.sprouts import solver
+from games.sprouts import drawing, solver
+from games.sprouts.store import SolvedStore
 
 GAME = get_game("sprouts")
+
+
+@pytest.fixture(autouse=True)
+def own_store(tmp_path, monkeypatch):
+    """Each test its own file of solved positions: never the repository's var/ nor another test's answers."""
+    monkeypatch.setattr(solver, "STORE", SolvedStore(tmp_path / "solved.sqlite3"))
+    return solver.STORE
 SEED_GAME = "2+ 1(3)2 1(4)2 1(5)4 2(6)3"
 # The seed's position after each move of its example game, as it writes them.
 SEED_POSITIONS = ["1;2", "1,3,2,3", "4,1,3,2/4,2,3,1", "5,1,3,2,4/5,4,1/4,2,3,1",
@@ -243,3 +255,104 @@ def test_a_failed_bot_loses_and_the_replay_replays():
     final = replay.final_state(json.loads(json.dumps(result.replay)))
     assert final.winners() == [0] and final.failed_seats == [1]
     assert GAME.new_game(config={"spots": 3}).forfeit(0, Verdict.TIMEOUT).winners() == [1]
+
+
+SOLVE_IN_A_NEW_PROCESS = """
+from games.sprouts import solver
+from games.sprouts.notation import initial_position
+wins = solver.mover_wins(solver.components_of(initial_position(6)), misere=False)
+print(wins, solver.options.cache_info().currsize)
+"""
+
+
+def test_solved_positions_are_kept_on_disk_and_a_new_process_answers_from_them(tmp_path):
+    env = {**os.environ, "ARENA_SPROUTS_STORE": str(tmp_path / "shared.sqlite3")}
+    runs = [subprocess.run([sys.executable, "-c", SOLVE_IN_A_NEW_PROCESS], env=env, capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(2)]
+    assert runs[0][0] == runs[1][0] == "False"
+    # The first process searched thousands of components; the second one read the answer back.
+    assert int(runs[0][1]) > 1000 and int(runs[1][1]) < 10
+    cleared = subprocess.run([sys.executable, "-m", "games", "solve", "sprouts", "--clear-cache"], env=env,
+                             capture_output=True, text=True, check=True).stdout
+    assert "solved positions removed" in cleared and SolvedStore(tmp_path / "shared.sqlite3").rows() == 0
+
+
+def test_the_store_keeps_at_most_its_bound_and_drops_the_oldest_first(tmp_path):
+    store = SolvedStore(tmp_path / "small.sqlite3", max_rows=10)
+    for index in range(25):
+        store.put(f"key {index}", index)
+        store.flush()
+    assert store.rows() <= 10
+    assert store.get("key 24") == 24 and store.get("key 0") is None
+
+
+def test_the_solver_tables_are_bounded():
+    table = solver.BoundedTable(3)
+    for key in range(10):
+        table[key] = key
+    assert list(table) == [7, 8, 9]
+    assert all(function.cache_info().maxsize == solver.TABLE_SIZE
+               for function in (solver.options, solver.misere_wins, solver._wins_with_heap, solver.longest))
+
+
+def test_a_search_past_its_deadline_stops_and_leaves_the_tables_sound():
+    with pytest.raises(solver.SolveTimeout), solver.deadline(0.0):
+        solver.solve_position(initial_position(9), misere=False)
+    assert solver.mover_wins(solver.components_of(initial_position(4)), misere=False)
+
+
+def _crossing(a, b, c, d) -> bool:
+    """Whether segments ab and cd cross at a point inside both (sharing an end is not crossing)."""
+    if len({a, b, c, d}) < 4:
+        return False
+
+    def side(p, q, r):
+        value = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+        return 0 if abs(value) < 1e-12 else (1 if value > 0 else -1)
+
+    return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(1, 10), st.integers(0, 10**6))
+def test_the_drawing_is_one_planar_picture_of_the_game_at_every_step(spots, seed):
+    rng = random.Random(seed)
+    state = GAME.new_game(config={"spots": spots})
+    while True:
+        view = state.full_view()
+        labelled = state._drawing()
+        # The labelled cards are the game's position, line for line.
+        assert same_position(drawing.plain(labelled), state.position)
+        picture = drawing.picture(labelled)
+        segments = [pair for a, mid, b in picture.lines.values() for pair in ((a, mid), (mid, b))]
+        assert not any(_crossing(*one, *other) for one, other in itertools.combinations(segments, 2))
+        assert len(set(picture.spots.values())) == len(picture.spots)  # no two spots on one point
+        svg = view["drawing"]
+        assert svg.count('class="region"') == len(state.position)
+        assert svg.count('class="spot ') == len(spot_lives(state.position))
+        lives = spot_lives(state.position)
+        assert svg.count('class="life"') == sum(lives.values())
+        if state.moves:
+            assert svg.count('class="line last-move"') == 2 and svg.count("last-move\" data-spot") == 1
+        if state.is_terminal():
+            return
+        state = state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_ten_spots_are_played_and_the_optimal_bot_answers_within_its_time():
+    result = play_match(GAME, players("optimal", "random", seed=7), config={"spots": 10}, seed=7)
+    assert 20 <= result.final_state.step <= 29 and all(p.status == "ok" for p in result.players)
+    with pytest.raises(ConfigError, match="1 to 10"):
+        GAME.new_game(config={"spots": 11})
+
+
+def test_a_move_is_analysed_alone_and_a_young_position_says_it_is_not_settled():
+    result = play_match(GAME, players("random", "random", seed=3), config={"spots": 10}, seed=3)
+    replay_data = json.loads(json.dumps(result.replay))
+    last = result.final_state.step - 1
+    row = GAME.analyse_move(replay_data, last)
+    assert row["step"] == last and row["verdict"] in ("keeps_win", "throws_win", "lost_position")
+    first = GAME.analyse_move(replay_data, 0, seconds=0.2)
+    assert first["verdict"] == "unsettled" and "not settled" in first["text"]
+    with pytest.raises(IndexError):
+        GAME.analyse_move(replay_data, last + 1)

@@ -237,6 +237,8 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "web:match_live": page(SIGNED_IN_PAGE),
     "web:replay_data": page(SIGNED_IN_PAGE),
     "web:replay_file": page(SIGNED_IN_PAGE),
+    # Streamed move analysis is Sprouts' only: the world's match (End Game) has none to stream.
+    "web:replay_analysis": page(expect(404, anonymous=LOGIN)),
     # The inbox: everyone their own.
     "notifications:inbox": page(SIGNED_IN_PAGE),
     "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
@@ -543,7 +545,7 @@ class World:
         values = {
             "number": self.version.number, "variant_pk": self.variant.pk,
             "entrant_pk": tournament.entrants.get(bot=self.bots["ada"]).pk,
-            "game": "endgame", "verb": objects.get("verb", "start"),
+            "game": "endgame", "verb": objects.get("verb", "start"), "step": 0,
             "app_label": "bots", "url": "no-such-page/", "path": "web/arena.css",
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,

@@ -149,9 +149,11 @@ def new_tables(live_worker):
         "sorted": services.create_match("sorted", sorted_bots, purpose="challenge", rated=False, seed=1,
                                         config={"beginner_tip": True}).pk,
         "sprouts": services.create_match("sprouts", sprouts_bots, purpose="challenge", rated=False, seed=3).pk,
+        "sprouts10": services.create_match("sprouts", sprouts_bots, purpose="challenge", rated=False, seed=5,
+                                           config={"spots": 10}).pk,
     }
-    wait_for(lambda: Match.objects.filter(pk__in=played.values(), status=Match.Status.FINISHED).count() == 2,
-             120, "the matches to finish")
+    wait_for(lambda: Match.objects.filter(pk__in=played.values(), status=Match.Status.FINISHED).count() == 3,
+             240, "the matches to finish")
     return played
 
 
@@ -206,16 +208,50 @@ def test_sprouts_replay_draws_regions_spots_and_verdicts(live_server, new_tables
     assert page.inner_text("#notation") == "1;2;3;4;5"
     assert page.locator("#board .sprout-region").count() == 1
     assert page.locator("#board .sprout-stack").count() == 5
-    assert page.locator("#board .boundary-sketch").count() == 5  # each boundary also sketched as a curve
+    assert page.locator("#board svg.sprouts-drawing .spot").count() == 5  # and the drawing beside the cards
     assert page.locator("#board .sprout-spot.lives-3").count() == 5
     page.click("#next")
     assert page.locator("#board .sprout-spot").count() == 6  # the move's new spot
     assert page.locator("#board .sprout-spot.lives-3").count() in (3, 4)  # two spots joined, or a loop on one
+    assert page.locator("#board svg.sprouts-drawing .line.last-move").count() == 2
+    assert "the analysis" in page.inner_text("#moves-side h2")
+    page.wait_for_selector("#analysis-progress[data-done]", timeout=120_000)
     verdicts = page.locator("#moves tbody td:nth-child(3)").all_inner_texts()
     assert verdicts and all(verdicts)
     page.click("#last")
     assert "game over" in page.inner_text("#board")
     snap(page, shots, "replay-sprouts")
+
+
+def test_a_ten_spot_sprouts_replay_draws_every_step_and_streams_every_moves_analysis(live_server, new_tables,
+                                                                                     browser_page, shots):
+    page = browser_page
+    sign_in(page, live_server.url)
+    page.goto(f"{live_server.url}/matches/{new_tables['sprouts10']}/replay/")
+    # The board is there before any analysis: the page is never blank while the solver works.
+    page.wait_for_selector("#board svg.sprouts-drawing")
+    assert page.inner_text("#notation") == "1;2;3;4;5;6;7;8;9;10"
+    assert page.locator("#board svg.sprouts-drawing .spot.lives-3").count() == 10
+    assert "analysis" in page.inner_text("#analysis-progress")
+    last = int(position(page).split("/")[1].split()[0])
+    assert 20 <= last <= 29  # a game of 10 spots lasts 20 to 29 moves
+    for step in range(1, last + 1):
+        page.click("#next")
+        assert position(page).startswith(f"step {step} /")
+        drawing = page.locator("#board svg.sprouts-drawing")
+        assert drawing.locator(".spot").count() == 10 + step  # every move adds a spot
+        assert drawing.locator(".line").count() == 2 * step and drawing.locator(".line.last-move").count() == 2
+        assert drawing.locator(".region").count() == page.locator("#board .sprout-region").count()
+        if step == 12:
+            snap(page, shots, "replay-sprouts10-step12")
+            page.locator("#board svg.sprouts-drawing").screenshot(path=str(shots / "sprouts10-drawing-step12.png"))
+    assert "game over" in page.inner_text("#board")
+    page.wait_for_selector("#analysis-progress[data-done]", timeout=300_000)
+    texts = page.locator("#moves tbody td:nth-child(3)").all_inner_texts()
+    assert len(texts) == last and all(texts)  # every move's analysis arrived (settled, or said not to be)
+    settled = [text for text in texts if not text.startswith("not settled")]
+    assert len(settled) >= last // 2  # the late positions at least are solved within their time
+    snap(page, shots, "replay-sprouts10")
 
 
 def test_the_other_pages_on_a_wide_screen_and_a_phone(live_server, matches, browser_page, shots):

@@ -299,3 +299,20 @@ def test_while_a_ladder_page_is_worked_out_again_other_viewers_get_the_copy_befo
     monkeypatch.setattr(presentation, "standing_rows", another_viewer_arrives)
     assert "ada/after" in client.get("/ladder/endgame/").content.decode()
     assert len(meanwhile) == 1 and "ada/before" in meanwhile[0] and "ada/after" not in meanwhile[0]
+
+
+def test_a_sprouts_replay_page_comes_at_once_and_its_analysis_move_by_move(client, signed_in):
+    bots = [Bot.objects.builtin("sprouts", n) for n in ("random", "random")]
+    match = play_now(services.create_match("sprouts", bots, purpose="challenge", rated=False, config={"spots": 10}))
+    page = client.get(f"/matches/{match.pk}/replay/").content.decode()
+    assert "Moves and the analysis" in page and 'id="analysis-progress"' in page and "rulings" not in page
+    data = client.get(f"/matches/{match.pk}/replay/data/").json()
+    assert data["streamed_analysis"] and not any(frame["event"] and frame["event"]["analysis"] for frame in data["frames"])
+    assert data["frames"][0]["view"]["drawing"].startswith("<svg")
+    moves = len(data["frames"]) - 1
+    last = client.get(f"/matches/{match.pk}/replay/analysis/{moves - 1}/").json()["analysis"]
+    assert last["step"] == moves - 1 and last["verdict"] in ("keeps_win", "throws_win", "lost_position")
+    assert client.get(f"/matches/{match.pk}/replay/analysis/{moves}/").status_code == 404
+    endgame = play_now(services.create_match("endgame", [Bot.objects.builtin("endgame", "greedy")] * 2,
+                                             purpose="challenge", rated=False))
+    assert client.get(f"/matches/{endgame.pk}/replay/analysis/0/").status_code == 404

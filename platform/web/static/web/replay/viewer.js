@@ -41,7 +41,12 @@ window.ArenaReplay = (() => {
     let data = JSON.parse($("replay-data").textContent);
     let step = 0;
     let timer = null;
+    const streamed = {};  // frame index -> its move's analysis, as the server streams it in
     const renderer = () => renderers[data.game] || generic;
+    const analysisOf = (index) => {
+      const event = data.frames[index].event;
+      return event ? event.analysis || streamed[index] || null : null;
+    };
 
     function fillRounds() {
       const select = $("round");
@@ -61,7 +66,7 @@ window.ArenaReplay = (() => {
       data.frames.forEach((frame, index) => {
         if (!frame.event) return;
         const cells = [index, frame.event.text];
-        const analysis = frame.event.analysis;
+        const analysis = analysisOf(index);
         const columns = renderer().moveColumns;
         // End Game's solver measures points (three columns); the others explain each decision in words,
         // unless the game's module names its own columns.
@@ -115,7 +120,8 @@ window.ArenaReplay = (() => {
       $("board").replaceChildren(...[].concat(drawn));
       $("text").textContent = frame.text;
       const event = frame.event;
-      $("event").textContent = event ? event.text + (event.analysis ? ` — ${event.analysis.explanation || event.analysis.text}` : "") : "start of the match";
+      const analysis = analysisOf(step);
+      $("event").textContent = event ? event.text + (analysis ? ` — ${analysis.explanation || analysis.text}` : "") : "start of the match";
       $("decision").replaceChildren(...decisionBox(frame));
       $("jump").max = data.frames.length - 1;
       $("jump").value = step;
@@ -126,16 +132,45 @@ window.ArenaReplay = (() => {
       const roundSelect = $("round");
       const options = [...roundSelect.options].filter((option) => Number(option.value) <= step);
       if (options.length) roundSelect.value = options[options.length - 1].value;
+      markCurrentMove(true);
+      if (step === data.frames.length - 1) stop();
+    }
+
+    function markCurrentMove(scroll) {
       document.querySelectorAll("#moves tr.current").forEach((row) => row.classList.remove("current"));
       const row = document.querySelector(`#moves tr[data-step="${step}"]`);
       if (row) {
         row.classList.add("current");
         const box = $("moves-side");
-        if (row.offsetTop < box.scrollTop || row.offsetTop > box.scrollTop + box.clientHeight - row.offsetHeight) {
+        if (scroll && (row.offsetTop < box.scrollTop || row.offsetTop > box.scrollTop + box.clientHeight - row.offsetHeight)) {
           box.scrollTop = row.offsetTop - box.clientHeight / 2;
         }
       }
-      if (step === data.frames.length - 1) stop();
+    }
+
+    // A game whose analysis is streamed (Sprouts): the board is shown at once, then each move's analysis
+    // is asked for, last move first (small positions solve fast and teach the solver's store the larger
+    // ones), with the progress shown; moves the solver could not settle in time are asked once more.
+    async function streamAnalysis() {
+      const progress = $("analysis-progress");
+      const moves = data.frames.map((frame, index) => (frame.event && frame.event.action ? index : null)).filter((index) => index !== null);
+      let settled = 0;
+      for (const pass of [1, 2]) {
+        const todo = moves.filter((index) => !streamed[index] || streamed[index].verdict === "unsettled").reverse();
+        for (const [done, index] of todo.entries()) {
+          progress.textContent = `analysis${pass > 1 ? " (second try)" : ""}: ${settled} of ${moves.length} moves settled · analysing move ${index} (${done + 1}/${todo.length})…`;
+          const response = await fetch(config.analysis.replace(/0\/$/, `${index - 1}/`), {credentials: "same-origin"});
+          if (!response.ok) continue;
+          streamed[index] = (await response.json()).analysis;
+          settled = moves.filter((move) => streamed[move] && streamed[move].verdict !== "unsettled").length;
+          fillMoves();
+          markCurrentMove(false);
+          if (index === step) show(step);
+        }
+      }
+      progress.textContent = `analysis: ${settled} of ${moves.length} moves settled` +
+        (settled < moves.length ? " (the others were too young a game to solve in time)" : "");
+      progress.dataset.done = "true";
     }
 
     function stop() {
@@ -206,6 +241,7 @@ window.ArenaReplay = (() => {
     fillMoveHeadings();
     fillMoves();
     show(0);
+    if (data.streamed_analysis) streamAnalysis();
   }
 
   // Playing cards for the card games: "10H" -> a card showing 10 and ♥ in red; null -> a card face down.

@@ -1,0 +1,98 @@
+"""The solver's persistent table of solved positions: a bounded SQLite file under var/, shared by every
+process on the machine (match workers, the web server, the command line), so that a position solved for
+one game's analysis answers at once in every later one.
+
+Only positions with many lives are kept (STORE_MIN_LIVES): smaller ones are solved again faster than
+they are looked up. The file holds at most `max_rows` rows; beyond it the oldest tenth is dropped.
+`python -m games solve sprouts --clear-cache` empties it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+# The same directory as the platform's settings.VAR_DIR, without importing Django into the games package.
+DEFAULT_PATH = Path(os.environ.get("ARENA_VAR_DIR", REPO_ROOT / "var")) / "sprouts-solved.sqlite3"
+DEFAULT_MAX_ROWS = 300_000  # about 60 MB: every position of many thousand analysed games
+STORE_MIN_LIVES = 9
+FLUSH_EVERY = 2_000
+
+
+class SolvedStore:
+    """key (text) -> small integer (a nimber, or 0/1 for an outcome), persisted and bounded."""
+
+    def __init__(self, path: Path | str | None = None, max_rows: int = DEFAULT_MAX_ROWS):
+        self.path = Path(os.environ.get("ARENA_SPROUTS_STORE", path or DEFAULT_PATH))
+        self.max_rows = max_rows
+        self._pending: dict[str, int] = {}
+        self._local = threading.local()  # sqlite3 connections may not cross threads (the web server's)
+
+    def _connection(self) -> sqlite3.Connection | None:
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                connection = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("CREATE TABLE IF NOT EXISTS solved (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+            except (OSError, sqlite3.Error):
+                return None  # a read-only or full disk: the solver works, only without memory between runs
+            self._local.connection = connection
+        return connection
+
+    def get(self, key: str) -> int | None:
+        if key in self._pending:
+            return self._pending[key]
+        connection = self._connection()
+        if connection is None:
+            return None
+        try:
+            row = connection.execute("SELECT value FROM solved WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else row[0]
+
+    def put(self, key: str, value: int) -> None:
+        self._pending[key] = value
+        if len(self._pending) >= FLUSH_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what was solved since the last flush in one transaction, then keep the file bounded."""
+        pending, self._pending = self._pending, {}
+        connection = self._connection()
+        if not pending or connection is None:
+            return
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            connection.executemany("INSERT OR REPLACE INTO solved (key, value) VALUES (?, ?)", pending.items())
+            rows = connection.execute("SELECT COUNT(*) FROM solved").fetchone()[0]
+            if rows > self.max_rows:
+                excess = rows - self.max_rows * 9 // 10
+                connection.execute("DELETE FROM solved WHERE rowid IN (SELECT rowid FROM solved ORDER BY rowid LIMIT ?)",
+                                   (excess,))
+            connection.execute("COMMIT")
+        except sqlite3.Error:
+            try:
+                connection.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+
+    def rows(self) -> int:
+        connection = self._connection()
+        return 0 if connection is None else connection.execute("SELECT COUNT(*) FROM solved").fetchone()[0]
+
+    def clear(self) -> int:
+        """Empty the file; the number of rows removed."""
+        self._pending = {}
+        connection = self._connection()
+        if connection is None:
+            return 0
+        removed = self.rows()
+        connection.execute("DELETE FROM solved")
+        connection.execute("VACUUM")
+        return removed
