@@ -739,6 +739,8 @@ class WarmPool:
         if keep:
             container.last_used = time.monotonic()
             container.leave()  # (in a shared pool: parked, its lease freed)
+            if not own and container.cgroup is not None:
+                container.cgroup.close()  # (its maker's to keep: this process lets go of all it held of it)
         with self._lock:
             self._busy.discard(container)
             if keep and own:
