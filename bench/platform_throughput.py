@@ -146,11 +146,24 @@ def decision_cost(mode: str, game: str, bots: list, count: int) -> tuple[float, 
     return busy / decisions * 1000, decisions / count
 
 
+def warm_containers_started(since: float) -> int:
+    """How many warm containers the Docker engine started since `since` (a time.time())."""
+    from sandbox.docker_backend import client
+    from sandbox.pool import WARM_LABEL
+
+    events = client().events(since=int(since), until=int(time.time()) + 1, decode=True,
+                             filters={"type": "container", "event": "start", "label": WARM_LABEL})
+    return sum(1 for _ in events)
+
+
 def run_mode(mode: str, bots: list, long_bots: dict[str, list], args) -> dict:
     """The End Game rates and the long games' decision costs of `mode`, with a worker of its own."""
     worker = start_worker(mode, args)
     try:
+        began = time.time()
         figures = {"endgame": end_game_rates(mode, bots, args)}
+        # One warm-up per bot version and worker: its pool processes share their containers.
+        figures["started"] = warm_containers_started(began - 1) if mode == "warm" else None
         # Other work on a shared host moves the figures: each mode's own load goes with them.
         figures["load"] = os.getloadavg()[0]
         if args.long_matches:
@@ -195,7 +208,9 @@ def main() -> None:
         overall, steady = rates["endgame"]
         ratio = (f", floor / {mode}: {floor['endgame'][0] / overall:.2f}x overall, "
                  f"{floor['endgame'][1] / steady:.2f}x steady") if floor else ""
-        print(f"  {mode:5} {overall:6.0f} matches/min overall, {steady:6.0f} steady{ratio} (load {rates['load']:.1f})")
+        started = f", {rates['started']} warm containers started" if rates["started"] is not None else ""
+        print(f"  {mode:5} {overall:6.0f} matches/min overall, {steady:6.0f} steady{ratio} "
+              f"(load {rates['load']:.1f}{started})")
     if args.long_matches:
         print(f"The cost of a decision in {args.long_matches} rated {LONG_SEATS}-seat matches of the example bots "
               f"(claim to recorded result, over the decisions made):")

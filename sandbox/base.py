@@ -34,6 +34,8 @@ HARNESS = Path(__file__).with_name("harness.py")
 STAGING_PREFIX = "arena-sandbox-"
 # Workers on one host sweep leftovers one at a time (named outside STAGING_PREFIX: a sweep never takes it).
 SWEEP_LOCK = Path(tempfile.gettempdir()) / "arena-sweep.lock"
+# The folders of shared warm pools (sandbox/pool.py): an entry per container, locked while a match uses it.
+SHARE_PREFIX = "arena-warm-"
 READ_CHUNK = 1 << 16
 # How long to wait for the rest of stderr and the exit status once the bot's stdout has closed.
 DEATH_GRACE = 2.0
@@ -82,10 +84,15 @@ def local_owner_pid(token: str) -> int | None:
     return int(pid) if judged and pid.isdigit() else None
 
 
+def process_name(pid: int) -> str:
+    """A process of this host as "pid.start time-nsPID namespace" (a reused pid names another process)."""
+    return f"{pid}.{_start_time(pid)}-ns{_pid_namespace()}"
+
+
 def local_owner_prefix() -> str:
     """This worker as "pid.start time-nsPID namespace", the prefix of the names of the files and cgroups
     it makes (the part before the first "-" is what an earlier release wrote and reads)."""
-    return f"{os.getpid()}.{_start_time(os.getpid())}-ns{_pid_namespace()}"
+    return process_name(os.getpid())
 
 
 def local_owner_alive(name: str) -> bool:
@@ -120,13 +127,48 @@ def one_sweep_at_a_time() -> Iterator[None]:
 
 
 def remove_stale_staging() -> list[Path]:
-    """Delete the bot-file copies of workers on this host that are gone."""
+    """Delete the bot-file copies of workers on this host that are gone (but not a shared warm container's
+    that a live process is using, see `shared_entries_in_use`)."""
     removed = []
+    in_use = {entry["staging"] for entry in shared_entries_in_use()}
     for staging in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}*"):
-        if not local_owner_alive(staging.name[len(STAGING_PREFIX):]):
+        if not local_owner_alive(staging.name[len(STAGING_PREFIX):]) and str(staging) not in in_use:
             shutil.rmtree(staging, ignore_errors=True)
             removed.append(staging)
+    for folder in Path(tempfile.gettempdir()).glob(f"{SHARE_PREFIX}*"):
+        if not local_owner_alive(folder.name[len(SHARE_PREFIX):]) and not any(folder.iterdir()):
+            folder.rmdir()  # the folder of a worker that is gone, whose containers are all gone too
     return removed
+
+
+def _shared_entries(container_id: str = "") -> list[Path]:
+    return list(Path(tempfile.gettempdir()).glob(f"{SHARE_PREFIX}*/*.{container_id[:12] or '*'}"))
+
+
+def shared_entries_in_use(container_id: str = "") -> list[dict]:
+    """The entries of shared warm containers (of `container_id`, or all) that a live process holds."""
+    held = []
+    for entry in _shared_entries(container_id):
+        try:
+            fd = os.open(entry, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                held.append(json.loads(os.pread(fd, 1 << 16, 0)))
+            except ValueError:
+                pass
+        finally:
+            os.close(fd)
+    return held
+
+
+def forget_shared_entries(container_id: str) -> None:
+    """The container is gone: so are its entries in shared warm pools' folders."""
+    for entry in _shared_entries(container_id):
+        entry.unlink(missing_ok=True)
 
 
 def make_staging(bot: bytes, extra: tuple[Path, ...] = ()) -> Path:

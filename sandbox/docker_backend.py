@@ -14,7 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .base import SandboxUnavailable, owner_alive, owner_token
+from .base import SandboxUnavailable, forget_shared_entries, owner_alive, owner_token, shared_entries_in_use
 
 logger = logging.getLogger(__name__)
 
@@ -155,8 +155,11 @@ def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
         created = float(container.labels.get(CREATED_LABEL, 0))
         if owner_alive(container.labels.get(OWNER_LABEL, "")) and time.time() - created < max_age:
             continue
+        if shared_entries_in_use(container.id):
+            continue  # a shared warm container whose maker is gone, in a match of another process: it goes after
         try:
             container.remove(force=True)
+            forget_shared_entries(container.id)
             removed.append(container.name)
         except docker.errors.NotFound:
             pass

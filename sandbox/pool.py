@@ -16,29 +16,41 @@ A warm container then waits, idle, for the next match of the same key, bot file 
 memory, timed out or broke the protocol, or that is older than MAX_LIFETIME, is removed instead. Idle
 containers are removed after `idle_seconds` (`reap`, also run at each acquire), and a pool holds at most
 `max_containers` (idle and in use); past that a match gets a container of its own, removed after it, as
-every match of the cold backend does. See docs/operator-sandbox.md.
+every match of the cold backend does.
+
+A pool given a `share_dir` (the default pool of a Celery worker's pool processes, `share_default_pool`)
+shares its idle containers with the other pools of that folder: each container it keeps has an entry
+there, locked (flock) by the process whose match uses it; an idle container is parked (its supervisor
+waits, unconnected) and any of those processes may take it, so a bot version is warmed up once per
+worker, not once per pool process. A container stays its maker's: its maker reaps it when idle and
+removes it when closing, and one whose maker is gone is removed by whoever used it last (or the sweep).
+See docs/operator-sandbox.md.
 """
 
 from __future__ import annotations
 
 import atexit
+import fcntl
 import hashlib
 import json
 import logging
 import os
 import select
 import shutil
+import signal
 import socket
 import struct
+import tempfile
 import threading
 import time
 from pathlib import Path
 
 from games.core import BotFailure, Verdict
 
-from .base import READ_CHUNK, PipeChannel, SandboxPlayer, SandboxUnavailable, make_staging
+from .base import (READ_CHUNK, SHARE_PREFIX, PipeChannel, SandboxPlayer, SandboxUnavailable, make_staging,
+                   owner_alive, owner_token, process_name)
 from .cgroup import Cgroup
-from .docker_backend import container_config, container_exit_status, remove_container, start_detached
+from .docker_backend import client, container_config, container_exit_status, remove_container, start_detached
 from .limits import Limits
 
 logger = logging.getLogger(__name__)
@@ -64,14 +76,58 @@ MAX_LIFETIME = 3600.0
 REUSABLE_VERDICTS = (None, Verdict.CRASH, Verdict.ILLEGAL)
 
 
+class Lease:
+    """A shared pool's hold on one of its containers: an exclusive flock of the container's entry in the
+    pool's folder, held by the process whose match uses it (and by nobody while it is idle)."""
+
+    def __init__(self, entry: Path, fd: int):
+        self.entry = entry
+        self.fd = fd
+
+    @classmethod
+    def take(cls, entry: Path) -> "Lease | None":
+        """The lease, or None if another process holds it or the entry is gone."""
+        try:
+            fd = os.open(entry, os.O_RDWR | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        return cls(entry, fd)
+
+    def release(self) -> None:
+        """Free the container for the next match, whoever's; the entry's time is its last use."""
+        try:
+            os.utime(self.entry)
+        except FileNotFoundError:
+            pass
+        os.close(self.fd)
+
+    def forget(self) -> None:
+        """The container is being removed: its entry goes (while still held, so nobody takes it meanwhile)."""
+        self.entry.unlink(missing_ok=True)
+        os.close(self.fd)
+
+
 class WarmContainer:
     """A started container whose PID 1 is the supervisor, its connection, and the next match's pipes."""
 
-    def __init__(self, pool_key: tuple, staging: Path, container_id: str, cgroup: Cgroup | None, *, pooled: bool):
+    def __init__(self, pool_key: tuple, staging: Path, container_id: str, pid: int, *, pooled: bool):
         self.pool_key = pool_key
         self.staging = staging
         self.id = container_id
-        self.cgroup = cgroup
+        self.pid = pid
+        self.cgroup = Cgroup.of_process(pid) if pid else None
+        # The worker process that made it (it reaps it and removes it when closing its pool).
+        self.maker = owner_token()
+        # A shared pool's container: its entry (see `Lease`), and the lease while this process uses it.
+        self.entry: Path | None = None
+        self.lease: Lease | None = None
+        # Its supervisor waits for a process of the pool to call it back (supervisor.park).
+        self.parked = False
         # The supervisor's connection (see supervisor.py), once it has connected.
         self.control: socket.socket | None = None
         self.connected = False
@@ -88,10 +144,10 @@ class WarmContainer:
         self.reset_pending = False
 
     @classmethod
-    def start(cls, pool_key: tuple, bot: bytes, limits: Limits, image: str, *, pooled: bool, warm: bool = True
-              ) -> "WarmContainer":
+    def start(cls, pool_key: tuple, bot: bytes, limits: Limits, image: str, *, pooled: bool, warm: bool = True,
+              share_dir: Path | None = None) -> "WarmContainer":
         """A started container, its supervisor connected and its first harness waiting; `warm` labels it as
-        a warm pool's (WARM_LABEL: a hash of its key)."""
+        a warm pool's (WARM_LABEL: a hash of its key); with `share_dir`, entered there and leased."""
         staging = make_staging(bot, (SUPERVISOR,))
         key_digest = hashlib.sha256(repr(pool_key[0]).encode()).hexdigest()[:16]
         config = container_config(image, staging, limits, command=SUPERVISOR_COMMAND,
@@ -103,7 +159,7 @@ class WarmContainer:
             listener.close()
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        container = cls(pool_key, staging, container_id, Cgroup.of_process(pid) if pid else None, pooled=pooled)
+        container = cls(pool_key, staging, container_id, pid, pooled=pooled)
         try:
             container.control = _accept_supervisor(listener, pid, time.monotonic() + READY_TIMEOUT)
             container.connected = container.control is not None
@@ -119,7 +175,111 @@ class WarmContainer:
         if not ready:
             container.remove()
             raise SandboxUnavailable(f"the supervisor of container {container_id[:12]} did not start")
+        if share_dir is not None and pooled:
+            container.enter(share_dir)
         return container
+
+    def enter(self, share_dir: Path) -> None:
+        """Put the container in a shared pool's folder, leased to this process."""
+        entry = share_dir / f"{pool_digest(self.pool_key)}.{self.id[:12]}"
+        partial = entry.with_name(f".{entry.name}")
+        partial.write_text(json.dumps({"id": self.id, "pid": self.pid, "staging": str(self.staging),
+                                       "maker": self.maker, "created": time.time()}))
+        self.lease = Lease.take(partial)
+        partial.rename(entry)
+        self.lease.entry = self.entry = entry
+
+    @classmethod
+    def adopt(cls, entry: Path, pool_key: tuple) -> "WarmContainer | None":
+        """Another process's idle container from a shared pool's folder, leased to this one (and parked);
+        None if it is in use. One that is gone is removed, entry and all."""
+        lease = Lease.take(entry)
+        if lease is None:
+            return None
+        try:
+            made = json.loads(entry.read_text())
+        except (OSError, ValueError):
+            lease.forget()
+            return None
+        container = cls(pool_key, Path(made["staging"]), made["id"], made["pid"], pooled=True)
+        container.maker, container.entry, container.lease, container.parked = made["maker"], entry, lease, True
+        container.created = time.monotonic() - (time.time() - made["created"])
+        if not container.running():
+            container.remove()
+            return None
+        return container
+
+    def running(self) -> bool:
+        """Whether its supervisor is still the process it names (a pid is reused once its container is gone)."""
+        try:
+            return self.id in Path(f"/proc/{self.pid}/cgroup").read_text()
+        except OSError:
+            return False
+
+    def take_lease(self) -> bool:
+        """Lease the container to this process (always, outside a shared pool); False if another has it."""
+        if self.entry is None:
+            return True
+        self.lease = Lease.take(self.entry)
+        return self.lease is not None or not self.entry.exists()  # (gone: removed by another; ours to finish)
+
+    def leave(self) -> None:
+        """Back to a shared pool, parked: the next match may be another process's (nothing outside one)."""
+        if self.lease is None:
+            return
+        if self.connected and not self.parked:  # (taken, then not used: a match decided before it began)
+            self.park()
+        if self.next_channel is not None:
+            self.next_channel.close()
+            self.next_channel = None
+        self.control.close()
+        self.connected = False
+        self.lease.release()
+        self.lease = None
+
+    def park(self) -> None:
+        """End the match and reset, leaving the connection (`!park`, supervisor.py)."""
+        self.parked = True
+        self.control.sendall(b"!park\n")
+
+    def call_back(self) -> bool:
+        """Connect again to the parked supervisor (listen, send it SIGUSR1, accept) and start this match's
+        harness; False if it did not come or its reset was not clean."""
+        listener = _listen(self.staging / CONTROL_SOCKET)
+        try:
+            if not self._wake():
+                return False
+            self.control = _accept_supervisor(listener, self.pid, time.monotonic() + RESET_TIMEOUT)
+        finally:
+            listener.close()
+            (self.staging / CONTROL_SOCKET).unlink(missing_ok=True)
+        self.connected = self.control is not None
+        self._buffer.clear()
+        self._events.clear()
+        report = self.wait_event("reconnected", RESET_TIMEOUT)
+        if report is None or not report["clean"]:
+            logger.warning("container %s did not reset cleanly: %s", self.id[:12],
+                           "no report" if report is None else report["left"])
+            return False
+        self.parked = False
+        self.hand_over_next()
+        return self.wait_event("ready", READY_TIMEOUT) is not None
+
+    def _wake(self) -> bool:
+        if not self.running():
+            return False
+        try:
+            os.kill(self.pid, signal.SIGUSR1)
+        except PermissionError:  # (a worker that is not root: the engine signals it)
+            import docker.errors
+
+            try:
+                client().api.kill(self.id, signal="SIGUSR1")
+            except docker.errors.DockerException:
+                return False
+        except ProcessLookupError:
+            return False
+        return True
 
     def hand_over_next(self) -> None:
         """Make the next match's harness pipes and hand the supervisor its ends (`!next`, supervisor.py):
@@ -187,6 +347,13 @@ class WarmContainer:
         no output of its waiting harness since. The reset's report is awaited here rather than when the
         match ended: the match's result is recorded meanwhile, and by the next match of this bot the
         reset is long done."""
+        if self.parked:
+            self.reset_pending = False
+            try:
+                if not self.call_back():
+                    return False
+            except OSError:
+                return False
         if self.reset_pending:
             self.reset_pending = False
             reset = self.wait_event("reset", RESET_TIMEOUT)
@@ -210,6 +377,11 @@ class WarmContainer:
         return self.cgroup.oom_kills() if self.cgroup else 0
 
     def remove(self) -> None:
+        if self.lease is not None:
+            self.lease.forget()
+            self.lease = None
+        elif self.entry is not None:
+            self.entry.unlink(missing_ok=True)  # (its entry was gone already: removed by another process)
         if self.next_channel is not None:
             self.next_channel.close()
             self.next_channel = None
@@ -220,6 +392,19 @@ class WarmContainer:
             self.cgroup.close()
         remove_container(self.id)
         shutil.rmtree(self.staging, ignore_errors=True)
+
+    def idle_seconds(self) -> float:
+        """How long since its last match ended (in a shared pool, whichever process's match it was)."""
+        try:
+            return time.time() - self.entry.stat().st_mtime if self.entry is not None else \
+                time.monotonic() - self.last_used
+        except FileNotFoundError:
+            return float("inf")  # removed by another process: nothing left to wait for
+
+
+def pool_digest(pool_key: tuple) -> str:
+    """A pool key's name in a shared pool's folder (the same in every process)."""
+    return hashlib.sha256(repr(pool_key).encode()).hexdigest()[:24]
 
 
 def _listen(path: Path) -> socket.socket:
@@ -303,10 +488,14 @@ class WarmChannel(PipeChannel):
             return
         self.input_ended = True
         self._close_input()
-        if not self.container.pooled:
+        container = self.container
+        if not container.pooled:
             return  # its one match is over: the container is removed, with whatever the bot left running
         try:
-            self.container.hand_over_next()
+            if container.lease is not None:
+                container.park()  # in a shared pool, the next match's pipes are its process's to make
+            else:
+                container.hand_over_next()
         except OSError:
             pass  # the reset will not be reported: the container is discarded
 
@@ -402,12 +591,15 @@ class WarmPlayer(SandboxPlayer):
 class WarmPool:
     """The warm containers of one worker process, by key; see the module's docstring."""
 
-    def __init__(self, *, max_containers: int = 8, idle_seconds: float = 300.0, image: str | None = None):
+    def __init__(self, *, max_containers: int = 8, idle_seconds: float = 300.0, image: str | None = None,
+                 share_dir: Path | None = None):
         if max_containers < 1:
             raise ValueError("a warm pool holds at least one container")
         self.max_containers = max_containers
         self.idle_seconds = idle_seconds
         self.image = image
+        # The folder of the pools this one shares its idle containers with (see the module), if any.
+        self.share_dir = share_dir
         self._idle: list[WarmContainer] = []
         self._busy: set[WarmContainer] = set()
         # Containers being started for the pool (see _start), not yet busy.
@@ -434,7 +626,8 @@ class WarmPool:
         matches (never while one of them runs)."""
         with self._lock:
             idle = list(self._idle)
-        unclean = [container for container in idle if container.reset_pending and not container.quiet()]
+        unclean = [container for container in idle
+                   if container.reset_pending and not container.parked and not container.quiet()]
         with self._lock:
             self._idle = [container for container in self._idle if container not in unclean]
         for container in unclean:
@@ -442,21 +635,28 @@ class WarmPool:
 
     def reap(self) -> int:
         """Remove the containers idle longer than `idle_seconds`; how many."""
-        now = time.monotonic()
         with self._lock:
-            stale = [c for c in self._idle if now - c.last_used > self.idle_seconds]
-            self._idle = [c for c in self._idle if c not in stale]
+            stale = self._take_own(lambda c: c.idle_seconds() > self.idle_seconds)
         for container in stale:
             container.remove()
         return len(stale)
 
     def close(self) -> None:
-        """Remove every idle container now; those in a match go when their player closes."""
+        """Remove every idle container now; those in a match go when their player closes (in a shared pool,
+        one another process is using goes when that process's match ends: its maker is gone by then)."""
         with self._lock:
             self._closed = True
-            idle, self._idle = self._idle, []
+            idle = self._take_own(lambda c: True)
+            self._idle = []
         for container in idle:
             container.remove()
+
+    def _take_own(self, wanted) -> list[WarmContainer]:
+        """The idle containers `wanted` that no other process is using, leased and out of the idle list (with
+        the lock held)."""
+        taken = [c for c in self._idle if wanted(c) and c.take_lease()]
+        self._idle = [c for c in self._idle if c not in taken]
+        return taken
 
     def _acquire(self, key: str, bot: bytes, limits: Limits) -> tuple[WarmContainer, bool]:
         """A container for this key, bot and limits, and whether it is a reused one (safe to call from the
@@ -479,15 +679,28 @@ class WarmPool:
         return container, False
 
     def _take_idle(self, pool_key: tuple) -> WarmContainer | None:
-        """The most recently used idle container kept for `pool_key`, now counted as busy."""
+        """The most recently used idle container kept for `pool_key`, now counted as busy: one of this pool's,
+        or of a pool it shares with."""
         with self._lock:
             if self._closed:
                 raise SandboxUnavailable("the warm pool is closed")
-            found = next((c for c in reversed(self._idle) if c.pool_key == pool_key), None)
+            found = next((c for c in reversed(self._idle) if c.pool_key == pool_key and c.take_lease()), None)
             if found is not None:
                 self._idle.remove(found)
                 self._busy.add(found)
-            return found
+                return found
+            own = {c.id[:12] for c in (*self._idle, *self._busy)}
+        if self.share_dir is None:
+            return None
+        entries = [(entry.stat().st_mtime, entry) for entry in self.share_dir.glob(f"{pool_digest(pool_key)}.*")
+                   if entry.name.rpartition(".")[2] not in own]
+        for _, entry in sorted(entries, reverse=True):
+            found = WarmContainer.adopt(entry, pool_key)
+            if found is not None:
+                with self._lock:
+                    self._busy.add(found)
+                return found
+        return None
 
     def _start(self, pool_key: tuple, bot: bytes, limits: Limits) -> WarmContainer:
         """A new container, kept in the pool if it has room: least recently used idle ones make room; the
@@ -496,15 +709,20 @@ class WarmPool:
 
         evicted = []
         with self._lock:
-            while self._idle and self._occupied() >= self.max_containers:
-                evicted.append(self._idle.pop(0))
+            for container in list(self._idle):  # least recently used first; not one another process is using
+                if self._occupied() < self.max_containers:
+                    break
+                if container.take_lease():
+                    self._idle.remove(container)
+                    evicted.append(container)
             pooled = self._occupied() < self.max_containers
             self._starting += pooled
         for container in evicted:
             container.remove()
         container = None
         try:
-            container = WarmContainer.start(pool_key, bot, limits, self.image or image_tag(), pooled=pooled)
+            container = WarmContainer.start(pool_key, bot, limits, self.image or image_tag(), pooled=pooled,
+                                            share_dir=self.share_dir)
         finally:
             with self._lock:
                 self._starting -= pooled
@@ -516,12 +734,17 @@ class WarmPool:
         return len(self._idle) + len(self._busy) + self._starting
 
     def _release(self, container: WarmContainer, *, reusable: bool) -> None:
+        own = container.maker == owner_token()
+        keep = (reusable and container.pooled and not self._closed
+                and time.monotonic() - container.created < MAX_LIFETIME and (own or owner_alive(container.maker)))
+        if keep:
+            container.last_used = time.monotonic()
+            container.leave()  # (in a shared pool: parked, its lease freed)
+            if not own and container.cgroup is not None:
+                container.cgroup.close()  # (its maker's to keep: this process lets go of all it held of it)
         with self._lock:
             self._busy.discard(container)
-            keep = (reusable and container.pooled and not self._closed
-                    and time.monotonic() - container.created < MAX_LIFETIME)
-            if keep:
-                container.last_used = time.monotonic()
+            if keep and own:
                 self._idle.append(container)
         if not keep:
             container.remove()
@@ -554,6 +777,16 @@ class DockerPlayer(WarmPlayer):
 
 
 _default: tuple[int, WarmPool] | None = None
+_share_dir: Path | None = None
+
+
+def share_default_pool() -> None:
+    """Share this process's default pool with its siblings: the other children of its parent (a Celery
+    worker's pool processes), so that each bot version is warmed up once per worker. Call it before the
+    pool is first used (Celery's worker_process_init)."""
+    global _share_dir
+    _share_dir = Path(tempfile.gettempdir()) / f"{SHARE_PREFIX}{process_name(os.getppid())}-pool"
+    _share_dir.mkdir(mode=0o700, exist_ok=True)
 
 
 def default_pool() -> WarmPool:
@@ -563,7 +796,7 @@ def default_pool() -> WarmPool:
         # 32: a round robin seats every entrant each round, and a pool smaller than the field evicts each
         # container before its bot comes back (32 idle containers cost about 180 MiB).
         pool = WarmPool(max_containers=int(os.environ.get("ARENA_WARM_MAX_CONTAINERS", "32")),
-                        idle_seconds=float(os.environ.get("ARENA_WARM_IDLE_SECONDS", "300")))
+                        idle_seconds=float(os.environ.get("ARENA_WARM_IDLE_SECONDS", "300")), share_dir=_share_dir)
         _default = (os.getpid(), pool)
         atexit.register(_close_if_own, os.getpid(), pool)
     return _default[1]

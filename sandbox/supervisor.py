@@ -20,7 +20,11 @@ On that connection:
   {"event": "exited", "status": N} when a match's harness is gone (every bot process is dead by then,
   so all the bot wrote is already in the worker's pipes), {"event": "reset", "clean": bool, "left": [...]}
   after each later `!next`.
-The end of the connection (the worker is gone) ends the container.
+- `!park` from the worker: the match ends and the container resets as for `!next`, but no harness starts:
+  the supervisor leaves the connection and waits for the next worker process (of the same worker) to
+  listen on CONTROL again and send it SIGUSR1; it connects, says {"event": "reconnected", "clean": bool,
+  "left": [...]}, and that process's `!next` starts the harness (sandbox/pool.py, shared pools).
+The end of the connection otherwise (the worker is gone) ends the container.
 
 The reset between matches: SIGKILL to every other process of the container's PID namespace until none
 is left, then /tmp emptied, POSIX message queues and System V IPC objects removed. "clean" is false when
@@ -60,17 +64,21 @@ libc = ctypes.CDLL(None, use_errno=True)
 
 
 def connect_to_worker():
-    """The worker's connection (see the module's docstring); the container ends if there is none."""
+    """A connection to the worker listening on CONTROL (see the module's docstring); OSError if none is."""
     control = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         control.connect(CONTROL)
-    except OSError as error:
-        sys.exit(f"the supervisor cannot reach its worker at {CONTROL}: {error}")
+    except OSError:
+        control.close()
+        raise
     return control
 
 
 def event(control, name, **fields):
-    control.sendall(json.dumps({"event": name, **fields}).encode() + b"\n")
+    try:
+        control.sendall(json.dumps({"event": name, **fields}).encode() + b"\n")
+    except OSError:
+        pass  # the worker is gone (its connection's end is read next) or has parked the container
 
 
 # The current match's harness: its pid, and its wait status once reaped (other children are only reaped).
@@ -223,6 +231,8 @@ class Supervisor:
         os.set_blocking(wake_write, False)
         signal.set_wakeup_fd(wake_write)
         signal.signal(signal.SIGCHLD, lambda number, frame: None)
+        # A parked container's wake-up (see `park`); from the bot, while a worker is connected, it does nothing.
+        signal.signal(signal.SIGUSR1, lambda number, frame: None)
 
     def run(self):
         while True:
@@ -256,6 +266,9 @@ class Supervisor:
             del self.buffer[:newline + 1]
             if line == b"!next\n":
                 self.next_match()
+            elif line == b"!park\n":
+                self.park()
+                return
 
     def next_match(self):
         """End the current match (if any) and reset, then start the next one's harness on its pipes."""
@@ -271,6 +284,30 @@ class Supervisor:
             event(self.control, "ready")
         else:
             event(self.control, "reset", clean=clean and not left, left=left[:20])
+
+    def park(self):
+        """End the current match and reset as `!next` does, then leave the worker: the container's next
+        match may be another worker process's. Whichever it is makes the socket CONTROL afresh and sends
+        SIGUSR1; the reset's report then goes to it ("reconnected"), and its `!next` starts the harness."""
+        clean, left = True, []
+        if self.match is not None:
+            clean = self.end()
+            left = reset()
+        self.control.close()
+        self.buffer.clear()
+        for fd in self.fds:
+            os.close(fd)
+        self.fds = []
+        while True:
+            try:  # (first without waiting: the worker's signal may have come while the match was ending)
+                self.control = connect_to_worker()
+                break
+            except OSError:
+                pass  # nobody is calling yet: wait for the signal (the bot's, while it ran, are long read)
+            select.select([self.wake_read], [], [])
+            os.read(self.wake_read, 4096)
+            reap()
+        event(self.control, "reconnected", clean=clean and not left, left=left[:20])
 
     def end(self):
         """The worker has closed the harness's stdin: it exits at once; a bot that does not is killed.
@@ -290,7 +327,11 @@ def main():
     if os.getpid() != 1:
         sys.exit("the supervisor runs as PID 1 of its container")
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # before anything of the worker's is held
-    Supervisor(connect_to_worker()).run()
+    try:
+        control = connect_to_worker()
+    except OSError as error:
+        sys.exit(f"the supervisor cannot reach its worker at {CONTROL}: {error}")
+    Supervisor(control).run()
 
 
 if __name__ == "__main__":

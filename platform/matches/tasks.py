@@ -3,7 +3,7 @@
 import logging
 
 from celery import shared_task
-from celery.signals import worker_process_shutdown, worker_ready
+from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
 
 from . import runner, services
 from .transient import TRANSIENT_ERRORS, retrying
@@ -44,6 +44,15 @@ def clean_sandbox_leftovers(**kwargs) -> None:
     except Exception:  # a host without Docker or bwrap has nothing to clean; never stop the worker for it
         log.exception("could not clean sandbox leftovers")
     runner.remove_stale_folders()
+
+
+@worker_process_init.connect
+def share_warm_sandboxes(**kwargs) -> None:
+    """The pool processes of this worker share their idle warm containers: a bot version is warmed up once
+    per worker, not once per pool process (sandbox/pool.py)."""
+    from sandbox import pool
+
+    pool.share_default_pool()
 
 
 @worker_process_shutdown.connect

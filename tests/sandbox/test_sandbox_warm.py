@@ -8,11 +8,15 @@ The attacks here are those only a reused container invites; each fails if the su
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from sandbox_testkit import BOTS, LIMITS, bot_file, leftovers, play, report
 
 import sandbox
+from sandbox.base import one_sweep_at_a_time
 from games import get_game
 from games.bots import builtin_player
 from games.referee import play_match, seated
@@ -276,3 +280,87 @@ def test_a_bot_file_that_cannot_be_read_when_its_seat_prepares_is_a_verdict_on_t
         assert "cannot read the bot file" in result.players[0].detail
     finally:
         pool.close()
+
+
+# A sibling pool process (of the same Celery worker): its pool shares the folder argv[1]; it plays one
+# match of the bot argv[2] (or, with argv[3] "hang", starts it and waits in a decision the bot never
+# answers, to be killed there), and says which container it had.
+SIBLING = """
+import json, sys
+from pathlib import Path
+import sandbox
+from games import get_game
+from games.bots import builtin_player
+from games.referee import play_match
+from sandbox.pool import WarmPool
+
+pool = WarmPool(share_dir=Path(sys.argv[1]))
+if sys.argv[3] == "hang":
+    player = pool.player(sys.argv[2], key="version:s:ann", limits=sandbox.Limits(decision=600, bank=0))
+    player.start({})
+    print(json.dumps({"id": player.sandbox_id, "reused": player.reused}), flush=True)
+    player.act({"legal_actions": ["left"]})
+player = pool.player(sys.argv[2], key="version:s:ann", limits=sandbox.Limits(setup=2.0, decision=0.5, bank=0.5,
+                     memory_mb=128, pids=32, tmp_mb=8, log_bytes=16 << 10))
+result = play_match(get_game("endgame"), [player, builtin_player(get_game("endgame"), "greedy")], seed=3)
+print(json.dumps({"status": result.players[0].status, "id": player.sandbox_id, "reused": player.reused}))
+pool.close()
+"""
+
+
+def sibling(share, bot, mode="play") -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", SIBLING, str(share), str(bot), mode], stdout=subprocess.PIPE,
+                            text=True, cwd=Path(__file__).parents[2])
+
+
+def test_the_pool_processes_of_a_worker_share_a_versions_warm_container(docker_image, tmp_path):
+    share = tmp_path / "share"
+    share.mkdir()
+    bot = bot_file("first_legal", tmp_path)
+    pool = WarmPool(share_dir=share)
+    try:
+        seat, first = play_in(pool, bot, "version:s:ann")
+        assert seat.status == "ok" and not first.reused
+
+        other = sibling(share, bot)
+        assert json.loads(other.communicate(timeout=120)[0]) == {"status": "ok", "id": first.sandbox_id, "reused": True}
+
+        seat, again = play_in(pool, bot, "version:s:ann")  # back from the sibling, reset, to its maker
+        assert seat.status == "ok" and (again.reused, again.sandbox_id) == (True, first.sandbox_id)
+        pool.idle_seconds = 0
+        assert pool.reap() == 1  # its maker reaps it when idle, whoever used it last
+    finally:
+        pool.close()
+    assert containers_of({first.sandbox_id}) == [] and list(share.iterdir()) == []
+
+
+# The sibling's limits when it hangs (a pool key includes them).
+HANGING = sandbox.Limits(decision=600, bank=0)
+
+
+def test_a_shared_container_whose_match_was_killed_with_its_process_never_serves_again(docker_image, tmp_path):
+    share = tmp_path / "share"
+    share.mkdir()
+    bot = BOTS / "sleeper.py"
+    pool = WarmPool(share_dir=share)
+    try:
+        player = pool.player(str(bot), key="version:s:ann", limits=HANGING)
+        player.start({})
+        player.close()  # (no decision asked: the sleeper's container is idle and clean)
+        [made] = pool.idle_containers()
+
+        with one_sweep_at_a_time():
+            other = sibling(share, bot, "hang")
+            assert json.loads(other.stdout.readline()) == {"id": made, "reused": True}
+            other.kill()
+            other.wait()
+        sandbox.cleanup_leftovers()  # (its maker is alive: the sweep leaves it to the maker)
+
+        player = pool.player(str(bot), key="version:s:ann", limits=HANGING)
+        player.start({})
+        player.close()
+        assert not player.reused and player.sandbox_id != made
+        assert containers_of({made}) == [] and [entry.name[-12:] for entry in share.iterdir()] == [player.sandbox_id[:12]]
+    finally:
+        pool.close()
+    assert list(share.iterdir()) == []
