@@ -22,4 +22,7 @@ urlpatterns = [
     path("matches/<int:pk>/replay/data/", views.replay_data, name="replay_data"),
     path("matches/<int:pk>/replay/file/", views.replay_file, name="replay_file"),
     path("ladder/<str:game>/", views.ladder_page, name="ladder"),
+    path("games/<str:game>/", views.game_guide, name="game_guide"),
+    path("games/<str:game>/example.py", views.game_example, name="game_example"),
+    path("assignments/<int:pk>/starter.py", views.assignment_starter, name="assignment_starter"),
 ]

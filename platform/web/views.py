@@ -34,6 +34,7 @@ from ratings.services import team_ladder
 from variants import services as variant_services
 from variants.access import RulesSeen
 
+from . import game_docs
 from .forms import BotForm, ChallengeForm, RegisterForm, UploadForm, VariantForm
 from .ratelimit import rate_limited, too_many_requests
 
@@ -97,8 +98,53 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
         "game": get_game(bot.game),
         "chart": rating_chart([bot]),
+        "starters": _starters(request.user, bot.game) if bot.owner_id == request.user.pk else [],
     }
     return render(request, "web/bot.html", context, status=status)
+
+
+def _starters(user, game: str):
+    """The assignments of `user`'s courses on `game` that come with starter code to download."""
+    from grading.models import Assignment
+
+    return (Assignment.objects.filter(course__in=Course.objects.for_user(user), game=game)
+            .exclude(starter_code="").select_related("course"))
+
+
+def game_guide(request, game):
+    """A game's bot guide: rules as implemented, observation, actions, an example bot, its rule book."""
+    try:
+        found = game_docs.guide(game)
+    except game_docs.NoGuide:
+        raise Http404("no such game")
+    return render(request, "web/game_guide.html", {
+        "guide": found, "starters": _starters(request.user, game),
+        "all_guides": [(name, get_game(name).title) for name in game_docs.games_with_guides()]})
+
+
+def game_example(request, game):
+    """The guide's example bot as a file to save and upload."""
+    try:
+        found = game_docs.guide(game)
+    except game_docs.NoGuide:
+        raise Http404("no such game")
+    return _python_download(found.example_source, found.example_name)
+
+
+@login_required
+def assignment_starter(request, pk):
+    """An assignment's starter code as a file, for anyone of its course (others: 404, as for the course)."""
+    from grading.models import Assignment
+
+    assignment = get_object_or_404(Assignment, pk=pk, course__in=Course.objects.for_user(request.user))
+    if not assignment.starter_code:
+        raise Http404("this assignment has no starter code")
+    return _python_download(assignment.starter_code, f"{assignment.game}_starter.py")
+
+
+def _python_download(source: str, filename: str) -> HttpResponse:
+    return HttpResponse(source, content_type="text/x-python; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 @login_required

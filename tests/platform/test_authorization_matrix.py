@@ -264,6 +264,10 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "grading:adjust": post_only(STAFF_ACTION_PAGE),
     "grading:export": page(STAFF_PAGE),
     "web:ladder": page(PUBLIC),
+    "web:game_guide": page(PUBLIC),
+    "web:game_example": page(PUBLIC),
+    # The world's assignment has no starter code: 404 for all (test_game_guides downloads one that has).
+    "web:assignment_starter": page(expect(404, anonymous=LOGIN)),
     # Tournament pages.
     "tournaments:course": Case({"GET": COURSE_PAGE, "POST": expect(  # an empty form is shown again, with errors
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=200, operator=200)}),
