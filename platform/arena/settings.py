@@ -115,6 +115,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Every time on a page in the viewer's zone (accounts/timezones.py).
+    "accounts.timezones.ViewerTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -242,6 +244,9 @@ ARENA_ELO_INITIAL = float(os.environ.get("ARENA_ELO_INITIAL", "1500"))
 ARENA_ELO_K = float(os.environ.get("ARENA_ELO_K", "32"))
 # The ladder ranks a bot once it has played this many rated matches; until then its rating is provisional.
 ARENA_PROVISIONAL_GAMES = int(os.environ.get("ARENA_PROVISIONAL_GAMES", "5"))
+# Finished ladder challenges (standard rules) and their replays are open to visitors who are not signed in
+# (the home page lists the latest); never code or logs. ARENA_PUBLIC_MATCHES=0 makes every match private.
+ARENA_PUBLIC_MATCHES = env_bool("ARENA_PUBLIC_MATCHES", True)
 # Notification e-mails go through Django's mail backend: the console (stdout) unless an operator sets SMTP.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "arena@localhost")

@@ -1,9 +1,12 @@
 """Server-rendered pages. Thin: the work is in the apps' services; live updates poll the REST API."""
 
+from functools import wraps
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, JsonResponse
@@ -15,7 +18,8 @@ from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.core import Game, ScoreOrder
 
-from accounts.access import attended_course, can_see_private, owners_with_private_access, teaches
+from accounts.access import (attended_course, can_see_private, owners_with_private_access, public_matches,
+                             teaches)
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from api.pagination import ASCII_NUMBER
@@ -40,13 +44,16 @@ from .ratelimit import rate_limited, too_many_requests
 
 
 def home(request, bot_form: BotForm | None = None):
-    context = {"games": sorted(available_games().values(), key=lambda g: g.name)}
+    context = {"games": sorted(available_games().values(), key=lambda g: g.name),
+               "ladder_matches": (public_matches(Match.objects.without_replay()).order_by("-finished_at")
+                                  .prefetch_related("seats__bot__owner")[:10])}
     if request.user.is_authenticated:
         context["bots"] = Bot.objects.owned_by(request.user).prefetch_related("versions")
         context["bot_form"] = bot_form or BotForm()
         context["recent"] = (Match.objects.without_replay().filter(seats__bot__owner=request.user).distinct()
                              .prefetch_related("seats__bot__owner")[:10])
         context["courses"] = Course.objects.for_user(request.user).order_by("code")
+        context["deadlines"] = _coming_deadlines(request.user)
     return render(request, "web/home.html", context, status=400 if bot_form else 200)
 
 
@@ -103,11 +110,19 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
     return render(request, "web/bot.html", context, status=status)
 
 
+def _coming_deadlines(user):
+    """The assignments of `user`'s courses still open for submissions, the nearest deadline first."""
+    from grading.models import Assignment
+
+    return (Assignment.objects.visible_to(user).filter(deadline__gt=timezone.now())
+            .select_related("course").order_by("deadline")[:5])
+
+
 def _starters(user, game: str):
     """The assignments of `user`'s courses on `game` that come with starter code to download."""
     from grading.models import Assignment
 
-    return (Assignment.objects.filter(course__in=Course.objects.for_user(user), game=game)
+    return (Assignment.objects.visible_to(user).filter(game=game)
             .exclude(starter_code="").select_related("course"))
 
 
@@ -136,7 +151,7 @@ def assignment_starter(request, pk):
     """An assignment's starter code as a file, for anyone of its course (others: 404, as for the course)."""
     from grading.models import Assignment
 
-    assignment = get_object_or_404(Assignment, pk=pk, course__in=Course.objects.for_user(request.user))
+    assignment = get_object_or_404(Assignment.objects.visible_to(request.user), pk=pk)
     if not assignment.starter_code:
         raise Http404("this assignment has no starter code")
     return _python_download(assignment.starter_code, f"{assignment.game}_starter.py")
@@ -276,12 +291,23 @@ def version_code(request, pk, number):
     return code_download(version)
 
 
-@login_required
+def signed_in_or_public_match(view):
+    """@login_required, except for a match anyone may watch (accounts.access.public_matches): an anonymous
+    visitor following a link to a ladder game sees it, and is asked to sign in for any other."""
+    @wraps(view)
+    def checked(request, pk, *args, **kwargs):
+        if not request.user.is_authenticated and not public_matches(Match.objects.filter(pk=pk)).exists():
+            return redirect_to_login(request.get_full_path())
+        return view(request, pk, *args, **kwargs)
+    return checked
+
+
+@signed_in_or_public_match
 def match_page(request, pk):
     return render(request, "web/match.html", _match_context(request, _shown_match(pk)))
 
 
-@login_required
+@signed_in_or_public_match
 def match_live(request, pk):
     """The part of the match page that changes until the match is over (polled by htmx every second)."""
     return render(request, "web/_match_live.html", _match_context(request, _shown_match(pk)))
@@ -331,7 +357,7 @@ def _replayable_match(request, pk, *, with_replay: bool = False) -> Match:
     return match
 
 
-@login_required
+@signed_in_or_public_match
 def replay_page(request, pk):
     match = _replayable_match(request, pk)
     view = finished_view(match, None, compacted=True)
@@ -354,7 +380,7 @@ def replay_modules(game: str) -> list[str]:
     return [module] if finders.find(module) else []
 
 
-@login_required
+@signed_in_or_public_match
 def replay_data(request, pk):
     """The viewer's frames, in the full view or ?seat=N's (compact: see matches.replays.compact)."""
     match = _replayable_match(request, pk)
@@ -368,7 +394,7 @@ def replay_data(request, pk):
     return response
 
 
-@login_required
+@signed_in_or_public_match
 def replay_file(request, pk):
     """The replay file itself, for `python -m games replay FILE --step N`."""
     match = _replayable_match(request, pk, with_replay=True)
