@@ -1,6 +1,8 @@
 """Every page fits a phone: each page of the authorisation matrix, opened as each role in chromium 390 px
 wide, is no wider than the window (a table may scroll inside its own box, never the page)."""
 
+import re
+
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from django.conf import settings
@@ -9,6 +11,13 @@ from django.test import Client
 from test_authorization_matrix import ENDPOINTS, ROLES, World, declaration, url_path
 
 PHONE = {"width": 390, "height": 844}
+# Pages whose tables must show every column without scrolling: the bot page (its versions' Status), the
+# match page (its seats' Rating) and the assignment dashboard.
+WHOLE_TABLE_PAGES = re.compile(r"^/(bots|matches|assignments)/\d+/$")
+TABLES_CUT = """() => [...document.querySelectorAll('main table')]
+  .filter(t => t.scrollWidth > t.clientWidth + 1 || (t.closest('.table-scroll') || t).scrollWidth >
+               (t.closest('.table-scroll') || t).clientWidth + 1)
+  .map(t => (t.id || t.className) + ' ' + t.scrollWidth + '/' + t.clientWidth)"""
 # What overflows, for the failure message: elements reaching past the window, outside a scrolling box.
 WIDER_THAN_THE_WINDOW = """() => {
   const width = window.innerWidth, found = [];
@@ -82,6 +91,8 @@ def test_every_page_fits_a_390_px_phone_for_every_role(signed_in_world, live_ser
             scroll, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
             if scroll > inner:
                 wide.append(f"{role.name} {path}: {scroll} px > {inner}: {page.evaluate(WIDER_THAN_THE_WINDOW)}")
+            if WHOLE_TABLE_PAGES.match(path) and (cut := page.evaluate(TABLES_CUT)):
+                wide.append(f"{role.name} {path}: tables cut at the phone's width: {cut}")
         context.close()
     assert opened > 100, opened
     assert not wide, "\n".join(wide)
