@@ -33,6 +33,9 @@ def _zone(name: str) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
+API_PREFIX = "/api/"
+
+
 class ViewerTimeZoneMiddleware:
     """Activates the viewer's zone for each request (after AuthenticationMiddleware, which sets the user)."""
 
@@ -40,6 +43,8 @@ class ViewerTimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.path_info.startswith(API_PREFIX):
+            return self.get_response(request)  # the API speaks UTC to every client, whoever asks
         timezone.activate(LazyViewerZone(request))
         try:
             return self.get_response(request)

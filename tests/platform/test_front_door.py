@@ -133,3 +133,12 @@ def test_a_deadline_reads_as_a_date_and_the_time_left(client, make_user):
 ])
 def test_time_left_reads_like_a_person_says_it(delta, said):
     assert time_to(WINTER_NOON + delta, now=WINTER_NOON) == said
+
+
+def test_the_api_keeps_speaking_utc_whatever_the_viewer_zone(api_client, make_user):
+    course, people = course_with_people(make_user)  # Europe/Paris
+    bot = accepted_bot(people["ann"], "endgame", "mine", EXAMPLE_BOT.decode())
+    BotVersion.objects.filter(bot=bot).update(uploaded_at=WINTER_NOON)
+    api_client.force_authenticate(people["ann"])
+    data = api_client.get(f"/api/bots/{bot.pk}/").json()
+    assert data["active_version"]["uploaded_at"] == "2026-01-15T12:00:00Z"
