@@ -126,12 +126,16 @@ def _starters(user, game: str):
             .exclude(starter_code="").select_related("course"))
 
 
-def game_guide(request, game):
-    """A game's bot guide: rules as implemented, observation, actions, an example bot, its rule book."""
+def _guide_or_404(game: str) -> game_docs.GameGuide:
     try:
-        found = game_docs.guide(game)
+        return game_docs.guide(game)
     except game_docs.NoGuide:
         raise Http404("no such game")
+
+
+def game_guide(request, game):
+    """A game's bot guide: rules as implemented, observation, actions, an example bot, its rule book."""
+    found = _guide_or_404(game)
     return render(request, "web/game_guide.html", {
         "guide": found, "starters": _starters(request.user, game),
         "all_guides": [(name, get_game(name).title) for name in game_docs.games_with_guides()]})
@@ -139,10 +143,7 @@ def game_guide(request, game):
 
 def game_example(request, game):
     """The guide's example bot as a file to save and upload."""
-    try:
-        found = game_docs.guide(game)
-    except game_docs.NoGuide:
-        raise Http404("no such game")
+    found = _guide_or_404(game)
     return _python_download(found.example_source, found.example_name)
 
 
