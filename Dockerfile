@@ -22,6 +22,8 @@ COPY sandbox ./sandbox
 RUN pip install --no-cache-dir --disable-pip-version-check . gunicorn==23.0.0
 COPY platform ./platform
 COPY manage.py gunicorn.conf.py ./
+# The game guides the site renders (web/game_docs.py) and their example bots.
+COPY docs/bots ./docs/bots
 
 RUN useradd --system --uid 10001 arena && mkdir -p /var/lib/arena && chown arena /var/lib/arena
 USER arena

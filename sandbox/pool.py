@@ -643,13 +643,24 @@ class WarmPool:
 
     def close(self) -> None:
         """Remove every idle container now; those in a match go when their player closes (in a shared pool,
-        one another process is using goes when that process's match ends: its maker is gone by then)."""
+        one another process is using goes when that process's match ends: its maker is gone by then).
+
+        Side by side: a worker stopping waits for this, and one removal after another took the engine
+        about a second each under load (32 containers a process: half a minute before the worker ended)."""
+        from concurrent.futures import ThreadPoolExecutor
+
         with self._lock:
             self._closed = True
             idle = self._take_own(lambda c: True)
             self._idle = []
-        for container in idle:
-            container.remove()
+        if not idle:
+            return
+        try:
+            with ThreadPoolExecutor(max_workers=min(len(idle), 8)) as removers:
+                list(removers.map(WarmContainer.remove, idle))
+        except RuntimeError:  # called by atexit: the interpreter takes no new threads any more
+            for container in idle:
+                container.remove()
 
     def _take_own(self, wanted) -> list[WarmContainer]:
         """The idle containers `wanted` that no other process is using, leased and out of the idle list (with

@@ -148,3 +148,17 @@ def attended_course(user, pk) -> Course:
 def teaches(user, course) -> bool:
     """True if `user` may change `course`'s material: its instructors, and operators."""
     return has_role(user, course, INSTRUCTOR)
+
+
+# --- Public matches (the site's front door) ---------------------------------------------------------------
+
+def public_matches(queryset):
+    """The matches of `queryset` anyone may watch, signed in or not, with their replays: finished challenges
+    on the standard rules (ladder games), while the operator leaves ARENA_PUBLIC_MATCHES on. Never a
+    course's, grading or tournament game (their results may be held back); code and logs stay private
+    whatever this says (`can_see_private`)."""
+    from django.conf import settings
+
+    if not settings.ARENA_PUBLIC_MATCHES:
+        return queryset.none()
+    return queryset.filter(purpose="challenge", variant__isnull=True, status="finished")

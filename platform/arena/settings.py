@@ -149,6 +149,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Every time on a page in the viewer's zone (accounts/timezones.py).
+    "accounts.timezones.ViewerTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -281,6 +283,9 @@ ARENA_ELO_K = float(os.environ.get("ARENA_ELO_K", "32"))
 ARENA_PROVISIONAL_GAMES = int(os.environ.get("ARENA_PROVISIONAL_GAMES", "5"))
 # Mail (confirmations, invitations, password resets, notifications): SMTP in production, see email_from_url.
 globals().update(email_from_url(os.environ.get("EMAIL_URL")))
+# Finished ladder challenges (standard rules) and their replays are open to visitors who are not signed in
+# (the home page lists the latest); never code or logs. ARENA_PUBLIC_MATCHES=0 makes every match private.
+ARENA_PUBLIC_MATCHES = env_bool("ARENA_PUBLIC_MATCHES", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "arena@localhost")
 # The site's address as students reach it, for the links in e-mails.
 ARENA_SITE_URL = os.environ.get("ARENA_SITE_URL", "http://127.0.0.1:8000")

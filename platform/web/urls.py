@@ -23,4 +23,7 @@ urlpatterns = [
     path("matches/<int:pk>/replay/analysis/<int:step>/", views.replay_analysis, name="replay_analysis"),
     path("matches/<int:pk>/replay/file/", views.replay_file, name="replay_file"),
     path("ladder/<str:game>/", views.ladder_page, name="ladder"),
+    path("games/<str:game>/", views.game_guide, name="game_guide"),
+    path("games/<str:game>/example.py", views.game_example, name="game_example"),
+    path("assignments/<int:pk>/starter.py", views.assignment_starter, name="assignment_starter"),
 ]

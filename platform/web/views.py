@@ -1,9 +1,12 @@
 """Server-rendered pages. Thin: the work is in the apps' services; live updates poll the REST API."""
 
+from functools import wraps
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, JsonResponse
@@ -17,7 +20,8 @@ from games.core import Game, ScoreOrder
 
 from accounts.identity import send_confirmation
 from accounts.navigation import safe_next
-from accounts.access import attended_course, can_see_private, owners_with_private_access, teaches
+from accounts.access import (attended_course, can_see_private, owners_with_private_access, public_matches,
+                             teaches)
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from api.pagination import ASCII_NUMBER
@@ -36,18 +40,22 @@ from ratings.services import team_ladder
 from variants import services as variant_services
 from variants.access import RulesSeen
 
+from . import game_docs
 from .forms import BotForm, ChallengeForm, RegisterForm, UploadForm, VariantForm
 from .ratelimit import rate_limited, too_many_requests
 
 
 def home(request, bot_form: BotForm | None = None):
-    context = {"games": sorted(available_games().values(), key=lambda g: g.name)}
+    context = {"games": sorted(available_games().values(), key=lambda g: g.name),
+               "ladder_matches": (public_matches(Match.objects.without_replay()).order_by("-finished_at")
+                                  .prefetch_related("seats__bot__owner")[:10])}
     if request.user.is_authenticated:
         context["bots"] = Bot.objects.owned_by(request.user).prefetch_related("versions")
         context["bot_form"] = bot_form or BotForm()
         context["recent"] = (Match.objects.without_replay().filter(seats__bot__owner=request.user).distinct()
                              .prefetch_related("seats__bot__owner")[:10])
         context["courses"] = Course.objects.for_user(request.user).order_by("code")
+        context["deadlines"] = _coming_deadlines(request.user)
     return render(request, "web/home.html", context, status=400 if bot_form else 200)
 
 
@@ -106,8 +114,62 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
         "game": get_game(bot.game),
         "chart": rating_chart([bot]),
+        "starters": _starters(request.user, bot.game) if bot.owner_id == request.user.pk else [],
     }
     return render(request, "web/bot.html", context, status=status)
+
+
+def _coming_deadlines(user):
+    """The assignments of `user`'s courses still open for submissions, the nearest deadline first."""
+    from grading.models import Assignment
+
+    return (Assignment.objects.visible_to(user).filter(deadline__gt=timezone.now())
+            .select_related("course").order_by("deadline")[:5])
+
+
+def _starters(user, game: str):
+    """The assignments of `user`'s courses on `game` that come with starter code to download."""
+    from grading.models import Assignment
+
+    return (Assignment.objects.visible_to(user).filter(game=game)
+            .exclude(starter_code="").select_related("course"))
+
+
+def _guide_or_404(game: str) -> game_docs.GameGuide:
+    try:
+        return game_docs.guide(game)
+    except game_docs.NoGuide:
+        raise Http404("no such game")
+
+
+def game_guide(request, game):
+    """A game's bot guide: rules as implemented, observation, actions, an example bot, its rule book."""
+    found = _guide_or_404(game)
+    return render(request, "web/game_guide.html", {
+        "guide": found, "starters": _starters(request.user, game),
+        "all_guides": [(name, get_game(name).title) for name in game_docs.games_with_guides()]})
+
+
+def game_example(request, game):
+    """The guide's example bot as a file to save and upload."""
+    found = _guide_or_404(game)
+    return _python_download(found.example_source, found.example_name)
+
+
+@login_required
+def assignment_starter(request, pk):
+    """An assignment's starter code as a file, for anyone of its course (others: 404, as for the course)."""
+    from grading.models import Assignment
+
+    assignment = get_object_or_404(Assignment.objects.visible_to(request.user), pk=pk)
+    if not assignment.starter_code:
+        raise Http404("this assignment has no starter code")
+    return _python_download(assignment.starter_code, f"{assignment.game}_starter.py")
+
+
+def _python_download(source: str, filename: str) -> HttpResponse:
+    return HttpResponse(source, content_type="text/x-python; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 @login_required
@@ -239,12 +301,23 @@ def version_code(request, pk, number):
     return code_download(version)
 
 
-@login_required
+def signed_in_or_public_match(view):
+    """@login_required, except for a match anyone may watch (accounts.access.public_matches): an anonymous
+    visitor following a link to a ladder game sees it, and is asked to sign in for any other."""
+    @wraps(view)
+    def checked(request, pk, *args, **kwargs):
+        if not request.user.is_authenticated and not public_matches(Match.objects.filter(pk=pk)).exists():
+            return redirect_to_login(request.get_full_path())
+        return view(request, pk, *args, **kwargs)
+    return checked
+
+
+@signed_in_or_public_match
 def match_page(request, pk):
     return render(request, "web/match.html", _match_context(request, _shown_match(pk)))
 
 
-@login_required
+@signed_in_or_public_match
 def match_live(request, pk):
     """The part of the match page that changes until the match is over (polled by htmx every second)."""
     return render(request, "web/_match_live.html", _match_context(request, _shown_match(pk)))
@@ -294,7 +367,7 @@ def _replayable_match(request, pk, *, with_replay: bool = False) -> Match:
     return match
 
 
-@login_required
+@signed_in_or_public_match
 def replay_page(request, pk):
     match = _replayable_match(request, pk)
     view = finished_view(match, None, compacted=True)
@@ -317,7 +390,7 @@ def replay_modules(game: str) -> list[str]:
     return [module] if finders.find(module) else []
 
 
-@login_required
+@signed_in_or_public_match
 def replay_data(request, pk):
     """The viewer's frames, in the full view or ?seat=N's (compact: see matches.replays.compact)."""
     match = _replayable_match(request, pk)
@@ -331,7 +404,7 @@ def replay_data(request, pk):
     return response
 
 
-@login_required
+@signed_in_or_public_match
 def replay_analysis(request, pk, step):
     """One move's analysis, which the viewer asks for move by move once the board is shown."""
     match = _replayable_match(request, pk, with_replay=True)
@@ -344,7 +417,7 @@ def replay_analysis(request, pk, step):
     return JsonResponse({"step": step, "analysis": row})
 
 
-@login_required
+@signed_in_or_public_match
 def replay_file(request, pk):
     """The replay file itself, for `python -m games replay FILE --step N`."""
     match = _replayable_match(request, pk, with_replay=True)

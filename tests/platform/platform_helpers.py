@@ -90,3 +90,43 @@ def with_confirmed_email(user, address: str):
     profile.confirmed_email = address
     profile.save(update_fields=["confirmed_email"])
     return user
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now, for a server a test starts."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def session_processes(session_id: int) -> list[int]:
+    """Every live process of the session `session_id` (a process started with start_new_session)."""
+    from pathlib import Path
+
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session_id and fields[0] != "Z":
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def session_sandbox_containers(pids: list[int]) -> set[str]:
+    """The sandbox containers that one of `pids` started (their owner label names the process)."""
+    import docker
+
+    from sandbox.base import local_owner_pid
+    from sandbox.docker_backend import LABEL, OWNER_LABEL
+
+    client = docker.from_env()
+    try:
+        # The list's own rows (not an inspection per container: other tests remove theirs meanwhile).
+        return {row["Id"] for row in client.api.containers(all=True, filters={"label": LABEL})
+                if local_owner_pid((row.get("Labels") or {}).get(OWNER_LABEL, "")) in pids}
+    finally:
+        client.close()

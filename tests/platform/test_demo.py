@@ -1,5 +1,8 @@
 """The demo data that README's first command starts with."""
 
+import os
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -10,9 +13,11 @@ from accounts.models import Course
 from matches.models import Match
 from tournaments.models import Tournament
 from variants.models import Variant
+from platform_helpers import wait_for
 from web.management.commands.seed_demo import ACCOUNTS
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_demo_data_signs_in_with_the_readme_passwords_and_has_finished_matches(in_process_sandbox):
@@ -68,3 +73,110 @@ def test_demo_data_has_a_graded_assignment_with_a_filled_dashboard(in_process_sa
     page = client.get(f"/assignments/{run.assignment.pk}/").content.decode()
     assert 'id="histogram"' in page and "Everyone has submitted." in page
     assert page.count('class="total"') == 2
+
+
+# --- Stopping the demo -------------------------------------------------------------------------------------
+# `scripts/demo` is started for real (web server, Celery worker with its embedded scheduler, the embedded
+# SQLite database and filesystem broker) in a session of its own, a rated challenge makes the worker start
+# warm sandbox containers, then the signal a person sends: Ctrl-C (SIGINT to the whole foreground process
+# group, as a terminal sends it) or `kill` (SIGTERM to the script alone). Everything must be gone in 10 s.
+
+STOP_SECONDS = 10
+
+
+@pytest.fixture(scope="module")
+def demo_var_dir(tmp_path_factory):
+    """One var/ for both starts: the second start finds the demo data made and seeds nothing."""
+    return tmp_path_factory.mktemp("demo-var")
+
+
+# "cold": the worker is given no time for a warm shutdown (ARENA_DEMO_STOP_SECONDS=0), as when a match in
+# play outlasts it: the cold shutdown's leftovers must go too.
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "cold"])
+def test_the_demo_stops_with_every_process_and_container_within_10_seconds(how, demo_var_dir):
+    import signal
+
+    from platform_helpers import free_port, session_processes, session_sandbox_containers
+    from required import require
+
+    import sandbox
+
+    require(sandbox.docker_ready(), "Docker with the sandbox image (python -m sandbox.image build)")
+    port = free_port()
+    env = {key: value for key, value in os.environ.items()
+           if key not in {"DATABASE_URL", "CELERY_BROKER_URL", "ARENA_CACHE_URL", "DJANGO_SETTINGS_MODULE"}}
+    env.update({"ARENA_DEMO_SETUP": "0", "ARENA_VAR_DIR": str(demo_var_dir), "PORT": str(port),
+                "ARENA_SANDBOX": "docker", "ARENA_DEMO_STOP_SECONDS": "0" if how == "cold" else "6"})
+    output = demo_var_dir / f"demo-{how}.out"
+    with open(output, "w") as out:
+        demo = subprocess.Popen(["scripts/demo"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for(lambda: demo.poll() is not None or answers(base), 300, "the demo's web server")
+        assert demo.poll() is None, output.read_text()[-3000:]
+        play_a_challenge(base)
+        processes = session_processes(demo.pid)
+        containers = session_sandbox_containers(processes)
+        assert len(processes) >= 5, processes  # the script, the web server, the worker, its pool and beat
+        assert containers, "the challenge left warm containers to remove"
+
+        if how == "ctrl-c":
+            os.killpg(demo.pid, signal.SIGINT)
+        else:
+            demo.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        left = None
+        while time.monotonic() - start < STOP_SECONDS:
+            left = (alive(processes), session_sandbox_containers(processes) & containers)
+            if left == ([], set()):
+                break
+            time.sleep(0.2)
+        assert left == ([], set()), (f"{how}: still there after {STOP_SECONDS} s: {left}\n"
+                                     f"{(demo_var_dir / 'worker.log').read_text()[-3000:]}")
+    finally:
+        if demo.poll() is None:
+            os.killpg(demo.pid, 9)
+        demo.wait()
+
+
+def answers(base: str) -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{base}/", timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def play_a_challenge(base: str) -> None:
+    """alice challenges bob through the API and the worker plays it (in warm Docker containers)."""
+    import json
+    import urllib.request
+
+    def call(path, data=None, token=None):
+        request = urllib.request.Request(f"{base}/api/{path}", data=json.dumps(data).encode() if data else None,
+                                         headers={"Content-Type": "application/json",
+                                                  **({"Authorization": f"Token {token}"} if token else {})})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.load(response)
+
+    token = call("auth/token/", {"username": "alice", "password": ACCOUNTS["alice"][0]})["token"]
+    bots = {bot["label"]: bot["id"] for bot in call("bots/?game=endgame", token=token)["results"]}
+    match = call("matches/", {"bot": bots["alice/greedy"], "opponents": [bots["bob/lookahead"]]}, token=token)
+    wait_for(lambda: call(f"matches/{match['id']}/", token=token)["status"] == "finished", 120,
+             "the demo worker to play the challenge")
+
+
+def alive(pids: list[int]) -> list[int]:
+    """Those of `pids` still running (a zombie has ended)."""
+    living = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            living.append(pid)
+    return living

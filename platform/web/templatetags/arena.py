@@ -1,6 +1,8 @@
 """Presentation filters shared by the site's templates."""
 
 from django import template
+from django.utils import timezone
+from django.utils.html import format_html
 
 register = template.Library()
 
@@ -28,3 +30,38 @@ def score(value) -> str:
 def rating(value) -> str:
     """A rating rounded to a whole number (the decimals are noise to a reader)."""
     return "" if value is None else f"{float(value):.0f}"
+
+
+@register.filter
+def when(value) -> str:
+    """A moment in the viewer's zone (activated by accounts.timezones), the zone named beside it:
+    `<time datetime="2026-11-25T21:31:00+00:00" title="Europe/Berlin">2026-11-25 22:31 CET</time>`."""
+    if not value:
+        return ""
+    local = timezone.localtime(value)
+    return format_html('<time datetime="{}" title="{}">{} {}</time>', value.isoformat(),
+                       timezone.get_current_timezone_name(), local.strftime("%Y-%m-%d %H:%M"), local.tzname())
+
+
+@register.filter
+def deadline(value) -> str:
+    """A deadline as a date in the viewer's zone and how far it is: '2026-12-01 23:59 CET (in 2 days 3 h)'."""
+    if not value:
+        return ""
+    return format_html("{} <span class=\"hint\">({})</span>", when(value), time_to(value))
+
+
+def time_to(moment, now=None) -> str:
+    """'in 2 days 3 h', 'in 3 h 20 min', 'in 12 min', or the same with 'ago' once it has passed."""
+    seconds = int(((moment - (now or timezone.now())).total_seconds()))
+    minutes = abs(seconds) // 60
+    days, hours, minutes = minutes // 1440, minutes // 60 % 24, minutes % 60
+    if days:
+        span = f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+    elif hours:
+        span = f"{hours} h" + (f" {minutes} min" if minutes else "")
+    elif minutes:
+        span = f"{minutes} min"
+    else:
+        return "now"
+    return f"in {span}" if seconds > 0 else f"{span} ago"
