@@ -164,9 +164,12 @@ def assignment(request, pk):
                "similarity_url": reverse("grading:similarity", args=[assignment.pk]) if role != STUDENT else None}
     if role == STUDENT:
         submission = services.submission_of(request.user, assignment)
-        context.update(submission=submission, submit_form=SubmitForm(bots=services.visible_bots(request.user, assignment)),
-                       own=presentation.drill_down(submission, presentation.latest_runs(assignment)[1])
-                       if submission else None)
+        bots = services.visible_bots(request.user, assignment)
+        own = presentation.drill_down(submission, presentation.latest_runs(assignment)[1]) if submission else None
+        context.update(submission=submission, submit_form=SubmitForm(bots=bots), own=own,
+                       deadline_state=presentation.deadline_state(assignment, timezone.now()),
+                       counting=presentation.counting_note(assignment, own["counts"]) if own else "",
+                       submit_warnings=presentation.submit_warnings(assignment, list(bots)).values())
     else:
         context["view"] = presentation.dashboard(assignment, request.GET.get("sort", "name"))
         if role == INSTRUCTOR:
@@ -253,8 +256,20 @@ def submit(request, pk):
     if not form.is_valid():
         messages.error(request, "Choose one of your bots of this game.")
         return redirect("grading:assignment", assignment.pk)
-    return _verb(request, assignment, services.submit, assignment, form.cleaned_data["bot"],
-                 success=f"{form.cleaned_data['bot'].label} is your submission.")
+    bot = form.cleaned_data["bot"]
+    warning = presentation.submit_warnings(assignment, [bot]).get(bot.pk)
+    if warning and not request.POST.get("confirm_late"):
+        messages.warning(request, f"Not submitted: {warning}. Tick “submit it anyway” to designate it all the same.")
+        return redirect("grading:assignment", assignment.pk)
+    return _verb(request, assignment, services.submit, assignment, bot, success=f"{bot.label} is your submission.")
+
+
+@login_required
+@require_POST
+def withdraw(request, pk):
+    assignment, _ = _assignment(request, pk)
+    return _verb(request, assignment, services.withdraw, assignment,
+                 success="Submission withdrawn: nothing will be graded until you submit a bot again.")
 
 
 @login_required

@@ -88,7 +88,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Submission
-        fields = ["id", "assignment", "label", "student", "team", "bot", "submitted_at"]
+        fields = ["id", "assignment", "label", "student", "team", "bot", "submitted_at", "withdrawn_at"]
         read_only_fields = fields
 
 
@@ -103,20 +103,25 @@ class GradingRunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = GradingRun
-        fields = ["id", "assignment", "status", "rubric", "plan", "note", "created_at", "finished_at", "progress"]
+        fields = ["id", "assignment", "number", "status", "rubric", "plan", "note", "created_at", "finished_at",
+                  "progress"]
         read_only_fields = fields
 
 
 class GradeSerializer(serializers.ModelSerializer):
     submission = SubmissionSerializer(read_only=True)
+    bot = serializers.IntegerField(source="bot_id", read_only=True, help_text="The bot graded (the submission may "
+                                                                              "designate another since).")
     version = serializers.IntegerField(source="version.number", read_only=True, allow_null=True)
+    pending = serializers.CharField(read_only=True, help_text="Empty when the grade is of the submission as it "
+                                                              "stands; else why not (another bot, a newer version...).")
     adjustment = serializers.FloatField(read_only=True, help_text="Sum of the manual adjustments.")
     final = serializers.FloatField(read_only=True, help_text="total + adjustment.")
 
     class Meta:
         model = Grade
-        fields = ["id", "run", "submission", "version", "late_days", "parts", "measured", "total", "adjustment",
-                  "final", "note"]
+        fields = ["id", "run", "submission", "bot", "version", "pending", "late_days", "parts", "measured", "total",
+                  "adjustment", "final", "note"]
         read_only_fields = fields
 
 
