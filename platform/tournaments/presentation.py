@@ -8,9 +8,11 @@ from django.utils import timezone
 from matches.models import Match
 
 from .models import Series, Tournament
-from .services import format_of, played_outcomes
+from .services import draft_format, format_of, played_outcomes
 
 BOX_WIDTH, BOX_HEIGHT, COLUMN_GAP, ROW_GAP = 190, 46, 46, 14
+# The tie-breaks' names as written (docs/tournaments.md), by their keys in the standings.
+TIEBREAK_NAMES = {"buchholz": "Buchholz", "sonneborn_berger": "Sonneborn-Berger"}
 ELIMINATION = (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION)
 
 
@@ -39,6 +41,7 @@ def overview(tournament: Tournament, user) -> dict:
     view["rounds"] = [{"round": number, "series": items} for number, items in sorted(rounds.items())]
     view["standings"] = [{"seed": row.entrant, "label": labels.get(row.entrant, "?"), "place": row.place,
                           "points": row.points, "tiebreaks": row.tiebreaks} for row in rules.standings(outcomes)]
+    view["tiebreak_names"] = [TIEBREAK_NAMES[key] for key in (view["standings"][0]["tiebreaks"] if view["standings"] else {})]
     if tournament.format in ELIMINATION:
         view["bracket"] = bracket_layout(view["series"])
     if tournament.status == Tournament.Status.FINISHED:
@@ -79,41 +82,29 @@ def _game(game) -> dict:
 
 
 def progress(tournament: Tournament) -> dict:
-    """Series done, running and queued, and the time left estimated from the pace of the games so far."""
+    """Series done, running and queued, out of the format's own bound on the series it plays, and the time
+    left at the pace of the games so far. A draft whose settings cannot run with its entrants says why."""
     rows = list(tournament.series.filter(bye=False, walkover=False).prefetch_related("games__match"))
     done = sum(1 for row in rows if row.status == Series.Status.DECIDED)
     running = sum(1 for row in rows if row.status == Series.Status.PLAYING
                   and any(g.match.status != Match.Status.QUEUED for g in row.games.all()))
     queued = len(rows) - done - running
-    expected = max(expected_series(tournament), len(rows))
+    expected, problem = 0, ""
+    if tournament.status == Tournament.Status.FINISHED:
+        expected = done  # the bound allows for a reset final that may not have been needed
+    elif tournament.started_at is not None:
+        expected = format_of(tournament).series_bound()
+    elif tournament.status == Tournament.Status.DRAFT and tournament.entrants.count() >= 2:
+        try:
+            expected = draft_format(tournament).series_bound()
+        except ValueError as exc:  # start refuses such settings with the same reason
+            problem = f"These settings cannot run with these {tournament.entrants.count()} entrants: {exc}"
     seconds_left = None
     if tournament.status == Tournament.Status.RUNNING and done and tournament.started_at:
         elapsed = (timezone.now() - tournament.started_at).total_seconds()
-        seconds_left = round(elapsed / done * (expected - done))
-    return {"done": done, "running": running, "queued": queued, "expected": expected,
-            "percent": round(100 * done / expected) if expected else 0, "seconds_left": seconds_left}
-
-
-def expected_series(tournament: Tournament) -> int:
-    """How many series the whole tournament plays, byes and walkovers aside (an estimate for heats)."""
-    playing = tournament.entrants.filter(withdrawn="").count()
-    formats = Tournament.Format
-    if playing < 2:
-        return 0
-    if tournament.format == formats.ROUND_ROBIN:
-        return playing * (playing - 1) // 2
-    if tournament.format == formats.SINGLE_ELIMINATION:
-        return playing - 1
-    if tournament.format == formats.DOUBLE_ELIMINATION:
-        return 2 * playing - 2
-    if tournament.format == formats.SWISS:
-        return (tournament.rounds or 0) * (playing // 2)
-    pods, field = 0, playing  # heats: pods of each round until one final table
-    while field > tournament.players_per_game:
-        round_pods = -(-field // tournament.players_per_game)
-        pods += round_pods
-        field = round_pods * (tournament.advance or 1)
-    return pods + 1
+        seconds_left = round(elapsed / done * max(0, expected - done))
+    return {"done": done, "running": running, "queued": queued, "expected": expected, "problem": problem,
+            "percent": min(100, round(100 * done / expected)) if expected else 0, "seconds_left": seconds_left}
 
 
 @dataclass

@@ -19,7 +19,9 @@ class ProgressSerializer(serializers.Serializer):
     done = serializers.IntegerField(help_text="Series decided by play.")
     running = serializers.IntegerField()
     queued = serializers.IntegerField()
-    expected = serializers.IntegerField(help_text="Series the whole tournament plays (an estimate for heats).")
+    expected = serializers.IntegerField(help_text="The most series the whole tournament plays, from its format "
+                                                  "(the series played, once finished).")
+    problem = serializers.CharField(help_text="A draft whose settings cannot run with its entrants: why; else empty.")
     percent = serializers.IntegerField()
     seconds_left = serializers.IntegerField(allow_null=True, help_text="Estimated from the pace so far.")
 

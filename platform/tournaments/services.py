@@ -77,12 +77,40 @@ def create_tournament(user, course, *, name: str, game: str, format: str, games_
         rules.new_game(players_per_game, config or {})
     except ConfigError as exc:
         raise TournamentError(f"these options cannot be played: {exc}") from exc
+    _check_format_options(rules, format, players_per_game, rounds, advance)
     return Tournament.objects.create(
         course=course, name=name.strip() or f"{rules.title} tournament", game=game, config=config or {},
         variant=variant, format=format, players_per_game=players_per_game, games_per_series=games_per_series,
         rounds=rounds, advance=advance, rated=rated, visibility=visibility, seeding=seeding,
         seed=random.SystemRandom().getrandbits(48), created_by=user,
     )
+
+
+# The largest field the options of a new tournament are checked for (any count from 2 to it will do).
+CHECKED_ENTRANTS = 64
+
+
+def _check_format_options(rules, format: str, players_per_game: int, rounds: int | None, advance: int | None) -> None:
+    """The pure format code (as the offline CLI uses it) must accept the options for some number of entrants:
+    some, as a field of 4 may be impossible where one of 3 is not. Start checks the actual field again."""
+    refusals = []
+    for entrants in range(2, CHECKED_ENTRANTS + 1):
+        try:
+            _pure_format(format, entrants, frozenset(), rounds, players_per_game, advance, rules)
+            return
+        except ValueError as exc:
+            refusals.append(str(exc))
+    raise TournamentError(f"these settings cannot run with any number of entrants: {refusals[-1]}")
+
+
+def _pure_format(format: str, entrants: int, withdrawn: frozenset, rounds, players_per_game, advance, rules) -> Format:
+    """The format's rules for this field (ValueError, with the reason, for settings it cannot play), its tables
+    checked against the game's seats."""
+    rules_of_format = Format(format, entrants, rounds=rounds,
+                             pod_size=players_per_game if format == Tournament.Format.HEATS else None,
+                             advance=advance, withdrawn=withdrawn)
+    rules_of_format.check_tables(rules.title, rules.min_players, rules.max_players)
+    return rules_of_format
 
 
 def add_entrant(user, tournament: Tournament, bot: Bot, seed: int | None = None) -> Entrant:
@@ -214,16 +242,20 @@ def _matches(tournament: Tournament):
 
 def _format(tournament: Tournament, entrants: Iterable[Entrant]) -> Format:
     entrants = list(entrants)
-    return Format(
-        tournament.format, len(entrants), rounds=tournament.rounds,
-        pod_size=tournament.players_per_game if tournament.format == Tournament.Format.HEATS else None,
-        advance=tournament.advance, withdrawn=frozenset(e.seed for e in entrants if e.withdrawn),
-    )
+    return _pure_format(tournament.format, len(entrants), frozenset(e.seed for e in entrants if e.withdrawn),
+                        tournament.rounds, tournament.players_per_game, tournament.advance, get_game(tournament.game))
 
 
 def format_of(tournament: Tournament) -> Format:
     """The pure format rules of a started tournament (its entrants are seeded)."""
     return _format(tournament, tournament.entrants.all())
+
+
+def draft_format(tournament: Tournament) -> Format:
+    """The format a draft would play with the entrants entered so far, none withdrawn; ValueError saying
+    why the settings cannot run with them."""
+    return _pure_format(tournament.format, tournament.entrants.count(), frozenset(), tournament.rounds,
+                        tournament.players_per_game, tournament.advance, get_game(tournament.game))
 
 
 def played_outcomes(tournament: Tournament) -> dict:
