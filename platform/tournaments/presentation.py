@@ -8,7 +8,7 @@ from django.utils import timezone
 from matches.models import Match
 
 from .models import Series, Tournament
-from .services import draft_format, format_of, played_outcomes
+from .services import draft_format, format_of, played_outcomes, series_score
 
 BOX_WIDTH, BOX_HEIGHT, COLUMN_GAP, ROW_GAP = 190, 46, 46, 14
 # The tie-breaks' names as written (docs/tournaments.md), by their keys in the standings.
@@ -34,11 +34,13 @@ def overview(tournament: Tournament, user) -> dict:
     rules = format_of(tournament)
     outcomes = played_outcomes(tournament)
     rows = {row.key: row for row in tournament.series.prefetch_related("games__match__seats")}
-    view["series"] = [_series(spec, rows.get(spec.key), labels) for spec in rules.series(outcomes)]
-    rounds: dict[int, list] = {}
+    view["series"] = [_series(tournament, spec, rows.get(spec.key), labels) for spec in rules.series(outcomes)]
+    rounds: dict[tuple, list] = {}
     for item in view["series"]:
-        rounds.setdefault(item["round"], []).append(item)
-    view["rounds"] = [{"round": number, "series": items} for number, items in sorted(rounds.items())]
+        rounds.setdefault((BRACKET_ORDER.index(item["bracket"]), item["round"]), []).append(item)
+    last_round = max((number for (_, number) in rounds), default=0)
+    view["rounds"] = [{"round": number, "name": round_name(tournament.format, items[0], last_round), "series": items}
+                      for (_, number), items in sorted(rounds.items())]
     view["standings"] = [{"seed": row.entrant, "label": labels.get(row.entrant, "?"), "place": row.place,
                           "points": row.points, "tiebreaks": row.tiebreaks} for row in rules.standings(outcomes)]
     view["tiebreak_names"] = [TIEBREAK_NAMES[key] for key in (view["standings"][0]["tiebreaks"] if view["standings"] else {})]
@@ -50,13 +52,32 @@ def overview(tournament: Tournament, user) -> dict:
     return view
 
 
-def _series(spec, row: Series | None, labels: dict) -> dict:
+BRACKET_ORDER = ("winners", None, "losers", "final")
+
+
+def round_name(format: str, item: dict, last_round: int) -> str:
+    """A round as people say it: "Winners' round 2", "Losers' round 3", "Grand final", "Grand final reset",
+    "Final" (single elimination), "Final table" (heats), else "Round N"."""
+    number, bracket = item["round"], item["bracket"]
+    if bracket == "final":
+        if format == Tournament.Format.HEATS:
+            return "Final table"
+        return "Grand final reset" if item["key"] == "GF2" else "Grand final"
+    if format == Tournament.Format.DOUBLE_ELIMINATION:
+        return f"{'Winners' if bracket == 'winners' else 'Losers'}' round {number}"
+    if format == Tournament.Format.SINGLE_ELIMINATION and number == last_round:
+        return "Final"
+    return f"Round {number}"
+
+
+def _series(tournament: Tournament, spec, row: Series | None, labels: dict) -> dict:
     item = {
         "key": spec.key, "round": spec.round, "bracket": spec.bracket, "bye": spec.bye, "advance": spec.advance,
         "winner_to": spec.winner_to, "loser_to": spec.loser_to,
         "entrants": [{"seed": seed, "label": labels.get(seed, "?") if seed is not None else None}
                      for seed in spec.entrants],
         "status": "waiting", "walkover": False, "placings": None, "points": None, "winner": None, "games": [],
+        "game_points": None, "tiebreak": "",
     }
     if row is None:
         return item
@@ -64,6 +85,12 @@ def _series(spec, row: Series | None, labels: dict) -> dict:
                 placings={int(k): v for k, v in row.placings.items()} if row.placings else None,
                 points={int(k): v for k, v in row.points.items()} if row.points else None)
     item["games"] = [_game(game) for game in row.games.all()]
+    score = series_score(tournament, row)
+    if score is not None:
+        item["game_points"], item["tiebreak"] = score.game_points, score.tiebreak
+        for entrant in item["entrants"]:
+            entrant["game_points"] = score.game_points.get(entrant["seed"])
+            entrant["place"] = item["placings"].get(entrant["seed"])
     if row.status == Series.Status.PLAYING:
         item["status"] = "running" if any(g["status"] != Match.Status.QUEUED for g in item["games"]) else "queued"
     return item

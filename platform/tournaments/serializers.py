@@ -94,6 +94,11 @@ class SeriesSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True)
     placings = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     points = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+    game_points = serializers.DictField(child=serializers.FloatField(), allow_null=True,
+                                        help_text="Seed -> game points in the series (win 1, draw 1/2); null "
+                                                  "until decided by play.")
+    tiebreak = serializers.CharField(help_text="What separated entrants level on game points: total points, more "
+                                               "games, higher seed; empty when nothing had to.")
     winner_to = serializers.CharField(allow_null=True)
     loser_to = serializers.CharField(allow_null=True)
     games = SeriesGameSerializer(many=True)
@@ -101,6 +106,7 @@ class SeriesSerializer(serializers.Serializer):
 
 class RoundSerializer(serializers.Serializer):
     round = serializers.IntegerField()
+    name = serializers.CharField(help_text="e.g. Winners' round 2, Losers' round 3, Grand final, Final table.")
     series = SeriesSerializer(many=True)
 
 

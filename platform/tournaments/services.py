@@ -18,7 +18,7 @@ from django.utils import timezone
 from games import ConfigError, get_game
 from games.tournament import Series as SeriesSpec
 from games.tournament import Tournament as Format
-from games.tournament.series import GameRecord, SeriesPlan
+from games.tournament.series import GameRecord, SeriesPlan, SeriesScore
 
 from accounts.access import teaches
 from arena.queue import publish_on_commit
@@ -373,6 +373,13 @@ def _replay_failed(tournament: Tournament, game: SeriesGame) -> bool:
             return False
     match_services.requeue(game.match)
     return True
+
+
+def series_score(tournament: Tournament, row: Series) -> SeriesScore | None:
+    """How a series decided by play reads (game points, totals, tie-break); None for one not decided by play."""
+    if row.status != Series.Status.DECIDED or row.walkover or row.bye:
+        return None
+    return _plan(tournament, row).score([_record(game) for game in row.games.all()])
 
 
 def _record(game: SeriesGame) -> GameRecord:
