@@ -6,7 +6,6 @@ so a re-run after a rubric change replays nothing it already has; each `Grade` s
 every number (which matches, versions and seeds).
 """
 
-import json
 import random
 
 from django.conf import settings
@@ -104,10 +103,6 @@ class RubricPart(models.Model):
 
     def __str__(self):
         return f"{self.label} ({self.weight:g})"
-
-    @property
-    def params_json(self) -> str:
-        return json.dumps(self.params, sort_keys=True)
 
 
 class GradingGame(models.Model):

@@ -20,8 +20,9 @@ from accounts.access import role_in
 from accounts.models import Course
 
 from . import charts, code_similarity, presentation, runs, services
+from . import parts
 from .forms import (AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, SubmitForm, TeamForm,
-                    TimeZoneForm)
+                    TimeZoneForm, part_forms)
 from .models import Assignment, RubricPart, Submission
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, require
 
@@ -158,9 +159,10 @@ def _assignment(request, pk, needed=STUDENT) -> tuple[Assignment, str]:
 
 
 @login_required
-def assignment(request, pk):
+def assignment(request, pk, bound_part_form: PartForm | None = None):
     assignment, role = _assignment(request, pk)
-    context = {"assignment": assignment, "rubric": assignment.rubric.all(),
+    rubric = [{"part": part, "words": parts.KINDS[part.kind].explain(part.params)} for part in assignment.rubric.all()]
+    context = {"assignment": assignment, "rubric": rubric,
                "similarity_url": reverse("grading:similarity", args=[assignment.pk]) if role != STUDENT else None}
     if role == STUDENT:
         submission = services.submission_of(request.user, assignment)
@@ -173,7 +175,7 @@ def assignment(request, pk):
     else:
         context["view"] = presentation.dashboard(assignment, request.GET.get("sort", "name"))
         if role == INSTRUCTOR:
-            context["part_form"] = PartForm()
+            context["part_forms"] = part_forms(assignment, bound_part_form)
             with course_time(assignment.course):
                 context["edit_form"] = AssignmentForm(initial=_current(assignment), course=assignment.course)
     return _render(request, assignment.course, "grading/assignment.html", context)
@@ -223,14 +225,24 @@ def _verb(request, assignment, verb, *args, success=""):
 @login_required
 @require_POST
 def add_part(request, pk):
-    assignment, _ = _assignment(request, pk, INSTRUCTOR)
-    form = PartForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "; ".join(" ".join(errors) for errors in form.errors.values()))
-        return redirect("grading:assignment", assignment.pk)
-    data = form.cleaned_data
-    return _verb(request, assignment, lambda user: services.add_part(
-        user, assignment, data["kind"], data["weight"], data["params"], data["label"]))
+    """Add a part from its kind's form; a value out of bounds is shown at its field, on the page again."""
+    target, _ = _assignment(request, pk, INSTRUCTOR)
+    part_type = parts.KINDS.get(request.POST.get("kind", ""))
+    if part_type is None:
+        messages.error(request, "Choose a kind of rubric part.")
+        return redirect("grading:assignment", target.pk)
+    form = PartForm(request.POST, part_type=part_type, assignment=target)
+    if form.is_valid():
+        try:
+            services.add_part(request.user, target, part_type.kind, form.cleaned_data["weight"], form.params(),
+                              form.cleaned_data["label"])
+            messages.success(request, f"Part added: {part_type.title}.")
+            return redirect("grading:assignment", target.pk)
+        except services.PartRefused as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+    response = assignment(request, pk, bound_part_form=form)
+    response.status_code = 400
+    return response
 
 
 @login_required

@@ -29,6 +29,14 @@ class GradingNotAllowed(GradingError, NotAllowed):
     """A grading verb that the user's role in the course does not allow."""
 
 
+class PartRefused(GradingError):
+    """Rubric part options the part's kind cannot use; `field` names the option at fault (if one)."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
 def _require_instructor(user, course) -> None:
     if not teaches(user, course):
         raise GradingNotAllowed("only the course's instructors can change its assignments and rubrics")
@@ -94,7 +102,7 @@ def add_part(user, assignment: Assignment, kind: str, weight: float, params: dic
     try:
         params = part_type.clean(assignment, params or {})
     except parts.PartError as exc:
-        raise GradingError(f"{kind}: {exc}") from exc
+        raise PartRefused(f"{kind}: {exc}", exc.field) from exc
     order = assignment.rubric.count()
     return RubricPart.objects.create(assignment=assignment, kind=kind, weight=weight, params=params, order=order,
                                      label=label.strip() or part_type.describe(params))

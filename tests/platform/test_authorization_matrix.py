@@ -256,6 +256,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "grading:add_part": post_only(STEER_PAGE),
     "grading:remove_part": post_only(STEER_PAGE),
     "grading:submit": post_only(MEMBER_FORM_PAGE),
+    "grading:withdraw": post_only(MEMBER_FORM_PAGE),
     "grading:run_progress": page(STAFF_PAGE),
     "grading:start_run": post_only(STAFF_ACTION_PAGE),
     # ada's team's grade is theirs alone among the students.
@@ -355,7 +356,11 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         data=NEW_PART),
     # Your own (team's) submission: only ada's team has one; a submission sent without a bot is refused.
     "assignment-submission": Case({"GET": expect(404, anonymous=UNAUTHENTICATED, owner=200, mate=200),
-                                   "POST": expect(400, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404)}),
+                                   "POST": expect(400, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404),
+                                   # Withdrawing: the world's assignment is closed, so its students are told so
+                                   # (400); its staff submit nothing (403).
+                                   "DELETE": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404,
+                                                    owner=400, classmate=400, ta=403)}),
     "assignment-runs": Case({"GET": STAFF_API, "POST": expect(
         403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)}),
     "assignment-grades": Case({"GET": COURSE_API}),  # a student's list holds their own grade only
