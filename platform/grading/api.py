@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, parsers, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,7 +15,7 @@ from accounts import people as people_services
 from accounts.access import NotAllowed, role_in
 from accounts.models import Course
 
-from . import presentation, runs, serializers, services
+from . import code_similarity, presentation, runs, serializers, services
 from .models import Assignment, GradingRun, Submission
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, CourseRole, require
 
@@ -189,6 +189,19 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         for grade in grades:
             grade.pending = presentation.pending(grade.submission, grade, counts[grade.submission.bot_id])
         return Response(serializers.GradeSerializer([_with_adjustment(g) for g in grades], many=True).data)
+
+    @extend_schema(responses=serializers.SimilarityReportSerializer)
+    @action(detail=True, pagination_class=None)
+    def similarity(self, request, pk=None):
+        """Staff: the code similarity report of the graded versions, as its page shows it. To students it does
+        not exist (404), as the page."""
+        assignment = self.get_object()
+        if role_in(request.user, assignment.course) == STUDENT:
+            raise NotFound("no such report")
+        found = code_similarity.report(assignment)
+        return Response(serializers.SimilarityReportSerializer({
+            "compared": len(found.compared), "pair_count": len(found.pairs), "pairs": code_similarity.top_pairs(found),
+            "errors": found.errors, "ignored": found.ignored}).data)
 
     @extend_schema(responses={(200, "text/csv"): str})
     @action(detail=True)

@@ -324,9 +324,6 @@ def export_csv(request, pk):
 
 # --- similarity of submissions (staff only) -------------------------------------------------------------------
 
-TOP_PAIRS = 30
-
-
 def _staff_assignment(request, pk) -> Assignment:
     """The assignment, for its course's instructors and assistants; to students it does not exist (404), so
     the page cannot even tell them that a report is kept."""
@@ -341,8 +338,7 @@ def _staff_assignment(request, pk) -> Assignment:
 def similarity(request, pk):
     assignment = _staff_assignment(request, pk)
     found = code_similarity.report(assignment)
-    rows = [{"a": found.compared[r.a], "b": found.compared[r.b], "similarity": r.similarity, "regions": len(r.regions)}
-            for r in found.pairs[:TOP_PAIRS]]
+    rows = code_similarity.top_pairs(found)
     histogram = charts.histogram([r.similarity for r in found.pairs], 1.0, element_id="similarity-histogram",
                                  label="similarity of every pair")
     return _render(request, assignment.course, "grading/similarity.html", {

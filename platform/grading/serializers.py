@@ -132,3 +132,31 @@ class AdjustmentSerializer(serializers.ModelSerializer):
         model = Adjustment
         fields = ["id", "points", "comment", "author", "created_at"]
         read_only_fields = ["id", "author", "created_at"]
+
+
+class ComparedSerializer(serializers.Serializer):
+    submission = serializers.IntegerField(source="submission.pk")
+    label = serializers.CharField(source="submission.label", help_text="The student, or the team.")
+    version = serializers.IntegerField(source="version_number", help_text="The version the deadline rule grades.")
+
+
+class RegionSerializer(serializers.Serializer):
+    a_start = serializers.IntegerField()
+    a_end = serializers.IntegerField()
+    b_start = serializers.IntegerField()
+    b_end = serializers.IntegerField()
+
+
+class SimilarPairSerializer(serializers.Serializer):
+    a = ComparedSerializer()
+    b = ComparedSerializer()
+    similarity = serializers.FloatField(help_text="0 to 1: the share of fingerprints the two have in common.")
+    regions = RegionSerializer(many=True, help_text="Matching lines (1-based, inclusive) of a and of b.")
+
+
+class SimilarityReportSerializer(serializers.Serializer):
+    compared = serializers.IntegerField(help_text="Submissions whose graded version was compared.")
+    pair_count = serializers.IntegerField()
+    pairs = SimilarPairSerializer(many=True, help_text="The most similar pairs, most similar first (as the page).")
+    errors = serializers.DictField(child=serializers.CharField(), help_text="Submission -> why it was not compared.")
+    ignored = serializers.CharField(help_text="What was left out as public code (starter code, built-ins).")

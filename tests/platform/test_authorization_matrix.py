@@ -365,6 +365,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)}),
     "assignment-grades": Case({"GET": COURSE_API}),  # a student's list holds their own grade only
     "assignment-export": Case({"GET": STAFF_API}),
+    "assignment-similarity": Case({"GET": DRAFT_API}),  # as its page: to students it does not exist
     "grading-run-list": Case({"GET": SIGNED_IN_API}),  # the runs of the courses one staffs
     "grading-run-detail": Case({"GET": STAFF_API}),
     "submission-adjustments": (
