@@ -132,6 +132,39 @@ def add_entrant(user, tournament: Tournament, bot: Bot, seed: int | None = None)
                               f"{bot} is already entered, or seed {seed} is taken") from exc
 
 
+def add_course_bots(user, tournament: Tournament, *, builtins: bool = False) -> list[Entrant]:
+    """Enter every bot of the game that the course's students and instructors own (and the built-ins, with
+    `builtins`), but those already entered: the new entrants, in entry order."""
+    _require_teacher(user, tournament)
+    if tournament.status != Tournament.Status.DRAFT:
+        raise TournamentError("entrants are frozen once the tournament has started")
+    course = tournament.course
+    owners = [*course.students.values_list("pk", flat=True), *course.instructors.values_list("pk", flat=True)]
+    bots = Bot.objects.for_game(tournament.game).filter(owner__in=owners).order_by("owner__username", "name")
+    if builtins:
+        bots = [*bots, *Bot.objects.for_game(tournament.game).filter(owner__isnull=True).order_by("name")]
+    entered = set(tournament.entrants.values_list("bot_id", flat=True))
+    with transaction.atomic():
+        return [Entrant.objects.create(tournament=tournament, bot=bot) for bot in bots if bot.pk not in entered]
+
+
+def seeding_preview(tournament: Tournament) -> list[Entrant]:
+    """The entrants of a draft in the order its seeding would give them if it started now (0 = top seed);
+    seeding by hand: the seeds given so far, the unseeded last."""
+    entrants = list(tournament.entrants.select_related("bot__owner", "bot__rating"))
+    if tournament.seeding == Tournament.Seeding.MANUAL:
+        return sorted(entrants, key=lambda e: (e.seed is None, e.seed, e.pk))
+    return _seeding_order(tournament, entrants)
+
+
+def discard(user, tournament: Tournament) -> None:
+    """Delete a draft: nothing was played, so nothing is kept (a started tournament is cancelled instead)."""
+    _require_teacher(user, tournament)
+    deleted, _ = Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).delete()
+    if not deleted:
+        raise TournamentError("only a draft can be discarded; cancel a started tournament")
+
+
 def remove_entrant(user, entrant: Entrant) -> None:
     _require_teacher(user, entrant.tournament)
     if entrant.tournament.status != Tournament.Status.DRAFT:
@@ -182,16 +215,21 @@ def _seed(tournament: Tournament, entrants: list[Entrant]) -> None:
     if tournament.seeding == Tournament.Seeding.MANUAL:
         if sorted(e.seed for e in entrants if e.seed is not None) != list(range(len(entrants))):
             raise TournamentError(f"seeding by hand needs every entrant seeded 0 to {len(entrants) - 1}, once each")
-        ordered = sorted(entrants, key=lambda e: e.seed)
-    elif tournament.seeding == Tournament.Seeding.RATING:
-        ordered = sorted(entrants, key=lambda e: (-_rating(e.bot), e.added_at, e.pk))
-    else:
-        ordered = sorted(entrants, key=lambda e: (e.added_at, e.pk))
+    ordered = _seeding_order(tournament, entrants)
     # Two passes: the unique (tournament, seed) constraint must never see two entrants on one seed.
     Entrant.objects.filter(pk__in=[e.pk for e in entrants]).update(seed=None)
     for number, entrant in enumerate(ordered):
         entrant.seed = number
         entrant.save(update_fields=["seed", "version", "withdrawn"])
+
+
+def _seeding_order(tournament: Tournament, entrants: list[Entrant]) -> list[Entrant]:
+    """Top seed first: by the seeds given (by hand), by rating, or in entry order; ties by entry order."""
+    if tournament.seeding == Tournament.Seeding.MANUAL:
+        return sorted(entrants, key=lambda e: e.seed)
+    if tournament.seeding == Tournament.Seeding.RATING:
+        return sorted(entrants, key=lambda e: (-_rating(e.bot), e.added_at, e.pk))
+    return sorted(entrants, key=lambda e: (e.added_at, e.pk))
 
 
 def _rating(bot: Bot) -> float:

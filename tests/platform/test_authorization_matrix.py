@@ -274,6 +274,10 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}, data=bob_entry_form),
         Case({"POST": STEER_PAGE}, {"tournament": "running"}, data=bob_entry_form),  # entrants frozen: a message
     ),
+    "tournaments:add_course_bots": (
+        Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}),
+        Case({"POST": STEER_PAGE}, {"tournament": "running"}),  # entrants frozen: a message
+    ),
     "tournaments:remove_entrant": (
         Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}),
         Case({"POST": STEER_PAGE}, {"tournament": "running"}),
@@ -283,6 +287,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "pause"}),
         Case({"POST": STEER_PAGE}, {"tournament": "paused", "verb": "resume"}),
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "cancel"}),
+        Case({"POST": DRAFT_STEER_PAGE}, {"tournament": "draft", "verb": "discard"}),
     ),
     # Django's sign-in pages.
     "login": page(PUBLIC),
