@@ -66,6 +66,10 @@ class NewEntrantSerializer(serializers.Serializer):
                                     help_text="Only for seeding by hand: 0 = top seed.")
 
 
+class CourseEntrantsSerializer(serializers.Serializer):
+    builtins = serializers.BooleanField(default=False, help_text="Enter the game's built-in bots too.")
+
+
 class SeriesGameSerializer(serializers.Serializer):
     """One game of a series: its match, the entrants in seat order and how it ended."""
     index = serializers.IntegerField()

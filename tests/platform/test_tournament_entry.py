@@ -45,3 +45,13 @@ def test_discarding_a_draft_deletes_it(client, make_user):
     started = services.start(instructor, started)
     with pytest.raises(services.TournamentError, match="only a draft"):
         services.discard(instructor, started)
+
+
+def test_the_api_enters_every_course_bot_and_discards_a_draft(api_client, make_user):
+    course, instructor, bots = course_with_bots(make_user, "endgame", 3, codes=(ANY_CODE,))
+    draft = entered(instructor, course, [], game="endgame", format="round-robin")
+    api_client.force_authenticate(instructor)
+    answer = api_client.post(f"/api/tournaments/{draft.pk}/entrants/course/", {"builtins": False}, format="json")
+    assert answer.status_code == 201 and len(answer.json()["entrants"]) == 3
+    assert api_client.post(f"/api/tournaments/{draft.pk}/discard/").status_code == 204
+    assert not Tournament.objects.filter(pk=draft.pk).exists()
