@@ -57,3 +57,17 @@ def test_double_elimination_names_its_rounds_and_its_cards_show_scores(client, m
         assert len(re.findall(r'class="game-score">[\d.]+<', shown)) == 2 and shown.count("✓") == 1
     # The bracket drawing carries the scores too, the winner's marked.
     assert re.search(r'class="score won">✓ [\d.]+</text>', page)
+
+
+def test_tie_breaks_and_who_goes_on_are_spelled_out(client, make_user):
+    course, instructor, bots = course_with_bots(make_user, "crazyking", 6, codes=("def act(o):\n    return 0\n",))
+    league = entered(instructor, course, bots[:3], game="crazyking", format="round-robin", name="League")
+    services.start(instructor, league)
+    client.force_login(instructor)
+    standings = client.get(f"/tournaments/{league.pk}/").content.decode().split('id="standings"')[1]
+    assert "<th title=\"tie-break\">Sonneborn-Berger</th>" in standings and "Sonnebornberger" not in standings
+    winner_only = entered(instructor, course, bots, game="crazyking", format="heats", players_per_game=3, advance=1,
+                          name="Pods of three")
+    assert "pods of 3, the winner goes on" in client.get(f"/tournaments/{winner_only.pk}/").content.decode()
+    halves = entered(instructor, course, bots, game="crazyking", format="heats", players_per_game=4, name="Pods of four")
+    assert "pods of 4, top 2 go on" in client.get(f"/tournaments/{halves.pk}/").content.decode()  # the default: half
