@@ -367,6 +367,8 @@ class Game(ABC):
     # share the placing. Placings, the referee's result and the platform read these two facts from here.
     cooperative: ClassVar[bool] = False
     score_order: ClassVar[ScoreOrder] = ScoreOrder.HIGHER_IS_BETTER
+    # The best score a game can end with, where there is one (a cooperative team's perfect game); else None.
+    perfect_score: ClassVar[float | None] = None
     # Time limits in seconds, per game: load+setup, per decision, and the bank a bot may overdraw from.
     time_limits: ClassVar[dict] = {"setup": 5.0, "decision": 1.0, "bank": 10.0}
 

@@ -20,6 +20,7 @@ class Sorted(Game):
     min_players = max_players = default_players = SEATS
     cooperative = True
     score_order = ScoreOrder.LOWER_IS_BETTER
+    perfect_score = 0  # the declare on the fewest turns the deal allows
     time_limits = {"setup": 5.0, "decision": 1.0, "bank": 10.0}
 
     def default_config(self):

@@ -48,6 +48,11 @@ class Format(ABC):
         """How many seats the played series need (2 except in heats)."""
         return {2}
 
+    @abstractmethod
+    def series_bound(self) -> int:
+        """The most series the whole tournament can play, byes and walkovers aside, whatever the results:
+        what its progress is measured against."""
+
     def walkover(self, series: Series) -> Outcome | None:
         """The outcome of a series decided without play: a bye, or a withdrawn entrant, who loses it."""
         if None in series.entrants:

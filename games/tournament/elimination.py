@@ -117,6 +117,12 @@ class Elimination(Format):
         node = self.nodes[ref]
         return all(node.empty_slots) if kind == "winner" else any(node.empty_slots)
 
+    def series_bound(self) -> int:
+        """Every series played puts one loss on an entrant who plays: single elimination ends when all but
+        one are out (one loss each); double when all but one have two, the champion at most one."""
+        players = len(self.active)
+        return 2 * players - 1 if self.double else players - 1
+
     # --- resolving the bracket on the outcomes so far ------------------------------------------
     def series(self, outcomes: Outcomes) -> list[Series]:
         resolved: dict[str, Series] = {}

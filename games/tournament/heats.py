@@ -26,11 +26,16 @@ def snake(ranked: list[int], pods: int) -> list[list[int]]:
     return dealt
 
 
+def advancing(pod_size: int | None, advance: int | None) -> int:
+    """How many of each pod go on: `advance`, or by default half the pod (at least one)."""
+    return max(1, (DEFAULT_POD_SIZE if pod_size is None else pod_size) // 2) if advance is None else advance
+
+
 class Heats(Format):
     def __init__(self, entrants: int, withdrawn: frozenset[int], pod_size: int | None, advance: int | None):
         super().__init__(entrants, withdrawn)
         self.pod_size = DEFAULT_POD_SIZE if pod_size is None else pod_size
-        self.advance = max(1, self.pod_size // 2) if advance is None else advance
+        self.advance = advancing(pod_size, advance)
         if self.pod_size < 3:
             raise ValueError(f"heats need a pod size of at least 3, not {self.pod_size}")
         if not 1 <= self.advance < self.pod_size:
@@ -58,6 +63,11 @@ class Heats(Format):
         final = len(self.round_pods) - 1
         return {size for r, sizes in enumerate(self.round_pods) for size in sizes
                 if r == final or size > self.advance}
+
+    def series_bound(self) -> int:
+        """Every pod of every round but the byes (the round sizes are fixed by the numbers alone)."""
+        final = len(self.round_pods) - 1
+        return sum(1 for r, sizes in enumerate(self.round_pods) for size in sizes if r == final or size > self.advance)
 
     def series(self, outcomes: Outcomes) -> list[Series]:
         listed: list[Series] = []

@@ -35,6 +35,10 @@ class RoundRobin(Format):
                     listed.append(Series(key, round_index + 1, None, pair, drawable=True))
         return listed
 
+    def series_bound(self) -> int:
+        players = len(self.active)
+        return players * (players - 1) // 2
+
     def standings(self, outcomes: Outcomes) -> list[Standing]:
         """Points, then Sonneborn-Berger (Buchholz is nearly the same for all in a round robin)."""
         points, tiebreaks = opponent_tiebreaks(self, outcomes)

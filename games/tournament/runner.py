@@ -33,13 +33,10 @@ def run_tournament(game: Game, bots: list[str], format: str, *, rounds: int | No
     try:
         tournament = Tournament(format, len(bots), rounds=rounds, pod_size=pod_size, advance=advance,
                                 withdrawn=frozenset())
+        tournament.check_tables(game.name, game.min_players, game.max_players)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     sizes = tournament.table_sizes()
-    unplayable = sorted(size for size in sizes if not game.min_players <= size <= game.max_players)
-    if unplayable:
-        raise ConfigError(f"{game.name} is played by {game.min_players} to {game.max_players} players; "
-                          f"this {format} needs tables of {', '.join(map(str, unplayable))}")
     failures = {e: message for e, spec in enumerate(bots)
                 if (message := _validation_failure(game, spec, min(sizes), config, sandbox, seed)) is not None}
     if failures:

@@ -58,6 +58,16 @@ def game_seed(tournament_seed: int, series_key: str, block: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+@dataclass(frozen=True)
+class SeriesScore:
+    """How a decided series reads: each entrant's game points and own total, and what separated entrants
+    level on game points ("" when nothing had to: the game points differ, or the series ended drawn)."""
+
+    game_points: dict[int, float]
+    totals: dict[int, float]
+    tiebreak: str  # "", "more games", "total points", "higher seed", or one of these "after more games"
+
+
 class SeriesPlan:
     def __init__(self, series: Series, games_per_series: int, num_players: int, seed: int, cooperative: bool = False):
         if None in series.entrants or series.bye:
@@ -102,12 +112,7 @@ class SeriesPlan:
         if done % self.block_size:
             return None
         entrants = self.series.entrants
-        game_points = {e: 0.0 for e in entrants}
-        totals = {e: 0.0 for e in entrants}
-        for record in played:
-            for seat, entrant in enumerate(record.seats):
-                game_points[entrant] += beaten(record.placings, seat)
-                totals[entrant] += record.scores[seat]
+        game_points, totals = self._tally(played)
         remaining = self.games_per_series - done
         if remaining > 0:
             return self._outcome(game_points) if self._clinched(game_points, remaining) else None
@@ -119,6 +124,30 @@ class SeriesPlan:
         if level and not self.cooperative and extra_blocks < TIEBREAK_BLOCKS:
             return None  # more games
         return self._outcome(game_points, {e: keys[e] + (e,) for e in entrants})
+
+    def score(self, played: Sequence[GameRecord]) -> SeriesScore:
+        """The game points, totals and tie-break of a series that `played` decided."""
+        if self.outcome(played) is None:
+            raise ValueError(f"series {self.series.key} is not decided by these games")
+        game_points, totals = self._tally(played)
+        after = " after more games" if len(played) > self.games_per_series else ""
+        if len(set(game_points.values())) == len(game_points):
+            return SeriesScore(game_points, totals, "more games" if after else "")
+        if self.series.drawable:
+            return SeriesScore(game_points, totals, "")
+        level = [e for e in game_points if list(game_points.values()).count(game_points[e]) > 1]
+        separated = not self.cooperative and len({totals[e] for e in level}) == len(level)
+        return SeriesScore(game_points, totals, ("total points" if separated else "higher seed") + after)
+
+    def _tally(self, played: Sequence[GameRecord]) -> tuple[dict[int, float], dict[int, float]]:
+        """Each entrant's game points and the sum of its own scores over `played`."""
+        game_points = {e: 0.0 for e in self.series.entrants}
+        totals = {e: 0.0 for e in self.series.entrants}
+        for record in played:
+            for seat, entrant in enumerate(record.seats):
+                game_points[entrant] += beaten(record.placings, seat)
+                totals[entrant] += record.scores[seat]
+        return game_points, totals
 
     def _clinched(self, game_points: dict[int, float], remaining: int) -> bool:
         """True when no result of the remaining games can change the order: one game moves two

@@ -54,6 +54,9 @@ class Swiss(Format):
                              f"rounds, not {self.rounds}; use round-robin for more")
         self._pairings: dict[tuple, list[Series]] = {}
 
+    def series_bound(self) -> int:
+        return self.rounds * (len(self.active) // 2)
+
     def series(self, outcomes: Outcomes) -> list[Series]:
         """Rounds paired so far: the next round is paired once every series of the last one is decided.
 

@@ -75,8 +75,19 @@ class Tournament:
         return self._format.champion(outcomes)
 
     def table_sizes(self) -> set[int]:
-        """The numbers of seats the played series need: check them against the game before starting."""
+        """The numbers of seats the played series need (see `check_tables`)."""
         return self._format.table_sizes()
+
+    def check_tables(self, game: str, min_players: int, max_players: int) -> None:
+        """ValueError unless the game seats every table the tournament plays."""
+        unplayable = sorted(size for size in self.table_sizes() if not min_players <= size <= max_players)
+        if unplayable:
+            raise ValueError(f"{game} is played by {min_players} to {max_players} players; this {self.format} "
+                             f"of {self.entrants} needs tables of {', '.join(map(str, unplayable))}")
+
+    def series_bound(self) -> int:
+        """The most series the tournament can play, byes and walkovers aside, whatever the results."""
+        return self._format.series_bound()
 
     def _check(self, listed: list[Series], outcomes: Mapping[str, Outcome]) -> None:
         by_key = {s.key: s for s in listed}

@@ -248,7 +248,10 @@ class LadderRowSerializer(serializers.Serializer):
         choices=["elo", "average-score"],
         help_text="elo: ranked by Elo rating; average-score: a cooperative game, ranked by the average team score "
                   "over the bot's matches (lower_is_better says which way).")
-    rank = serializers.IntegerField(allow_null=True, help_text="Null for a bot with no match yet (cooperative games).")
+    rank = serializers.IntegerField(allow_null=True, help_text="Null for a provisional bot: fewer than "
+                                                               "ARENA_PROVISIONAL_GAMES rated matches (Elo), or no "
+                                                               "match yet (cooperative games); listed after the ranked.")
+    provisional = serializers.BooleanField(help_text="Not ranked yet, as the ladder page lists it apart.")
     bot = BotSerializer()
     rating = serializers.FloatField(allow_null=True, help_text="Elo; null for a cooperative game.")
     average_score = serializers.FloatField(allow_null=True, required=False,

@@ -24,7 +24,8 @@ from matches.models import Match, MatchSeat
 from matches.replays import finished_view
 from matches import services as match_services
 from matches.services import ChallengeError, TooManyInFlight
-from ratings.services import history, ladder_rows, ranked_bots, team_ladder
+from ratings.presentation import standing_rows, standings
+from ratings.services import history, team_ladder
 from variants.access import RulesSeen
 from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
@@ -284,12 +285,13 @@ class Ladder(generics.GenericAPIView):
             raise NotFound(str(exc)) from exc
         if rules.cooperative:  # ranked in Python over every match (services.team_ladder): paged as a list
             lower = rules.score_order == ScoreOrder.LOWER_IS_BETTER
-            rows = [{**row, "measure": "average-score", "rating": None, "lower_is_better": lower, "draws": 0}
-                    for row in self.paginate_queryset(team_ladder(game))]
-        else:
-            page = self.paginate_queryset(ranked_bots(game).with_active_version())
+            rows = [{**row, "measure": "average-score", "rating": None, "lower_is_better": lower, "draws": 0,
+                     "provisional": not row["played"]} for row in self.paginate_queryset(team_ladder(game))]
+        else:  # as the ladder page: ranked bots first, then the provisional ones, unranked
+            page = self.paginate_queryset(standings(game).with_active_version())
             first = self.paginator.page.start_index()
-            rows = [{**row, "measure": "elo"} for row in ladder_rows(page, first_rank=first)]
+            rows = [{**row, "measure": "elo", "provisional": row["bot"].provisional}
+                    for row in standing_rows(page, first_place=first)]
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, parsers, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -16,7 +16,7 @@ from accounts import people as people_services
 from accounts.access import NotAllowed, role_in
 from accounts.models import Course
 
-from . import presentation, runs, serializers, services
+from . import code_similarity, presentation, runs, serializers, services
 from .models import Assignment, GradingRun, Submission
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, CourseRole, require
 
@@ -156,12 +156,15 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         return Response(serializers.RubricPartSerializer(part).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["post"], request=serializers.SubmitSerializer, responses=serializers.SubmissionSerializer)
-    @extend_schema(methods=["get"], responses=serializers.SubmissionSerializer)
-    @action(detail=True, methods=["get", "post"])
+    @extend_schema(methods=["get", "delete"], responses=serializers.SubmissionSerializer)
+    @action(detail=True, methods=["get", "post", "delete"])
     def submission(self, request, pk=None):
-        """Students: GET your (team's) submission (404 if none); POST `{bot}` designates one of your bots."""
+        """Students: GET your (team's) submission (404 if none); POST `{bot}` designates one of your bots;
+        DELETE withdraws it (grades already given stay)."""
         assignment = self.get_object()
-        if request.method == "POST":
+        if request.method == "DELETE":
+            submission = _call(services.withdraw, request.user, assignment)
+        elif request.method == "POST":
             bot = serializers.SubmitSerializer(data=request.data)
             bot.is_valid(raise_exception=True)
             submission = _call(services.submit, request.user, assignment, bot.validated_data["bot"])
@@ -189,11 +192,28 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         """The grades of the newest finished run, with each part's evidence: staff see all, a student their own."""
         assignment = self.get_object()
         graded = presentation.latest_runs(assignment)[1]
-        grades = graded.grades.select_related("submission__student", "version") if graded else []
+        grades = graded.grades.select_related("submission__student", "submission__bot", "version") if graded else []
         if graded and role_in(request.user, assignment.course) == STUDENT:
             own = services.submission_of(request.user, assignment)
             grades = grades.filter(submission=own)
+        grades = list(grades)
+        counts = services.counting_versions(assignment, [grade.submission.bot for grade in grades])
+        for grade in grades:
+            grade.pending = presentation.pending(grade.submission, grade, counts[grade.submission.bot_id])
         return Response(serializers.GradeSerializer([_with_adjustment(g) for g in grades], many=True).data)
+
+    @extend_schema(responses=serializers.SimilarityReportSerializer)
+    @action(detail=True, pagination_class=None)
+    def similarity(self, request, pk=None):
+        """Staff: the code similarity report of the graded versions, as its page shows it. To students it does
+        not exist (404), as the page."""
+        assignment = self.get_object()
+        if role_in(request.user, assignment.course) == STUDENT:
+            raise NotFound("no such report")
+        found = code_similarity.report(assignment)
+        return Response(serializers.SimilarityReportSerializer({
+            "compared": len(found.compared), "pair_count": len(found.pairs), "pairs": code_similarity.top_pairs(found),
+            "errors": found.errors, "ignored": found.ignored}).data)
 
     @extend_schema(responses={(200, "text/csv"): str})
     @action(detail=True)

@@ -4,8 +4,11 @@ from datetime import datetime
 
 from django.utils.html import format_html, format_html_join
 
-WIDTH, HEIGHT, MARGIN = 520, 200, 30
+WIDTH, HEIGHT, MARGIN = 520, 220, 36
 BAR = "#2e7d32"
+# Text in user units: the chart is drawn at most WIDTH wide, and about 340 px on a phone, where this reads
+# as 11 px or more (the 11 it had read as 5 px beside another chart).
+FONT = 17
 
 
 def histogram(values: list[float], maximum: float, bins: int = 10, *, element_id: str = "histogram",
@@ -26,10 +29,13 @@ def histogram(values: list[float], maximum: float, bins: int = 10, *, element_id
     return format_html(
         '<svg class="chart" id="{element_id}" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
         '<line x1="{m}" y1="{b}" x2="{r}" y2="{b}" stroke="#999"/>{bars}'
-        '<text x="{m}" y="{h}" font-size="11">0</text><text x="{r}" y="{h}" font-size="11" text-anchor="end">{top}</text>'
-        '<text x="2" y="{ty}" font-size="11">{tallest}</text></svg>',
-        w=WIDTH, h=HEIGHT, m=MARGIN, b=HEIGHT - MARGIN, r=WIDTH - MARGIN, bars=bars, top=f"{maximum:g}", tallest=tallest,
-        ty=MARGIN + 4, element_id=element_id, label=label)
+        '<text x="{m}" y="{ly}" font-size="{f}">0</text>'
+        '<text x="{c}" y="{ly}" font-size="{f}" text-anchor="middle">{half}</text>'
+        '<text x="{r}" y="{ly}" font-size="{f}" text-anchor="end">{top}</text>'
+        '<text x="2" y="{ty}" font-size="{f}">{tallest}</text></svg>',
+        w=WIDTH, h=HEIGHT, m=MARGIN, b=HEIGHT - MARGIN, r=WIDTH - MARGIN, c=WIDTH // 2, bars=bars, f=FONT,
+        top=f"{maximum:g}", half=f"{maximum / 2:g}", tallest=tallest, ly=HEIGHT - MARGIN + FONT + 2, ty=MARGIN - 8,
+        element_id=element_id, label=label)
 
 
 def timeline(moments: list[datetime], opens: datetime, deadline: datetime) -> str:
@@ -54,7 +60,7 @@ def timeline(moments: list[datetime], opens: datetime, deadline: datetime) -> st
         '<line x1="{m}" y1="{b}" x2="{r}" y2="{b}" stroke="#999"/>'
         '<polyline fill="none" stroke="{c}" stroke-width="2" points="{points}"/>'
         '<line x1="{dx}" y1="{m}" x2="{dx}" y2="{b}" stroke="#d62728" stroke-dasharray="4 3"/>'
-        '<text x="{dx}" y="{ty}" font-size="11" fill="#d62728" text-anchor="end">deadline</text>'
-        '<text x="2" y="{ty}" font-size="11">{n}</text><text x="{m}" y="{h}" font-size="11">opening</text></svg>',
-        w=WIDTH, h=HEIGHT, m=MARGIN, b=HEIGHT - MARGIN, r=WIDTH - MARGIN, c=BAR, points=" ".join(points),
-        dx=f"{x(deadline):.1f}", ty=MARGIN - 6, n=len(moments))
+        '<text x="{dx}" y="{ty}" font-size="{f}" fill="#d62728" text-anchor="end">deadline</text>'
+        '<text x="2" y="{ty}" font-size="{f}">{n}</text><text x="{m}" y="{ly}" font-size="{f}">opening</text></svg>',
+        w=WIDTH, h=HEIGHT, m=MARGIN, b=HEIGHT - MARGIN, r=WIDTH - MARGIN, c=BAR, points=" ".join(points), f=FONT,
+        dx=f"{x(deadline):.1f}", ty=MARGIN - 8, n=len(moments), ly=HEIGHT - MARGIN + FONT + 2)

@@ -82,6 +82,16 @@ def report(assignment: Assignment) -> Report:
     return Report(pairs, compared, {compared[key].submission.label: reason for key, reason in errors.items()}, ignored)
 
 
+# The most similar pairs the report page and the API list (the histogram counts them all).
+TOP_PAIRS = 30
+
+
+def top_pairs(found: Report) -> list[dict]:
+    """The TOP_PAIRS most similar pairs: both sides' submissions and versions, the similarity, the regions."""
+    return [{"a": found.compared[r.a], "b": found.compared[r.b], "similarity": r.similarity, "regions": r.regions}
+            for r in found.pairs[:TOP_PAIRS]]
+
+
 def _report_key(assignment: Assignment, compared: dict[str, Compared]) -> str:
     """A digest of what a report is made of: each graded source (by submission), the starter code and the
     built-in bots left out, and the comparison's code."""

@@ -1,5 +1,3 @@
-import json
-
 from django import forms
 from django.contrib.auth import get_user_model
 from games import available_games
@@ -32,20 +30,34 @@ class AssignmentForm(forms.Form):
 
 
 class PartForm(forms.Form):
-    kind = forms.ChoiceField(choices=[(kind, part.title) for kind, part in parts.KINDS.items()])
-    weight = forms.FloatField(min_value=0.01, initial=10, help_text="Points.")
-    label = forms.CharField(max_length=80, required=False, help_text="Default: described from the options.")
-    params = forms.CharField(required=False, initial="{}", label="Options (JSON)",
-                             help_text='e.g. {"opponent": "greedy", "games": 20, "full_at": 0.8}')
+    """A rubric part of one kind: its points, label, and the kind's own typed, bounded options (parts.Option,
+    parts.Choice), so a wrong value is refused at its field."""
 
-    def clean_params(self):
-        try:
-            value = json.loads(self.cleaned_data["params"] or "{}")
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(f"not JSON: {exc}") from exc
-        if not isinstance(value, dict):
-            raise forms.ValidationError("the options are a JSON object")
-        return value
+    weight = forms.FloatField(min_value=0.01, max_value=1000, initial=10, label="Points")
+    label = forms.CharField(max_length=80, required=False, help_text="Default: described from the options.")
+
+    def __init__(self, *args, part_type: parts.PartType, assignment, **kwargs):
+        kwargs.setdefault("prefix", part_type.kind)
+        super().__init__(*args, **kwargs)
+        self.part_type = part_type
+        for option in part_type.options:
+            field = forms.IntegerField if option.cast is int else forms.FloatField
+            self.fields[option.name] = field(label=option.label, initial=option.default, min_value=option.low,
+                                             max_value=option.high)
+        for choice in part_type.choices(assignment):
+            self.fields[choice.name] = forms.ChoiceField(label=choice.label, choices=choice.values,
+                                                         initial=choice.default)
+
+    def params(self) -> dict:
+        """The kind's options as entered (the part type checks them again, with what only it knows)."""
+        return {name: value for name, value in self.cleaned_data.items() if name not in ("weight", "label")}
+
+
+def part_forms(assignment, bound: PartForm | None = None) -> list[PartForm]:
+    """A form per part kind that can grade the assignment's game; `bound` (one with errors) in its kind's place."""
+    return [bound if bound is not None and bound.part_type is part_type else PartForm(part_type=part_type,
+                                                                                       assignment=assignment)
+            for part_type in parts.KINDS.values() if part_type.applies_to(assignment)]
 
 
 class RosterForm(forms.Form):

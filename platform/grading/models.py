@@ -6,7 +6,6 @@ so a re-run after a rubric change replays nothing it already has; each `Grade` s
 every number (which matches, versions and seeds).
 """
 
-import json
 import random
 
 from django.conf import settings
@@ -68,6 +67,9 @@ class Submission(models.Model):
                              related_name="submissions", help_text="For team assignments: the team submitting.")
     bot = models.ForeignKey("bots.Bot", on_delete=models.PROTECT, related_name="submissions")
     submitted_at = models.DateTimeField(auto_now=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True,
+                                        help_text="Set when the student withdraws it: nothing is graded until "
+                                                  "they submit again; earlier grades are kept.")
 
     class Meta:
         ordering = ["assignment", "id"]
@@ -101,10 +103,6 @@ class RubricPart(models.Model):
 
     def __str__(self):
         return f"{self.label} ({self.weight:g})"
-
-    @property
-    def params_json(self) -> str:
-        return json.dumps(self.params, sort_keys=True)
 
 
 class GradingGame(models.Model):
@@ -142,6 +140,7 @@ class GradingRun(models.Model):
         FAILED = "failed"
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="runs")
+    number = models.PositiveIntegerField(help_text="1, 2, ... within the assignment (its first run is run 1).")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING, db_index=True)
     rubric = models.JSONField(default=list, help_text="The rubric as it was when the run started.")
     plan = models.JSONField(default=dict, help_text="Submission id -> the version graded, days late, note.")
@@ -155,9 +154,10 @@ class GradingRun(models.Model):
 
     class Meta:
         ordering = ["-id"]
+        constraints = [models.UniqueConstraint(fields=["assignment", "number"], name="run_number_unique_per_assignment")]
 
     def __str__(self):
-        return f"grading run {self.pk} of {self.assignment}"
+        return f"grading run {self.number} of {self.assignment}"
 
 
 class Grade(models.Model):
@@ -165,6 +165,9 @@ class Grade(models.Model):
 
     run = models.ForeignKey(GradingRun, on_delete=models.CASCADE, related_name="grades")
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="grades")
+    bot = models.ForeignKey("bots.Bot", null=True, on_delete=models.PROTECT, related_name="+",
+                            help_text="The bot the submission designated when graded (it may designate another "
+                                      "since).")
     version = models.ForeignKey("bots.BotVersion", null=True, on_delete=models.PROTECT, related_name="+",
                                 help_text="The version graded; empty when none counts (see note).")
     late_days = models.PositiveSmallIntegerField(default=0)

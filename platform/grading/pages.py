@@ -24,8 +24,9 @@ from accounts.forms import StudentIdForm
 from accounts.models import Course
 
 from . import charts, code_similarity, presentation, runs, services
+from . import parts
 from .forms import (AdjustForm, AssignmentForm, AssistantForm, PartForm, RosterForm, StudentIdsForm, SubmitForm,
-                    TeamForm, TimeZoneForm)
+                    TeamForm, TimeZoneForm, part_forms)
 from .models import Assignment, RubricPart, Submission
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, require
 
@@ -191,19 +192,23 @@ def _assignment(request, pk, needed=STUDENT) -> tuple[Assignment, str]:
 
 
 @login_required
-def assignment(request, pk):
+def assignment(request, pk, bound_part_form: PartForm | None = None):
     assignment, role = _assignment(request, pk)
-    context = {"assignment": assignment, "rubric": assignment.rubric.all(),
+    rubric = [{"part": part, "words": parts.KINDS[part.kind].explain(part.params)} for part in assignment.rubric.all()]
+    context = {"assignment": assignment, "rubric": rubric,
                "similarity_url": reverse("grading:similarity", args=[assignment.pk]) if role != STUDENT else None}
     if role == STUDENT:
         submission = services.submission_of(request.user, assignment)
-        context.update(submission=submission, submit_form=SubmitForm(bots=services.visible_bots(request.user, assignment)),
-                       own=presentation.drill_down(submission, presentation.latest_runs(assignment)[1])
-                       if submission else None)
+        bots = services.visible_bots(request.user, assignment)
+        own = presentation.drill_down(submission, presentation.latest_runs(assignment)[1]) if submission else None
+        context.update(submission=submission, submit_form=SubmitForm(bots=bots), own=own,
+                       deadline_state=presentation.deadline_state(assignment, timezone.now()),
+                       counting=presentation.counting_note(assignment, own["counts"]) if own else "",
+                       submit_warnings=presentation.submit_warnings(assignment, list(bots)).values())
     else:
         context["view"] = presentation.dashboard(assignment, request.GET.get("sort", "name"))
         if role == INSTRUCTOR:
-            context["part_form"] = PartForm()
+            context["part_forms"] = part_forms(assignment, bound_part_form)
             with course_time(assignment.course):
                 context["edit_form"] = AssignmentForm(initial=_current(assignment), course=assignment.course)
     return _render(request, assignment.course, "grading/assignment.html", context)
@@ -253,14 +258,24 @@ def _verb(request, assignment, verb, *args, success=""):
 @login_required
 @require_POST
 def add_part(request, pk):
-    assignment, _ = _assignment(request, pk, INSTRUCTOR)
-    form = PartForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "; ".join(" ".join(errors) for errors in form.errors.values()))
-        return redirect("grading:assignment", assignment.pk)
-    data = form.cleaned_data
-    return _verb(request, assignment, lambda user: services.add_part(
-        user, assignment, data["kind"], data["weight"], data["params"], data["label"]))
+    """Add a part from its kind's form; a value out of bounds is shown at its field, on the page again."""
+    target, _ = _assignment(request, pk, INSTRUCTOR)
+    part_type = parts.KINDS.get(request.POST.get("kind", ""))
+    if part_type is None:
+        messages.error(request, "Choose a kind of rubric part.")
+        return redirect("grading:assignment", target.pk)
+    form = PartForm(request.POST, part_type=part_type, assignment=target)
+    if form.is_valid():
+        try:
+            services.add_part(request.user, target, part_type.kind, form.cleaned_data["weight"], form.params(),
+                              form.cleaned_data["label"])
+            messages.success(request, f"Part added: {part_type.title}.")
+            return redirect("grading:assignment", target.pk)
+        except services.PartRefused as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+    response = assignment(request, pk, bound_part_form=form)
+    response.status_code = 400
+    return response
 
 
 @login_required
@@ -298,8 +313,20 @@ def submit(request, pk):
     if not form.is_valid():
         messages.error(request, "Choose one of your bots of this game.")
         return redirect("grading:assignment", assignment.pk)
-    return _verb(request, assignment, services.submit, assignment, form.cleaned_data["bot"],
-                 success=f"{form.cleaned_data['bot'].label} is your submission.")
+    bot = form.cleaned_data["bot"]
+    warning = presentation.submit_warnings(assignment, [bot]).get(bot.pk)
+    if warning and not request.POST.get("confirm_late"):
+        messages.warning(request, f"Not submitted: {warning}. Tick “submit it anyway” to designate it all the same.")
+        return redirect("grading:assignment", assignment.pk)
+    return _verb(request, assignment, services.submit, assignment, bot, success=f"{bot.label} is your submission.")
+
+
+@login_required
+@require_POST
+def withdraw(request, pk):
+    assignment, _ = _assignment(request, pk)
+    return _verb(request, assignment, services.withdraw, assignment,
+                 success="Submission withdrawn: nothing will be graded until you submit a bot again.")
 
 
 @login_required
@@ -342,9 +369,6 @@ def export_csv(request, pk):
 
 # --- similarity of submissions (staff only) -------------------------------------------------------------------
 
-TOP_PAIRS = 30
-
-
 def _staff_assignment(request, pk) -> Assignment:
     """The assignment, for its course's instructors and assistants; to students it does not exist (404), so
     the page cannot even tell them that a report is kept."""
@@ -359,8 +383,7 @@ def _staff_assignment(request, pk) -> Assignment:
 def similarity(request, pk):
     assignment = _staff_assignment(request, pk)
     found = code_similarity.report(assignment)
-    rows = [{"a": found.compared[r.a], "b": found.compared[r.b], "similarity": r.similarity, "regions": len(r.regions)}
-            for r in found.pairs[:TOP_PAIRS]]
+    rows = code_similarity.top_pairs(found)
     histogram = charts.histogram([r.similarity for r in found.pairs], 1.0, element_id="similarity-histogram",
                                  label="similarity of every pair")
     return _render(request, assignment.course, "grading/similarity.html", {

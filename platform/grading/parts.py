@@ -14,7 +14,36 @@ from games import get_game
 
 
 class PartError(ValueError):
-    """Options a part type cannot use; the message says why."""
+    """Options a part type cannot use; the message says why, and `field` names the option at fault (if one)."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Option:
+    """A number option of a part kind, typed, bounded and labelled: the rubric form shows it, `read` checks it."""
+
+    name: str
+    label: str
+    default: float
+    low: float
+    high: float
+    cast: type = float
+
+    def read(self, params: dict):
+        return _number(params, self.name, self.default, self.low, self.high, self.cast)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An option picked from a list (a built-in opponent, a tournament of the course)."""
+
+    name: str
+    label: str
+    values: list[tuple[str, str]]  # (value, as shown)
+    default: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,9 +91,9 @@ def _number(params: dict, name: str, default, low, high, cast=float):
     try:
         value = cast(params.get(name, default))
     except (TypeError, ValueError) as exc:
-        raise PartError(f"{name} must be a number") from exc
+        raise PartError(f"{name} must be a number", name) from exc
     if not low <= value <= high:
-        raise PartError(f"{name} must be between {low} and {high}")
+        raise PartError(f"{name} must be between {low} and {high}", name)
     return value
 
 
@@ -73,14 +102,36 @@ class PartType(ABC):
     title = ""
     # Games the part can grade; empty: every game.
     games_supported: tuple[str, ...] = ()
+    # Its number options, as the rubric form shows them.
+    options: tuple[Option, ...] = ()
 
-    def clean(self, assignment, params: dict) -> dict:
+    def check_game(self, assignment) -> None:
+        """PartError unless the part can grade the assignment's game."""
         if self.games_supported and assignment.game not in self.games_supported:
             raise PartError(f"only for {', '.join(self.games_supported)}, not {assignment.game}")
+
+    def applies_to(self, assignment) -> bool:
+        try:
+            self.check_game(assignment)
+        except PartError:
+            return False
+        return True
+
+    def choices(self, assignment) -> list[Choice]:
+        """Its options picked from a list, for this assignment."""
+        return []
+
+    def clean(self, assignment, params: dict) -> dict:
+        self.check_game(assignment)
         return {}
 
     def describe(self, params: dict) -> str:
+        """A short label for the part."""
         return self.title
+
+    def explain(self, params: dict) -> str:
+        """What earns the points, in words, as students read the rubric."""
+        return self.describe(params)
 
     def needs(self, assignment, params: dict) -> list[GameNeed]:
         return []
@@ -94,19 +145,29 @@ class PlaysBuiltin(PartType):
     """Parts measured over N seeded games against one built-in, seats alternated on each board."""
 
     default_opponent = "greedy"
+    GAMES = Option("games", "Games (each board played from both seats)", 10, 2, 200, int)
+    options = (GAMES,)
 
-    def clean(self, assignment, params):
-        super().clean(assignment, params)
+    def check_game(self, assignment):
+        super().check_game(assignment)
         rules = get_game(assignment.game)
         if rules.cooperative or rules.min_players > 2:
             raise PartError(f"it plays two-seat games against a built-in; {rules.title} seats "
                             f"{rules.min_players}: use team_score")
-        builtins = sorted(rules.builtin_bots())
-        opponent = params.get("opponent") or (self.default_opponent if self.default_opponent in builtins
-                                               else builtins[0])
-        if opponent not in builtins:
-            raise PartError(f"opponent must be a built-in bot of {assignment.game}: {', '.join(builtins)}")
-        games = _number(params, "games", 10, 2, 200, int)
+
+    def choices(self, assignment):
+        builtins = sorted(get_game(assignment.game).builtin_bots())
+        default = self.default_opponent if self.default_opponent in builtins else builtins[0]
+        return [Choice("opponent", "Against the built-in bot", [(name, name) for name in builtins], default)]
+
+    def clean(self, assignment, params):
+        super().clean(assignment, params)
+        [opponents] = self.choices(assignment)
+        opponent = params.get("opponent") or opponents.default
+        if opponent not in dict(opponents.values):
+            raise PartError(f"opponent must be a built-in bot of {assignment.game}: "
+                            f"{', '.join(dict(opponents.values))}", "opponent")
+        games = self.GAMES.read(params)
         return {"opponent": opponent, "games": games + games % 2}
 
     def needs(self, assignment, params):
@@ -134,14 +195,20 @@ class PlaysBuiltin(PartType):
 class WinRate(PlaysBuiltin):
     kind = "win_rate"
     title = "win rate"
+    FULL_AT = Option("full_at", "Full marks from this share of games won (0.01 to 1)", 0.8, 0.01, 1.0)
+    options = (PlaysBuiltin.GAMES, FULL_AT)
 
     def clean(self, assignment, params):
         cleaned = super().clean(assignment, params)
-        cleaned["full_at"] = _number(params, "full_at", 0.8, 0.01, 1.0)
+        cleaned["full_at"] = self.FULL_AT.read(params)
         return cleaned
 
     def describe(self, params):
         return f"win rate vs {params['opponent']} (full at {params['full_at']:.0%})"
+
+    def explain(self, params):
+        return (f"Win at least {params['full_at']:.0%} of {params['games']} games against {params['opponent']} "
+                f"for full marks; fewer wins earn their share (a draw counts half).")
 
     def measure(self, context, params):
         score, ids = 0.0, []
@@ -162,6 +229,10 @@ class Reliability(PlaysBuiltin):
 
     def describe(self, params):
         return f"reliability (games without crash, timeout or illegal move, vs {params['opponent']})"
+
+    def explain(self, params):
+        return (f"Play {params['games']} games against {params['opponent']} without a crash, timeout or illegal "
+                f"move: each game that ends cleanly earns its share.")
 
     def measure(self, context, params):
         clean, ids, failures = 0, [], {}
@@ -186,13 +257,20 @@ class SolverLoss(PlaysBuiltin):
     title = "play against the solver"
     games_supported = ("endgame",)
 
+    ZERO_AT = Option("zero_at", "No marks from this many points lost per move", 3.0, 0.1, 1000.0)
+    options = (PlaysBuiltin.GAMES, ZERO_AT)
+
     def clean(self, assignment, params):
         cleaned = super().clean(assignment, params)
-        cleaned["zero_at"] = _number(params, "zero_at", 3.0, 0.1, 1000.0)
+        cleaned["zero_at"] = self.ZERO_AT.read(params)
         return cleaned
 
     def describe(self, params):
         return f"points lost per move vs optimal (0 for full marks, {params['zero_at']:g} or more for none)"
+
+    def explain(self, params):
+        return (f"Over {params['games']} games against {params['opponent']}, lose no points per move to optimal "
+                f"play for full marks; {params['zero_at']:g} or more lost per move earns none, linear between.")
 
     def measure(self, context, params):
         ids, rows = self._analysed_moves(context, params)
@@ -208,17 +286,25 @@ class TournamentPlacement(PartType):
     kind = "tournament"
     title = "tournament placement"
 
-    def clean(self, assignment, params):
+    def choices(self, assignment):
         from tournaments.models import Tournament
 
-        tournament = Tournament.objects.filter(pk=params.get("tournament"), course=assignment.course_id,
-                                               game=assignment.game).first()
-        if tournament is None:
-            raise PartError(f"tournament must be the id of a {assignment.game} tournament of this course")
-        return {"tournament": tournament.pk}
+        tournaments = Tournament.objects.filter(course=assignment.course_id, game=assignment.game).order_by("-id")
+        return [Choice("tournament", "Tournament", [(str(t.pk), t.name) for t in tournaments])]
+
+    def clean(self, assignment, params):
+        super().clean(assignment, params)
+        [tournaments] = self.choices(assignment)
+        if str(params.get("tournament")) not in dict(tournaments.values):
+            raise PartError(f"tournament must be the id of a {assignment.game} tournament of this course", "tournament")
+        return {"tournament": int(params["tournament"])}
 
     def describe(self, params):
         return f"placement in tournament {params['tournament']}"
+
+    def explain(self, params):
+        return (f"Your place in tournament {params['tournament']}: first earns full marks, last none, "
+                f"linear between.")
 
     def measure(self, context, params):
         from tournaments.models import Tournament
@@ -241,6 +327,9 @@ class TournamentPlacement(PartType):
 class EloPercentile(PartType):
     kind = "elo_percentile"
     title = "Elo percentile on the course ladder"
+
+    def explain(self, params):
+        return "Your share of the course's bots rated below yours on the ladder (level ones count half)."
 
     def measure(self, context, params):
         from ratings.services import ladder
@@ -268,13 +357,20 @@ class SproutsWinningMoves(PlaysBuiltin):
     games_supported = ("sprouts",)
     default_opponent = "random"
 
+    FULL_AT = Option("full_at", "Full marks from this share of winning moves kept (0.01 to 1)", 1.0, 0.01, 1.0)
+    options = (PlaysBuiltin.GAMES, FULL_AT)
+
     def clean(self, assignment, params):
         cleaned = super().clean(assignment, params)
-        cleaned["full_at"] = _number(params, "full_at", 1.0, 0.01, 1.0)
+        cleaned["full_at"] = self.FULL_AT.read(params)
         return cleaned
 
     def describe(self, params):
         return f"winning moves kept in won positions vs {params['opponent']} (full at {params['full_at']:.0%})"
+
+    def explain(self, params):
+        return (f"Over {params['games']} games against {params['opponent']}, keep a won position won with at least "
+                f"{params['full_at']:.0%} of your moves for full marks; fewer earn their share.")
 
     def measure(self, context, params):
         ids, rows = self._analysed_moves(context, params)
@@ -297,17 +393,25 @@ class TeamScore(PartType):
     title = "team score"
     games_supported = ("sorted",)
 
+    GAMES = Option("games", "Deals", 10, 1, 200, int)
+    FULL_AT = Option("full_at", "Full marks at this average team score or lower", 0.0, 0.0, 1000.0)
+    ZERO_AT = Option("zero_at", "No marks at this average team score or higher", 10.0, 0.1, 1000.0)
+    options = (GAMES, FULL_AT, ZERO_AT)
+
     def clean(self, assignment, params):
         super().clean(assignment, params)
-        full_at = _number(params, "full_at", 0.0, 0.0, 1000.0)
-        zero_at = _number(params, "zero_at", 10.0, 0.1, 1000.0)
+        full_at, zero_at = self.FULL_AT.read(params), self.ZERO_AT.read(params)
         if zero_at <= full_at:
-            raise PartError("zero_at must be worse (higher) than full_at")
-        return {"games": _number(params, "games", 10, 1, 200, int), "full_at": full_at, "zero_at": zero_at}
+            raise PartError("zero_at must be worse (higher) than full_at", "zero_at")
+        return {"games": self.GAMES.read(params), "full_at": full_at, "zero_at": zero_at}
 
     def describe(self, params):
         return f"average team score over {params['games']} deals (full marks at {params['full_at']:g}, none at " \
                f"{params['zero_at']:g})"
+
+    def explain(self, params):
+        return (f"Play the whole team on {params['games']} deals: an average team score of {params['full_at']:g} "
+                f"or lower earns full marks (0 is perfect), {params['zero_at']:g} or higher none, linear between.")
 
     def needs(self, assignment, params):
         return [GameNeed("", derived_seed(assignment.seed, deal), 0) for deal in range(params["games"])]

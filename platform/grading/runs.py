@@ -22,6 +22,7 @@ import json
 import logging
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from games import get_game
 
@@ -34,7 +35,7 @@ from matches.models import Match
 
 from . import parts
 from .models import Assignment, Grade, GradingGame, GradingRun, Submission
-from .services import GradingError, graded_version, late_factor
+from .services import WITHDRAWN, Graded, GradingError, graded_version, late_factor
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +55,16 @@ def start_run(user, assignment: Assignment) -> GradingRun:
     if not rubric:
         raise GradingError("the rubric is empty: add at least one part first")
     with transaction.atomic():
-        run = GradingRun.objects.create(assignment=assignment, rubric=rubric, created_by=user)
+        # Runs are numbered within their assignment; the lock on the assignment keeps two starts apart.
+        Assignment.objects.select_for_update().filter(pk=assignment.pk).exists()
+        number = (assignment.runs.aggregate(last=Max("number"))["last"] or 0) + 1
+        run = GradingRun.objects.create(assignment=assignment, number=number, rubric=rubric, created_by=user)
         games = []
         for submission in assignment.submissions.select_related("bot"):
-            graded = graded_version(assignment, submission.bot)
-            run.plan[str(submission.pk)] = {"version": graded.version.pk if graded.version else None,
+            graded = (graded_version(assignment, submission.bot) if submission.withdrawn_at is None
+                      else Graded(None, 0, WITHDRAWN))
+            run.plan[str(submission.pk)] = {"bot": submission.bot_id,
+                                            "version": graded.version.pk if graded.version else None,
                                             "late_days": graded.late_days, "note": graded.note}
             if graded.version is not None:
                 for part in rubric:
@@ -162,8 +168,10 @@ def write_grades(run: GradingRun, submissions=None) -> None:
             continue
         complete = [row for row in rows if not row.get("incomplete")]
         measured = round(sum(row["points"] for row in complete), 4)
+        # A run planned before plans named the bot graded its submission's bot of that time.
         Grade.objects.update_or_create(run=run, submission=submission, defaults=dict(
-            version=version, late_days=planned["late_days"], parts=rows, measured=measured,
+            bot_id=planned.get("bot", submission.bot_id), version=version, late_days=planned["late_days"],
+            parts=rows, measured=measured,
             total=round(measured * late_factor(assignment, planned["late_days"]), 4), note=planned["note"],
             incomplete=len(complete) < len(rows)))
 

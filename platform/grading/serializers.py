@@ -100,7 +100,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Submission
-        fields = ["id", "assignment", "label", "student", "team", "bot", "submitted_at"]
+        fields = ["id", "assignment", "label", "student", "team", "bot", "submitted_at", "withdrawn_at"]
         read_only_fields = fields
 
 
@@ -121,20 +121,25 @@ class GradingRunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = GradingRun
-        fields = ["id", "assignment", "status", "rubric", "plan", "note", "created_at", "finished_at", "progress"]
+        fields = ["id", "assignment", "number", "status", "rubric", "plan", "note", "created_at", "finished_at",
+                  "progress"]
         read_only_fields = fields
 
 
 class GradeSerializer(serializers.ModelSerializer):
     submission = SubmissionSerializer(read_only=True)
+    bot = serializers.IntegerField(source="bot_id", read_only=True, help_text="The bot graded (the submission may "
+                                                                              "designate another since).")
     version = serializers.IntegerField(source="version.number", read_only=True, allow_null=True)
+    pending = serializers.CharField(read_only=True, help_text="Empty when the grade is of the submission as it "
+                                                              "stands; else why not (another bot, a newer version...).")
     adjustment = serializers.FloatField(read_only=True, help_text="Sum of the manual adjustments.")
     final = serializers.FloatField(read_only=True, help_text="total + adjustment.")
 
     class Meta:
         model = Grade
-        fields = ["id", "run", "submission", "version", "late_days", "parts", "measured", "total", "adjustment",
-                  "final", "note", "incomplete"]
+        fields = ["id", "run", "submission", "bot", "version", "pending", "late_days", "parts", "measured", "total",
+                  "adjustment", "final", "note", "incomplete"]
         read_only_fields = fields
 
 
@@ -145,3 +150,31 @@ class AdjustmentSerializer(serializers.ModelSerializer):
         model = Adjustment
         fields = ["id", "points", "comment", "author", "created_at"]
         read_only_fields = ["id", "author", "created_at"]
+
+
+class ComparedSerializer(serializers.Serializer):
+    submission = serializers.IntegerField(source="submission.pk")
+    label = serializers.CharField(source="submission.label", help_text="The student, or the team.")
+    version = serializers.IntegerField(source="version_number", help_text="The version the deadline rule grades.")
+
+
+class RegionSerializer(serializers.Serializer):
+    a_start = serializers.IntegerField()
+    a_end = serializers.IntegerField()
+    b_start = serializers.IntegerField()
+    b_end = serializers.IntegerField()
+
+
+class SimilarPairSerializer(serializers.Serializer):
+    a = ComparedSerializer()
+    b = ComparedSerializer()
+    similarity = serializers.FloatField(help_text="0 to 1: the share of fingerprints the two have in common.")
+    regions = RegionSerializer(many=True, help_text="Matching lines (1-based, inclusive) of a and of b.")
+
+
+class SimilarityReportSerializer(serializers.Serializer):
+    compared = serializers.IntegerField(help_text="Submissions whose graded version was compared.")
+    pair_count = serializers.IntegerField()
+    pairs = SimilarPairSerializer(many=True, help_text="The most similar pairs, most similar first (as the page).")
+    errors = serializers.DictField(child=serializers.CharField(), help_text="Submission -> why it was not compared.")
+    ignored = serializers.CharField(help_text="What was left out as public code (starter code, built-ins).")

@@ -29,6 +29,14 @@ class GradingNotAllowed(GradingError, NotAllowed):
     """A grading verb that the user's role in the course does not allow."""
 
 
+class PartRefused(GradingError):
+    """Rubric part options the part's kind cannot use; `field` names the option at fault (if one)."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
 def _require_instructor(user, course) -> None:
     if not teaches(user, course):
         raise GradingNotAllowed("only the course's instructors can change its assignments and rubrics")
@@ -94,7 +102,7 @@ def add_part(user, assignment: Assignment, kind: str, weight: float, params: dic
     try:
         params = part_type.clean(assignment, params or {})
     except parts.PartError as exc:
-        raise GradingError(f"{kind}: {exc}") from exc
+        raise PartRefused(f"{kind}: {exc}", exc.field) from exc
     order = assignment.rubric.count()
     return RubricPart.objects.create(assignment=assignment, kind=kind, weight=weight, params=params, order=order,
                                      label=label.strip() or part_type.describe(params))
@@ -131,7 +139,20 @@ def submit(user, assignment: Assignment, bot: Bot) -> Submission:
     key = {"team": team} if team else {"student": user, "team": None}
     with transaction.atomic():
         submission, _ = Submission.objects.select_for_update().update_or_create(
-            assignment=assignment, **key, defaults={"bot": bot, "student": user})
+            assignment=assignment, **key, defaults={"bot": bot, "student": user, "withdrawn_at": None})
+    return submission
+
+
+def withdraw(user, assignment: Assignment) -> Submission:
+    """Take back your (team's) submission: the next runs grade nothing for it; the grades already given stay."""
+    if not assignment.course.students.filter(pk=user.pk).exists():
+        raise GradingNotAllowed("only the course's students submit")
+    _check_window(assignment, timezone.now())
+    submission = submission_of(user, assignment)
+    if submission is None or submission.withdrawn_at is not None:
+        raise GradingError("there is no submission to withdraw")
+    submission.withdrawn_at = timezone.now()
+    submission.save(update_fields=["withdrawn_at"])
     return submission
 
 
@@ -161,6 +182,10 @@ def visible_bots(user, assignment: Assignment):
 
 # --- the deadline rule ------------------------------------------------------------------------------------
 
+# The note of a grade (and of a run's plan) for a submission its student withdrew.
+WITHDRAWN = "withdrawn by the student"
+
+
 @dataclass
 class Graded:
     version: BotVersion | None
@@ -169,19 +194,34 @@ class Graded:
 
 
 def graded_version(assignment: Assignment, bot: Bot) -> Graded:
-    """The version that counts: the newest accepted one uploaded by the deadline; failing that (late work),
-    the newest accepted one uploaded before the late cut-off, with the days late (each started day counts).
-    Anything uploaded later never counts."""
-    accepted = bot.versions.filter(status=BotVersion.Status.ACCEPTED).order_by("-uploaded_at", "-number")
-    on_time = accepted.filter(uploaded_at__lte=assignment.deadline).first()
+    """The version of `bot` that counts for `assignment` (see `counting_version`)."""
+    accepted = bot.versions.filter(status=BotVersion.Status.ACCEPTED).defer("code", "validation_log")
+    return counting_version(assignment, list(accepted))
+
+
+def counting_version(assignment: Assignment, accepted: list[BotVersion]) -> Graded:
+    """Of a bot's accepted versions, the one that counts: the newest uploaded by the deadline; failing that
+    (late work), the newest uploaded before the late cut-off, with the days late (each started day counts).
+    Anything uploaded later never counts. Pure, so a page can decide for a whole class from one query."""
+    newest_first = sorted(accepted, key=lambda v: (v.uploaded_at, v.number), reverse=True)
+    on_time = next((v for v in newest_first if v.uploaded_at <= assignment.deadline), None)
     if on_time is not None:
         return Graded(on_time, 0, "")
     if assignment.late_cutoff_days:
         cutoff = assignment.deadline + timedelta(days=assignment.late_cutoff_days)
-        late = accepted.filter(uploaded_at__lte=cutoff).first()
+        late = next((v for v in newest_first if v.uploaded_at <= cutoff), None)
         if late is not None:
             return Graded(late, late_days(assignment.deadline, late.uploaded_at), "late")
     return Graded(None, 0, "no version that passed validation was uploaded in time")
+
+
+def counting_versions(assignment: Assignment, bots: list[Bot]) -> dict[int, Graded]:
+    """`counting_version` of each bot (by id), from one query."""
+    accepted: dict[int, list[BotVersion]] = {bot.pk: [] for bot in bots}
+    for version in BotVersion.objects.filter(bot__in=bots, status=BotVersion.Status.ACCEPTED).defer(
+            "code", "validation_log"):
+        accepted[version.bot_id].append(version)
+    return {bot_id: counting_version(assignment, versions) for bot_id, versions in accepted.items()}
 
 
 def late_days(deadline: datetime, uploaded_at: datetime) -> int:

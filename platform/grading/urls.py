@@ -38,6 +38,7 @@ urlpatterns = [
     path("assignments/<int:pk>/rubric/", pages.add_part, name="add_part"),
     path("assignments/<int:pk>/rubric/<int:part_pk>/remove/", pages.remove_part, name="remove_part"),
     path("assignments/<int:pk>/submit/", pages.submit, name="submit"),
+    path("assignments/<int:pk>/withdraw/", pages.withdraw, name="withdraw"),
     path("assignments/<int:pk>/grades/<int:submission_pk>/", pages.grade, name="grade"),
     path("assignments/<int:pk>/grades/<int:submission_pk>/adjust/", pages.adjust, name="adjust"),
     path("assignments/<int:pk>/grades.csv", pages.export_csv, name="export"),

@@ -7,6 +7,7 @@ notification is written exactly when the result is; the e-mail waits for the com
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from games import get_game
 
 from bots.models import BotVersion
 from grading.models import Assignment
@@ -28,8 +29,14 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
 
 def _challenge_finished(match: Match) -> None:
     seats = list(match.seats.all())  # with their bots and owners (matches.services.with_seats)
-    labels = " vs ".join(seat.bot.label for seat in seats)
-    if match.status == Match.Status.FINISHED:
+    rules = get_game(match.game)
+    if rules.cooperative:  # one team, often one bot in every seat: name each bot once
+        labels = "team of " + ", ".join(dict.fromkeys(seat.bot.label for seat in seats))
+    else:
+        labels = " vs ".join(seat.bot.label for seat in seats)
+    if match.status == Match.Status.FINISHED and rules.cooperative:
+        text = f"Match #{match.pk} finished ({labels}): {team_result(rules, match.winners, seats[0].score)}"
+    elif match.status == Match.Status.FINISHED:
         winners = ", ".join(seat.bot.label for seat in seats if seat.placing == 1)
         text = f"Match #{match.pk} finished ({labels}): {'draw between' if len(match.winners) > 1 else 'won by'} {winners}"
     else:
@@ -38,6 +45,12 @@ def _challenge_finished(match: Match) -> None:
     # The challenger (usually the owner of a seat already loaded), and every other student whose bot was challenged.
     challenger = owners.get(match.created_by_id) or match.created_by
     notify_all([challenger, *owners.values()], Notification.Kind.MATCH, text, reverse("web:match", args=[match.pk]))
+
+
+def team_result(rules, won: bool, score: float | None) -> str:
+    """A cooperative game's result in words: "the team did not win: it scored 40; perfect is 0"."""
+    perfect = "" if rules.perfect_score is None else f"; perfect is {rules.perfect_score:g}"
+    return f"the team {'won' if won else 'did not win'}: it scored {score:g}{perfect}"
 
 
 def _validation_finished(match: Match) -> None:

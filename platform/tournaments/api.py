@@ -65,6 +65,24 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                    new.validated_data.get("seed"))
         return Response(self.get_serializer(self.get_object()).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=serializers.CourseEntrantsSerializer, responses={201: serializers.TournamentSerializer})
+    @action(detail=True, methods=["post"], url_path="entrants/course")
+    def course_entrants(self, request, pk=None):
+        """Enter every bot of the game that the course's students and instructors own (`builtins`: the
+        built-ins too), but those already entered, while a draft."""
+        tournament = self.get_object()
+        options = serializers.CourseEntrantsSerializer(data=request.data)
+        options.is_valid(raise_exception=True)
+        self._call(services.add_course_bots, request.user, tournament, builtins=options.validated_data["builtins"])
+        return Response(self.get_serializer(self.get_object()).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["post"])
+    def discard(self, request, pk=None):
+        """Delete a draft (a started tournament is cancelled instead)."""
+        self._call(services.discard, request.user, self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
     def _steer(self, verb):
         tournament = self.get_object()
         self._call(verb, self.request.user, tournament)

@@ -9,6 +9,7 @@ format logic (pairings, brackets, tie-breaks) lives in games.tournament and is s
 from django.conf import settings
 from django.db import models
 from games.tournament import FORMATS, Outcome
+from games.tournament.heats import advancing
 
 
 class TournamentQuerySet(models.QuerySet):
@@ -89,6 +90,12 @@ class Tournament(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def going_on(self) -> str:
+        """Heats: who goes on from each pod, in words ("the winner goes on", "top 2 go on")."""
+        count = advancing(self.players_per_game, self.advance)
+        return "the winner goes on" if count == 1 else f"top {count} go on"
 
     @property
     def is_over(self) -> bool:

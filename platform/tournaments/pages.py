@@ -62,6 +62,7 @@ def detail(request, pk):
     context = _context(request, tournament)
     if context["steer"] and tournament.status == Tournament.Status.DRAFT:
         context["entrant_form"] = EntrantForm(tournament=tournament)
+        context["seeding_preview"] = services.seeding_preview(tournament)
     return render(request, "tournaments/detail.html", context)
 
 
@@ -88,6 +89,19 @@ def add_entrant(request, pk):
 
 @login_required
 @require_POST
+def add_course_bots(request, pk):
+    """Enter every course bot of the game at once (and the built-ins, when ticked)."""
+    tournament = _steered_tournament(request, pk)
+    try:
+        added = services.add_course_bots(request.user, tournament, builtins=bool(request.POST.get("builtins")))
+        messages.success(request, f"{len(added)} bot{'s' if len(added) != 1 else ''} entered.")
+    except services.TournamentError as exc:
+        messages.error(request, str(exc))
+    return redirect("tournaments:detail", tournament.pk)
+
+
+@login_required
+@require_POST
 def remove_entrant(request, pk, entrant_pk):
     tournament = _steered_tournament(request, pk)
     entrant = get_object_or_404(tournament.entrants, pk=entrant_pk)
@@ -106,6 +120,14 @@ STEERING = {"start": services.start, "pause": services.pause, "resume": services
 @require_POST
 def steer(request, pk, verb):
     tournament = _steered_tournament(request, pk)
+    if verb == "discard":  # the draft is gone: back to the course's tournaments
+        try:
+            services.discard(request.user, tournament)
+        except services.TournamentError as exc:
+            messages.error(request, str(exc))
+            return redirect("tournaments:detail", tournament.pk)
+        messages.success(request, f"Draft {tournament.name} discarded.")
+        return redirect("tournaments:course", tournament.course_id)
     if verb not in STEERING:
         raise Http404("no such action")
     try:

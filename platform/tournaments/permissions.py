@@ -19,4 +19,4 @@ class SteersTournament(BasePermission):
         return request.method in SAFE_METHODS and view.action not in STEERING_ACTIONS or may_steer(request.user, obj)
 
 
-STEERING_ACTIONS = {"entrants", "start", "pause", "resume", "cancel", "replay"}
+STEERING_ACTIONS = {"entrants", "course_entrants", "start", "pause", "resume", "cancel", "discard", "replay"}

@@ -9,9 +9,11 @@ from matches.batches import INCOMPLETE
 from matches.models import Match
 
 from .models import Series, Tournament
-from .services import format_of, played_outcomes
+from .services import draft_format, format_of, played_outcomes, series_score
 
 BOX_WIDTH, BOX_HEIGHT, COLUMN_GAP, ROW_GAP = 190, 46, 46, 14
+# The tie-breaks' names as written (docs/tournaments.md), by their keys in the standings.
+TIEBREAK_NAMES = {"buchholz": "Buchholz", "sonneborn_berger": "Sonneborn-Berger"}
 ELIMINATION = (Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION)
 
 
@@ -33,13 +35,16 @@ def overview(tournament: Tournament, user) -> dict:
     rules = format_of(tournament)
     outcomes = played_outcomes(tournament)
     rows = {row.key: row for row in tournament.series.prefetch_related("games__match__seats")}
-    view["series"] = [_series(spec, rows.get(spec.key), labels) for spec in rules.series(outcomes)]
-    rounds: dict[int, list] = {}
+    view["series"] = [_series(tournament, spec, rows.get(spec.key), labels) for spec in rules.series(outcomes)]
+    rounds: dict[tuple, list] = {}
     for item in view["series"]:
-        rounds.setdefault(item["round"], []).append(item)
-    view["rounds"] = [{"round": number, "series": items} for number, items in sorted(rounds.items())]
+        rounds.setdefault((BRACKET_ORDER.index(item["bracket"]), item["round"]), []).append(item)
+    last_round = max((number for (_, number) in rounds), default=0)
+    view["rounds"] = [{"round": number, "name": round_name(tournament.format, items[0], last_round), "series": items}
+                      for (_, number), items in sorted(rounds.items())]
     view["standings"] = [{"seed": row.entrant, "label": labels.get(row.entrant, "?"), "place": row.place,
                           "points": row.points, "tiebreaks": row.tiebreaks} for row in rules.standings(outcomes)]
+    view["tiebreak_names"] = [TIEBREAK_NAMES[key] for key in (view["standings"][0]["tiebreaks"] if view["standings"] else {})]
     if tournament.format in ELIMINATION:
         view["bracket"] = bracket_layout(view["series"])
     if tournament.status == Tournament.Status.FINISHED:
@@ -48,13 +53,32 @@ def overview(tournament: Tournament, user) -> dict:
     return view
 
 
-def _series(spec, row: Series | None, labels: dict) -> dict:
+BRACKET_ORDER = ("winners", None, "losers", "final")
+
+
+def round_name(format: str, item: dict, last_round: int) -> str:
+    """A round as people say it: "Winners' round 2", "Losers' round 3", "Grand final", "Grand final reset",
+    "Final" (single elimination), "Final table" (heats), else "Round N"."""
+    number, bracket = item["round"], item["bracket"]
+    if bracket == "final":
+        if format == Tournament.Format.HEATS:
+            return "Final table"
+        return "Grand final reset" if item["key"] == "GF2" else "Grand final"
+    if format == Tournament.Format.DOUBLE_ELIMINATION:
+        return f"{'Winners' if bracket == 'winners' else 'Losers'}' round {number}"
+    if format == Tournament.Format.SINGLE_ELIMINATION and number == last_round:
+        return "Final"
+    return f"Round {number}"
+
+
+def _series(tournament: Tournament, spec, row: Series | None, labels: dict) -> dict:
     item = {
         "key": spec.key, "round": spec.round, "bracket": spec.bracket, "bye": spec.bye, "advance": spec.advance,
         "winner_to": spec.winner_to, "loser_to": spec.loser_to,
         "entrants": [{"seed": seed, "label": labels.get(seed, "?") if seed is not None else None}
                      for seed in spec.entrants],
-        "status": "waiting", "note": "", "walkover": False, "placings": None, "points": None, "winner": None, "games": [],
+        "status": "waiting", "note": "", "walkover": False, "placings": None, "points": None, "winner": None,
+        "games": [], "game_points": None, "tiebreak": "",
     }
     if row is None:
         return item
@@ -62,6 +86,12 @@ def _series(spec, row: Series | None, labels: dict) -> dict:
                 placings={int(k): v for k, v in row.placings.items()} if row.placings else None,
                 points={int(k): v for k, v in row.points.items()} if row.points else None)
     item["games"] = [_game(game) for game in row.games.all()]
+    score = series_score(tournament, row)
+    if score is not None:
+        item["game_points"], item["tiebreak"] = score.game_points, score.tiebreak
+        for entrant in item["entrants"]:
+            entrant["game_points"] = score.game_points.get(entrant["seed"])
+            entrant["place"] = item["placings"].get(entrant["seed"])
     if row.status == Series.Status.PLAYING:
         statuses = {g["status"] for g in item["games"]}
         # A set-aside game holds its series until the staff play it again (services' docstring).
@@ -84,7 +114,8 @@ def _game(game) -> dict:
 
 
 def progress(tournament: Tournament) -> dict:
-    """Series done, running and queued, and the time left estimated from the pace of the games so far."""
+    """Series done, running and queued, out of the format's own bound on the series it plays, and the time
+    left at the pace of the games so far. A draft whose settings cannot run with its entrants says why."""
     rows = list(tournament.series.filter(bye=False, walkover=False).prefetch_related("games__match"))
     done = sum(1 for row in rows if row.status == Series.Status.DECIDED)
     held = sum(1 for row in rows if row.status == Series.Status.PLAYING
@@ -92,35 +123,23 @@ def progress(tournament: Tournament) -> dict:
     running = sum(1 for row in rows if row.status == Series.Status.PLAYING
                   and any(g.match.status != Match.Status.QUEUED for g in row.games.all())) - held
     queued = len(rows) - done - running - held
-    expected = max(expected_series(tournament), len(rows))
+    expected, problem = 0, ""
+    if tournament.status == Tournament.Status.FINISHED:
+        expected = done  # the bound allows for a reset final that may not have been needed
+    elif tournament.started_at is not None:
+        expected = format_of(tournament).series_bound()
+    elif tournament.status == Tournament.Status.DRAFT and tournament.entrants.count() >= 2:
+        try:
+            expected = draft_format(tournament).series_bound()
+        except ValueError as exc:  # start refuses such settings with the same reason
+            problem = f"These settings cannot run with these {tournament.entrants.count()} entrants: {exc}"
     seconds_left = None
     if tournament.status == Tournament.Status.RUNNING and done and tournament.started_at:
         elapsed = (timezone.now() - tournament.started_at).total_seconds()
-        seconds_left = round(elapsed / done * (expected - done))
+        seconds_left = round(elapsed / done * max(0, expected - done))
     return {"done": done, "running": running, "queued": queued, "held": held, "expected": expected,
-            "percent": round(100 * done / expected) if expected else 0, "seconds_left": seconds_left}
-
-
-def expected_series(tournament: Tournament) -> int:
-    """How many series the whole tournament plays, byes and walkovers aside (an estimate for heats)."""
-    playing = tournament.entrants.filter(withdrawn="").count()
-    formats = Tournament.Format
-    if playing < 2:
-        return 0
-    if tournament.format == formats.ROUND_ROBIN:
-        return playing * (playing - 1) // 2
-    if tournament.format == formats.SINGLE_ELIMINATION:
-        return playing - 1
-    if tournament.format == formats.DOUBLE_ELIMINATION:
-        return 2 * playing - 2
-    if tournament.format == formats.SWISS:
-        return (tournament.rounds or 0) * (playing // 2)
-    pods, field = 0, playing  # heats: pods of each round until one final table
-    while field > tournament.players_per_game:
-        round_pods = -(-field // tournament.players_per_game)
-        pods += round_pods
-        field = round_pods * (tournament.advance or 1)
-    return pods + 1
+            "problem": problem, "percent": min(100, round(100 * done / expected)) if expected else 0,
+            "seconds_left": seconds_left}
 
 
 @dataclass

@@ -20,7 +20,9 @@ class ProgressSerializer(serializers.Serializer):
     running = serializers.IntegerField()
     queued = serializers.IntegerField()
     held = serializers.IntegerField(help_text="Series waiting for a game set aside by a platform fault.")
-    expected = serializers.IntegerField(help_text="Series the whole tournament plays (an estimate for heats).")
+    expected = serializers.IntegerField(help_text="The most series the whole tournament plays, from its format "
+                                                  "(the series played, once finished).")
+    problem = serializers.CharField(help_text="A draft whose settings cannot run with its entrants: why; else empty.")
     percent = serializers.IntegerField()
     seconds_left = serializers.IntegerField(allow_null=True, help_text="Estimated from the pace so far.")
 
@@ -65,6 +67,10 @@ class NewEntrantSerializer(serializers.Serializer):
                                     help_text="Only for seeding by hand: 0 = top seed.")
 
 
+class CourseEntrantsSerializer(serializers.Serializer):
+    builtins = serializers.BooleanField(default=False, help_text="Enter the game's built-in bots too.")
+
+
 class SeriesGameSerializer(serializers.Serializer):
     """One game of a series: its match, the entrants in seat order and how it ended."""
     index = serializers.IntegerField()
@@ -96,6 +102,11 @@ class SeriesSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True)
     placings = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     points = serializers.DictField(child=serializers.FloatField(), allow_null=True)
+    game_points = serializers.DictField(child=serializers.FloatField(), allow_null=True,
+                                        help_text="Seed -> game points in the series (win 1, draw 1/2); null "
+                                                  "until decided by play.")
+    tiebreak = serializers.CharField(help_text="What separated entrants level on game points: total points, more "
+                                               "games, higher seed; empty when nothing had to.")
     winner_to = serializers.CharField(allow_null=True)
     loser_to = serializers.CharField(allow_null=True)
     games = SeriesGameSerializer(many=True)
@@ -103,6 +114,7 @@ class SeriesSerializer(serializers.Serializer):
 
 class RoundSerializer(serializers.Serializer):
     round = serializers.IntegerField()
+    name = serializers.CharField(help_text="e.g. Winners' round 2, Losers' round 3, Grand final, Final table.")
     series = SeriesSerializer(many=True)
 
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 from games import ConfigError, get_game
 from games.tournament import Series as SeriesSpec
 from games.tournament import Tournament as Format
-from games.tournament.series import GameRecord, SeriesPlan
+from games.tournament.series import GameRecord, SeriesPlan, SeriesScore
 
 from accounts.access import teaches
 from arena.queue import publish_on_commit
@@ -80,12 +80,40 @@ def create_tournament(user, course, *, name: str, game: str, format: str, games_
         rules.new_game(players_per_game, config or {})
     except ConfigError as exc:
         raise TournamentError(f"these options cannot be played: {exc}") from exc
+    _check_format_options(rules, format, players_per_game, rounds, advance)
     return Tournament.objects.create(
         course=course, name=name.strip() or f"{rules.title} tournament", game=game, config=config or {},
         variant=variant, format=format, players_per_game=players_per_game, games_per_series=games_per_series,
         rounds=rounds, advance=advance, rated=rated, visibility=visibility, seeding=seeding,
         seed=random.SystemRandom().getrandbits(48), created_by=user,
     )
+
+
+# The largest field the options of a new tournament are checked for (any count from 2 to it will do).
+CHECKED_ENTRANTS = 64
+
+
+def _check_format_options(rules, format: str, players_per_game: int, rounds: int | None, advance: int | None) -> None:
+    """The pure format code (as the offline CLI uses it) must accept the options for some number of entrants:
+    some, as a field of 4 may be impossible where one of 3 is not. Start checks the actual field again."""
+    refusals = []
+    for entrants in range(2, CHECKED_ENTRANTS + 1):
+        try:
+            _pure_format(format, entrants, frozenset(), rounds, players_per_game, advance, rules)
+            return
+        except ValueError as exc:
+            refusals.append(str(exc))
+    raise TournamentError(f"these settings cannot run with any number of entrants: {refusals[-1]}")
+
+
+def _pure_format(format: str, entrants: int, withdrawn: frozenset, rounds, players_per_game, advance, rules) -> Format:
+    """The format's rules for this field (ValueError, with the reason, for settings it cannot play), its tables
+    checked against the game's seats."""
+    rules_of_format = Format(format, entrants, rounds=rounds,
+                             pod_size=players_per_game if format == Tournament.Format.HEATS else None,
+                             advance=advance, withdrawn=withdrawn)
+    rules_of_format.check_tables(rules.title, rules.min_players, rules.max_players)
+    return rules_of_format
 
 
 def add_entrant(user, tournament: Tournament, bot: Bot, seed: int | None = None) -> Entrant:
@@ -105,6 +133,39 @@ def add_entrant(user, tournament: Tournament, bot: Bot, seed: int | None = None)
     except IntegrityError as exc:
         raise TournamentError(f"{bot} is already entered" if seed is None else
                               f"{bot} is already entered, or seed {seed} is taken") from exc
+
+
+def add_course_bots(user, tournament: Tournament, *, builtins: bool = False) -> list[Entrant]:
+    """Enter every bot of the game that the course's students and instructors own (and the built-ins, with
+    `builtins`), but those already entered: the new entrants, in entry order."""
+    _require_teacher(user, tournament)
+    if tournament.status != Tournament.Status.DRAFT:
+        raise TournamentError("entrants are frozen once the tournament has started")
+    course = tournament.course
+    owners = [*course.students.values_list("pk", flat=True), *course.instructors.values_list("pk", flat=True)]
+    bots = Bot.objects.for_game(tournament.game).filter(owner__in=owners).order_by("owner__username", "name")
+    if builtins:
+        bots = [*bots, *Bot.objects.for_game(tournament.game).filter(owner__isnull=True).order_by("name")]
+    entered = set(tournament.entrants.values_list("bot_id", flat=True))
+    with transaction.atomic():
+        return [Entrant.objects.create(tournament=tournament, bot=bot) for bot in bots if bot.pk not in entered]
+
+
+def seeding_preview(tournament: Tournament) -> list[Entrant]:
+    """The entrants of a draft in the order its seeding would give them if it started now (0 = top seed);
+    seeding by hand: the seeds given so far, the unseeded last."""
+    entrants = list(tournament.entrants.select_related("bot__owner", "bot__rating"))
+    if tournament.seeding == Tournament.Seeding.MANUAL:
+        return sorted(entrants, key=lambda e: (e.seed is None, e.seed, e.pk))
+    return _seeding_order(tournament, entrants)
+
+
+def discard(user, tournament: Tournament) -> None:
+    """Delete a draft: nothing was played, so nothing is kept (a started tournament is cancelled instead)."""
+    _require_teacher(user, tournament)
+    deleted, _ = Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).delete()
+    if not deleted:
+        raise TournamentError("only a draft can be discarded; cancel a started tournament")
 
 
 def remove_entrant(user, entrant: Entrant) -> None:
@@ -157,16 +218,21 @@ def _seed(tournament: Tournament, entrants: list[Entrant]) -> None:
     if tournament.seeding == Tournament.Seeding.MANUAL:
         if sorted(e.seed for e in entrants if e.seed is not None) != list(range(len(entrants))):
             raise TournamentError(f"seeding by hand needs every entrant seeded 0 to {len(entrants) - 1}, once each")
-        ordered = sorted(entrants, key=lambda e: e.seed)
-    elif tournament.seeding == Tournament.Seeding.RATING:
-        ordered = sorted(entrants, key=lambda e: (-_rating(e.bot), e.added_at, e.pk))
-    else:
-        ordered = sorted(entrants, key=lambda e: (e.added_at, e.pk))
+    ordered = _seeding_order(tournament, entrants)
     # Two passes: the unique (tournament, seed) constraint must never see two entrants on one seed.
     Entrant.objects.filter(pk__in=[e.pk for e in entrants]).update(seed=None)
     for number, entrant in enumerate(ordered):
         entrant.seed = number
         entrant.save(update_fields=["seed", "version", "withdrawn"])
+
+
+def _seeding_order(tournament: Tournament, entrants: list[Entrant]) -> list[Entrant]:
+    """Top seed first: by the seeds given (by hand), by rating, or in entry order; ties by entry order."""
+    if tournament.seeding == Tournament.Seeding.MANUAL:
+        return sorted(entrants, key=lambda e: e.seed)
+    if tournament.seeding == Tournament.Seeding.RATING:
+        return sorted(entrants, key=lambda e: (-_rating(e.bot), e.added_at, e.pk))
+    return sorted(entrants, key=lambda e: (e.added_at, e.pk))
 
 
 def _rating(bot: Bot) -> float:
@@ -217,16 +283,20 @@ def _matches(tournament: Tournament):
 
 def _format(tournament: Tournament, entrants: Iterable[Entrant]) -> Format:
     entrants = list(entrants)
-    return Format(
-        tournament.format, len(entrants), rounds=tournament.rounds,
-        pod_size=tournament.players_per_game if tournament.format == Tournament.Format.HEATS else None,
-        advance=tournament.advance, withdrawn=frozenset(e.seed for e in entrants if e.withdrawn),
-    )
+    return _pure_format(tournament.format, len(entrants), frozenset(e.seed for e in entrants if e.withdrawn),
+                        tournament.rounds, tournament.players_per_game, tournament.advance, get_game(tournament.game))
 
 
 def format_of(tournament: Tournament) -> Format:
     """The pure format rules of a started tournament (its entrants are seeded)."""
     return _format(tournament, tournament.entrants.all())
+
+
+def draft_format(tournament: Tournament) -> Format:
+    """The format a draft would play with the entrants entered so far, none withdrawn; ValueError saying
+    why the settings cannot run with them."""
+    return _pure_format(tournament.format, tournament.entrants.count(), frozenset(), tournament.rounds,
+                        tournament.players_per_game, tournament.advance, get_game(tournament.game))
 
 
 def played_outcomes(tournament: Tournament) -> dict:
@@ -330,6 +400,13 @@ def replay_set_aside(user, tournament: Tournament) -> int:
     if not queued:
         raise TournamentError("no game of this tournament is set aside: nothing to play again")
     return queued
+
+
+def series_score(tournament: Tournament, row: Series) -> SeriesScore | None:
+    """How a series decided by play reads (game points, totals, tie-break); None for one not decided by play."""
+    if row.status != Series.Status.DECIDED or row.walkover or row.bye:
+        return None
+    return _plan(tournament, row).score([_record(game) for game in row.games.all()])
 
 
 def _record(game: SeriesGame) -> GameRecord:

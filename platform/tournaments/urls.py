@@ -15,6 +15,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", pages.detail, name="detail"),
     path("tournaments/<int:pk>/live/", pages.live, name="live"),
     path("tournaments/<int:pk>/entrants/", pages.add_entrant, name="add_entrant"),
+    path("tournaments/<int:pk>/entrants/course/", pages.add_course_bots, name="add_course_bots"),
     path("tournaments/<int:pk>/entrants/<int:entrant_pk>/remove/", pages.remove_entrant, name="remove_entrant"),
     path("tournaments/<int:pk>/<str:verb>/", pages.steer, name="steer"),
 ]

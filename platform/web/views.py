@@ -113,7 +113,7 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "challenge_form": challenge_form,
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
         "game": get_game(bot.game),
-        "chart": rating_chart([bot]),
+        "chart": None if get_game(bot.game).cooperative else rating_chart([bot]),
         "starters": _starters(request.user, bot.game) if bot.owner_id == request.user.pk else [],
     }
     return render(request, "web/bot.html", context, status=status)
@@ -376,7 +376,7 @@ def replay_page(request, pk):
     context = {
         "match": match, "view": view, "losses": view["points_lost"],
         "winners": [view["players"][seat] for seat in view["result"].get("winners", [])],
-        "cooperative": get_game(match.game).cooperative,
+        "cooperative": get_game(match.game).cooperative, "perfect_score": get_game(match.game).perfect_score,
         "score_rows": [{"name": name, "score": score, "lost": points}
                        for name, score, points in zip(view["players"], scores, lost)],
         "modules": replay_modules(match.game),

@@ -228,6 +228,18 @@ def test_the_fifth_run_out_ends_the_round_and_the_lowest_hand_total_wins():
     assert after.scores() == [0, 55, 0] and after.round_number == 2
 
 
+def test_the_fourth_run_out_refills_the_pile_and_only_the_fifth_ends_the_round():
+    # The seed's boundary: "If this is the 5th time DRW-pile runs out of cards, the current round ends";
+    # the 4th time, the discards but the top are shuffled back and the round goes on.
+    assert GAME.configure(None)["max_run_outs"] == 5
+    state = table([["5C", "6C", "KD"], ["2H", "3D"], ["9S", "10S"]], "9C", draw=["7S"], under=["4S", "8H"])
+    state.run_outs = 3
+    fourth = state.apply_action({"play": "5C"})  # seat 1 draws the last card: the 4th run-out
+    assert fourth.run_outs == 4 and fourth.round_number == 1 and not fourth.past_rounds
+    assert events(fourth, "run_out")[-1] == {"event": "run_out", "count": 4, "reshuffled": 3}
+    # The 5th ends it: test_the_fifth_run_out_ends_the_round_and_the_lowest_hand_total_wins.
+
+
 def test_tied_lowest_hands_go_to_the_next_to_play_from_the_seat_drawing():
     # Seat 1 is drawing when the pile runs out; seats 0 and 2 tie at 5: seat 2 plays before seat 0.
     state = table([["5C", "5D"], ["2H", "JD"], ["5S"]], "9C", draw=[])

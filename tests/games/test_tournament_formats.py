@@ -608,17 +608,30 @@ def test_swiss_of_an_odd_field_counts_the_phantom_in_its_round_limit():
         Tournament("heats", 4, pod_size=3, advance=2)
 
 
-def test_a_format_that_lists_no_series_or_ranks_nobody_cannot_be_built():
-    # A new format must define both: without one, building it fails at once rather than in mid-tournament.
+def test_a_format_that_lists_no_series_ranks_nobody_or_has_no_bound_cannot_be_built():
+    # A new format must define all three: without one, building it fails at once rather than in mid-tournament.
     class NoSeries(Format):
         def standings(self, outcomes):
             return []
+
+        def series_bound(self):
+            return 0
 
     class NoStandings(Format):
         def series(self, outcomes):
             return []
 
-    for unfinished, missing in ((NoSeries, "series"), (NoStandings, "standings")):
+        def series_bound(self):
+            return 0
+
+    class NoBound(Format):
+        def series(self, outcomes):
+            return []
+
+        def standings(self, outcomes):
+            return []
+
+    for unfinished, missing in ((NoSeries, "series"), (NoStandings, "standings"), (NoBound, "series_bound")):
         with pytest.raises(TypeError, match=f"abstract method '?{missing}"):
             unfinished(2, frozenset())
 

@@ -6,7 +6,7 @@ import pytest
 
 from games.tournament import Series
 from games.tournament.model import series_winner
-from games.tournament.series import TIEBREAK_BLOCKS, GameRecord, SeriesPlan, game_seed
+from games.tournament.series import TIEBREAK_BLOCKS, GameRecord, SeriesPlan, SeriesScore, game_seed
 
 PAIR = Series("W1-1", 1, "winners", (3, 5))
 DRAWABLE = Series("R1-1", 1, None, (3, 5), drawable=True)
@@ -218,3 +218,32 @@ def test_games_played_in_the_wrong_seats_or_an_unplayable_series_are_refused():
         SeriesPlan(POD, 3, 2, seed=0)
     with pytest.raises(ValueError, match="at least one game, not 0"):
         SeriesPlan(PAIR, 0, 2, seed=0)
+
+
+# --- how a decided series reads: game points, totals and the tie-break that separated them -------------------
+
+def test_a_series_won_on_game_points_needs_no_tie_break():
+    plan = SeriesPlan(PAIR, 2, 2, seed=0)
+    played = play(plan, by_entrant({3: 1, 5: 0}))
+    assert plan.score(played) == SeriesScore({3: 2.0, 5: 0.0}, {3: 2.0, 5: 0.0}, "")
+
+
+def test_a_level_series_names_the_tie_break_that_decided_it():
+    # The documented End Game example: one game each, A took 112 to B's 95.
+    plan = SeriesPlan(PAIR, 2, 2, seed=0)
+    boards = {(3, 5): [60, 40], (5, 3): [55, 52]}
+    score = plan.score(play(plan, lambda spec: boards[spec.seats]))
+    assert score.game_points == {3: 1.0, 5: 1.0} and score.totals == {3: 112.0, 5: 95.0}
+    assert score.tiebreak == "total points"
+    level = SeriesPlan(Series("W1-1", 1, "winners", (5, 3)), 2, 2, seed=0)
+    assert level.score(play(level, lambda spec: [60, 47])).tiebreak == "higher seed after more games"
+    extra = SeriesPlan(PAIR, 2, 2, seed=0)
+    played = play(extra, lambda spec: [7, 2] if spec.index < 2 else by_entrant({3: 0, 5: 1})(spec))
+    assert extra.score(played).tiebreak == "more games"
+
+
+def test_a_drawn_series_and_an_undecided_one_read_as_such():
+    plan = SeriesPlan(DRAWABLE, 2, 2, seed=0)
+    assert plan.score(play(plan, lambda spec: [7, 2])) == SeriesScore({3: 1.0, 5: 1.0}, {3: 9.0, 5: 9.0}, "")
+    with pytest.raises(ValueError, match="not decided"):
+        SeriesPlan(PAIR, 2, 2, seed=0).score([])

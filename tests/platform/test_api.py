@@ -36,15 +36,20 @@ def test_lists_are_paginated(api_client, make_user):
     assert page["count"] == 30 and len(page["results"]) < 30 and page["next"]
 
 
-def test_ladder_ranks_by_rating_with_records(api_client, make_user):
+def test_ladder_ranks_by_rating_with_records_and_marks_provisional_bots_as_the_page_does(api_client, make_user,
+                                                                                       settings):
+    settings.ARENA_PROVISIONAL_GAMES = 2
     api_client.force_authenticate(make_user("viewer"))
     optimal, random_bot = Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")
     for _ in range(2):
         play_now(services.create_match("endgame", [optimal, random_bot], purpose="challenge", rated=True))
     rows = api_client.get("/api/ladder/endgame/").json()["results"]
-    # Every active bot is listed, best rating first; those that never played rated keep the initial rating.
-    assert [row["rank"] for row in rows] == list(range(1, len(rows) + 1))
-    assert [row["rating"] for row in rows] == sorted((row["rating"] for row in rows), reverse=True)
+    # Every active bot is listed: the two that played enough rated matches ranked, best rating first; then the
+    # provisional ones (never played), unranked, as the ladder page lists them apart.
+    assert [row["rank"] for row in rows] == [1, 2] + [None] * (len(rows) - 2)
+    assert [row["provisional"] for row in rows] == [False, False] + [True] * (len(rows) - 2)
+    assert {row["bot"]["label"] for row in rows[:2]} == {"builtin:optimal", "builtin:random"}
+    assert rows[0]["rating"] >= rows[1]["rating"]
     by_label = {row["bot"]["label"]: row for row in rows}
     for label in ("builtin:optimal", "builtin:random"):
         row = by_label[label]
@@ -91,16 +96,20 @@ def test_openapi_schema_generates_without_a_warning(tmp_path):
 def test_ladder_pages_keep_the_ranks_of_the_whole_ladder(api_client, make_user):
     from django.core.management import call_command
 
+    from ratings.presentation import standings
+
     call_command("fill_scale_data", bots=30, courses=1, matches=60, replays=2, prefix="p", stdout=io.StringIO())
     api_client.force_authenticate(make_user("viewer"))
     first = api_client.get("/api/ladder/endgame/").json()
     second = api_client.get("/api/ladder/endgame/", {"page": 2}).json()
     rows = first["results"] + second["results"]
     assert first["count"] == len(rows) == Bot.objects.active().for_game("endgame").count() > 25 and first["next"]
-    assert [row["rank"] for row in rows] == list(range(1, len(rows) + 1))
-    expected = sorted(Bot.objects.active().for_game("endgame").select_related("rating"),
-                      key=lambda bot: (-(bot.rating.value if hasattr(bot, "rating") else 1500), bot.pk))
+    # The page's order: ranked bots (rank 1, 2...) then the provisional ones (no rank), across pages.
+    expected = list(standings("endgame"))
     assert [row["bot"]["id"] for row in rows] == [bot.pk for bot in expected]
+    ranked = sum(not bot.provisional for bot in expected)
+    assert [row["rank"] for row in rows] == list(range(1, ranked + 1)) + [None] * (len(rows) - ranked)
+    assert [row["provisional"] for row in rows] == [bot.provisional for bot in expected]
 
 
 def test_match_list_gives_each_queued_match_its_place_in_the_queue(api_client, make_user):

@@ -275,6 +275,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "grading:add_part": post_only(STEER_PAGE),
     "grading:remove_part": post_only(STEER_PAGE),
     "grading:submit": post_only(MEMBER_FORM_PAGE),
+    "grading:withdraw": post_only(MEMBER_FORM_PAGE),
     "grading:run_progress": page(STAFF_PAGE),
     "grading:start_run": post_only(STAFF_ACTION_PAGE),
     "grading:replay_set_aside": post_only(STAFF_ACTION_PAGE),  # nothing set aside: a message says so
@@ -297,6 +298,10 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}, data=bob_entry_form),
         Case({"POST": STEER_PAGE}, {"tournament": "running"}, data=bob_entry_form),  # entrants frozen: a message
     ),
+    "tournaments:add_course_bots": (
+        Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}),
+        Case({"POST": STEER_PAGE}, {"tournament": "running"}),  # entrants frozen: a message
+    ),
     "tournaments:remove_entrant": (
         Case({"GET": POST_ONLY_PAGE, "POST": DRAFT_STEER_PAGE}, {"tournament": "draft"}),
         Case({"POST": STEER_PAGE}, {"tournament": "running"}),
@@ -307,6 +312,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         Case({"POST": STEER_PAGE}, {"tournament": "paused", "verb": "resume"}),
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "cancel"}),
         Case({"POST": STEER_PAGE}, {"tournament": "running", "verb": "replay"}),  # nothing set aside: a message
+        Case({"POST": DRAFT_STEER_PAGE}, {"tournament": "draft", "verb": "discard"}),
     ),
     # Django's sign-in pages.
     "login": page(PUBLIC),
@@ -360,6 +366,10 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
                                 {"tournament": "draft"}, data=ENTER_BOB),
     "tournament-start": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, ta=403, instructor=200, operator=200)},
                              {"tournament": "draft"}),
+    "tournament-course-entrants": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, ta=403, instructor=201,
+                                                       operator=201)}, {"tournament": "draft"}),
+    "tournament-discard": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, ta=403, instructor=204,
+                                               operator=204)}, {"tournament": "draft"}),
     "tournament-pause": Case({"POST": STEER_API}, {"tournament": "running"}),
     "tournament-resume": Case({"POST": STEER_API}, {"tournament": "paused"}),
     "tournament-cancel": Case({"POST": STEER_API}, {"tournament": "running"}),
@@ -384,11 +394,16 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
         data=NEW_PART),
     # Your own (team's) submission: only ada's team has one; a submission sent without a bot is refused.
     "assignment-submission": Case({"GET": expect(404, anonymous=UNAUTHENTICATED, owner=200, mate=200),
-                                   "POST": expect(400, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404)}),
+                                   "POST": expect(400, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404),
+                                   # Withdrawing: the world's assignment is closed, so its students are told so
+                                   # (400); its staff submit nothing (403).
+                                   "DELETE": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404,
+                                                    owner=400, classmate=400, ta=403)}),
     "assignment-runs": Case({"GET": STAFF_API, "POST": expect(
         403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)}),
     "assignment-grades": Case({"GET": COURSE_API}),  # a student's list holds their own grade only
     "assignment-export": Case({"GET": STAFF_API}),
+    "assignment-similarity": Case({"GET": DRAFT_API}),  # as its page: to students it does not exist
     "grading-run-list": Case({"GET": SIGNED_IN_API}),  # the runs of the courses one staffs
     "grading-run-detail": Case({"GET": STAFF_API}),
     "grading-run-replay": Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404,

@@ -50,7 +50,8 @@ def test_one_bot_plays_every_seat_of_a_sorted_team_and_the_ladder_ranks_by_avera
 
     client.force_login(alice)
     page = client.get("/ladder/sorted/").content.decode()
-    assert "Average score" in page and "lower is better" in page and "<th>Rating</th>" not in page
+    assert "Average team score" in page and "perfect is 0" in page and "lower is better" in page
+    assert "<th>Rating</th>" not in page
 
 
 def test_a_sorted_upload_is_validated_by_its_bot_playing_the_whole_team(make_user, in_process_sandbox):
@@ -84,3 +85,35 @@ def test_a_sorted_result_says_whether_the_team_won_never_a_draw(make_user, clien
     for url in (f"/matches/{lost.pk}/", f"/matches/{lost.pk}/replay/"):
         page = client.get(url).content.decode()
         assert "The team did not win." in page and "Draw between" not in page and "Winner:" not in page, url
+
+
+# A bot that declares at once: the hands are not sorted, so the team loses and scores the lost-game penalty.
+DECLARES_AT_ONCE = """def act(observation):
+    for action in observation["legal_actions"]:
+        if isinstance(action, dict) and action.get("action") == "declare":
+            return action
+    return observation["legal_actions"][0]
+"""
+
+
+def test_a_cooperative_game_reads_as_a_team_no_elo_and_its_score_beside_the_perfect_one(
+        make_user, client, in_process_sandbox):
+    from notifications.models import Notification
+
+    alice = make_user("alice")
+    mine = accepted_bot(alice, "sorted", "hasty", DECLARES_AT_ONCE)
+    match = play_now(services.challenge(alice, mine, [], rated=False))
+    assert match.status == Match.Status.FINISHED and match.winners == []
+    score = match.seats.first().score
+    # The inbox: the team's result and score beside the perfect one, the bot named once, no winner.
+    text = Notification.objects.get(user=alice).text
+    assert f"(team of alice/hasty): the team did not win: it scored {score:g}; perfect is 0" in text
+    assert "won by" not in text and text.count("alice/hasty") == 1
+
+    client.force_login(alice)
+    bot_page = client.get(f"/bots/{mine.pk}/").content.decode()
+    assert "Rating history" not in bot_page and 'name="rated"' not in bot_page and "rating-chart" not in bot_page
+    assert "no Elo, so no rated matches" in bot_page and "perfect is 0" in bot_page
+    replay = client.get(f"/matches/{match.pk}/replay/").content.decode()
+    assert "Points lost against optimal play" not in replay
+    assert "Team score" in replay and "perfect is 0" in replay

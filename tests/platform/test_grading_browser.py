@@ -58,12 +58,13 @@ def test_an_instructor_builds_an_assignment_grades_it_and_exports_the_csv(live_s
     prof.click("button:has-text('Create assignment')")
     prof.wait_for_selector("text=now build its rubric")
     assert "CET" in prof.inner_text("#deadline") or "CEST" in prof.inner_text("#deadline")
-    for kind, weight, params in (("win_rate", "80", '{"opponent": "greedy", "games": 2}'),
-                                 ("reliability", "20", '{"opponent": "greedy", "games": 2}')):
-        prof.select_option("select[name=kind]", kind)
-        prof.fill("input[name=weight]", weight)
-        prof.fill("input[name=params]", params)
-        prof.click("button:has-text('Add part')")
+    for kind, weight in (("win_rate", "80"), ("reliability", "20")):  # each kind's own form, no JSON
+        prof.click(f"#add-{kind} summary")
+        prof.fill(f"input[name={kind}-weight]", weight)
+        prof.select_option(f"select[name={kind}-opponent]", "greedy")
+        prof.fill(f"input[name={kind}-games]", "2")
+        prof.click(f"#add-{kind} button:has-text('Add this part')")
+        prof.wait_for_selector("text=Part added")
     assert prof.locator("#rubric tbody tr").count() == 2
     assignment_url = prof.url
 

@@ -73,6 +73,27 @@ def test_a_renamed_copy_ranks_first_and_the_starter_code_does_not_count(client, 
     assert "from the starter code and the game" in html
 
 
+def test_the_api_gives_the_same_report_with_the_same_access(client, api_client, make_user, assignment):
+    assignment, people, submissions = assignment
+    url = f"/api/assignments/{assignment.pk}/similarity/"
+    outsiders = course_with_people(make_user, code="other")[1]
+    for who, status in ((people["assistant"], 200), (people["instructor"], 200), (people["ann"], 404),
+                        (outsiders["instructor"], 404)):
+        api_client.force_authenticate(who)
+        assert api_client.get(url).status_code == status, who.username
+    api_client.force_authenticate(people["assistant"])
+    report = api_client.get(url).json()
+    assert report["compared"] == 3 and report["pair_count"] == len(report["pairs"]) == 3
+    first = report["pairs"][0]
+    assert {first["a"]["submission"], first["b"]["submission"]} == {submissions["ann"].pk, submissions["ben"].pk}
+    assert first["similarity"] > 0.9 and first["regions"] and first["a"]["version"] == 1
+    assert "starter code" in report["ignored"]
+    # The page lists the same pairs in the same order.
+    client.force_login(people["assistant"])
+    page = rows(client.get(reverse("grading:similarity", args=[assignment.pk])).content.decode())
+    assert [float(row[0]) for row in page] == [round(pair["similarity"], 2) for pair in report["pairs"]]
+
+
 def test_a_version_uploaded_after_the_deadline_is_not_compared(client, assignment):
     """cat uploads ann's bot after the deadline (no late period): the graded version is still her own."""
     assignment, people, submissions = assignment

@@ -1,0 +1,99 @@
+"""Tournament settings on the platform: the pure format code decides what can run (as the offline CLI does),
+a draft whose settings cannot run with its entrants says why at once, and progress counts come from the
+format. Every page of every tournament answers in under a second."""
+
+import time
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from tournament_helpers import course_with_bots, entered
+from tournaments import services
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+ANY_CODE = "def act(observation):\n    return observation['legal_actions'][0]\n"
+SECOND = 1.0
+
+
+@pytest.fixture(autouse=True)
+def fast_accounts(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # many students, made fast
+
+
+def timed_pages(client, api_client, tournament) -> dict[str, str]:
+    """The tournament's page, its live part and its API answer, each within a second; their texts."""
+    texts = {}
+    for name, get in (("page", lambda: client.get(f"/tournaments/{tournament.pk}/")),
+                      ("live", lambda: client.get(f"/tournaments/{tournament.pk}/live/")),
+                      ("api", lambda: api_client.get(f"/api/tournaments/{tournament.pk}/"))):
+        began = time.monotonic()
+        response = get()
+        assert response.status_code == 200, name
+        assert time.monotonic() - began < SECOND, f"{name} took {time.monotonic() - began:.2f} s"
+        texts[name] = response.content.decode()
+    return texts
+
+
+@pytest.mark.timeout(60)
+def test_heats_that_cannot_narrow_four_entrants_answer_at_once_and_refuse_to_start(client, api_client, make_user):
+    course, instructor, bots = course_with_bots(make_user, "crazyking", 4, codes=(ANY_CODE,))
+    tournament = entered(instructor, course, bots, game="crazyking", format="heats", players_per_game=3, advance=2)
+    client.force_login(instructor)
+    api_client.force_authenticate(instructor)
+    texts = timed_pages(client, api_client, tournament)
+    reason = "cannot narrow 4 entrants down"
+    assert reason in texts["page"] and reason in texts["api"]
+    with pytest.raises(services.TournamentError, match=reason):
+        services.start(instructor, tournament)
+
+
+def test_options_no_field_can_play_are_refused_at_creation_with_the_formats_reason(make_user):
+    course, instructor, _ = course_with_bots(make_user, "crazyking", 0)
+    with pytest.raises(services.TournamentError, match="advance must be 1 to pod size - 1"):
+        services.create_tournament(instructor, course, name="x", game="crazyking", format="heats",
+                                   players_per_game=3, advance=3)
+    with pytest.raises(services.TournamentError, match="without rematches"):
+        services.create_tournament(instructor, course, name="x", game="endgame", format="swiss", rounds=40)
+
+
+def test_progress_counts_the_series_the_format_plays(client, make_user):
+    course, instructor, bots = course_with_bots(make_user, "crazyking", 10, codes=(ANY_CODE,))
+    heats = entered(instructor, course, bots, game="crazyking", format="heats", players_per_game=4, advance=2)
+    services.start(instructor, heats)
+    client.force_login(instructor)
+    # 10 by pods of 4, 2 going on: pods 4 3 3, then 6 in pods 3 3, then a final table: 6 series.
+    assert "0 of 6 series decided" in client.get(f"/tournaments/{heats.pk}/live/").content.decode()
+
+
+FORMAT_CASES = st.sampled_from(Tournament.Format.values).flatmap(lambda format: st.tuples(
+    st.just(format), st.integers(2, 8),
+    st.fixed_dictionaries({"rounds": st.integers(1, 5)}) if format == "swiss" else
+    st.fixed_dictionaries({"players_per_game": st.integers(3, 5), "advance": st.integers(1, 4)})
+    if format == "heats" else st.just({})))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=FORMAT_CASES)
+def test_every_setting_is_refused_with_a_message_or_its_pages_answer_within_a_second(client, api_client, make_user,
+                                                                                      case):
+    format, count, options = case
+    with transaction.atomic():  # each example starts from an empty course
+        course, instructor, bots = course_with_bots(make_user, "crazyking", count, codes=(ANY_CODE,))
+        client.force_login(instructor)
+        api_client.force_authenticate(instructor)
+        try:
+            tournament = entered(instructor, course, bots, game="crazyking", format=format, **options)
+        except services.TournamentError as refusal:
+            assert str(refusal)
+        else:
+            timed_pages(client, api_client, tournament)
+            try:
+                services.start(instructor, tournament)
+            except services.TournamentError as refusal:
+                assert str(refusal)
+            else:
+                texts = timed_pages(client, api_client, tournament)
+                assert f"of {services.format_of(tournament).series_bound()} series decided" in texts["live"]
+        transaction.set_rollback(True)
