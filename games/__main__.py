@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import available_games, get_game, replay as replays
 from .bots import BotSpecError, make_player
-from .core import ConfigError, ScoreOrder
+from .core import ConfigError, ScoreOrder, loads_json, short_repr
 from .referee import play_match, seated
 from .tournament import FORMATS
 
@@ -19,15 +19,21 @@ SANDBOXES = ("none", "bwrap", "docker")
 
 
 def _config(game, args) -> dict:
-    text = args.config or "{}"
+    text, source = args.config or "{}", "--config"
     if text.startswith("@"):  # a file, e.g. a SortingGame instructor's deck: {"deck": {...}}
+        source = f"the config file {text[1:]}"
         try:
             text = Path(text[1:]).read_text(encoding="utf-8")
         except OSError as exc:
-            raise ConfigError(f"cannot read the config file {text[1:]}: {exc.strerror}") from exc
-    config = json.loads(text)
+            raise ConfigError(f"cannot read {source}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{source} is not UTF-8 text (byte {exc.start})") from None
+    try:
+        config = loads_json(text)  # bounded: a config nested 200,000 deep is refused, not a RecursionError
+    except ValueError as exc:  # not JSON, nested too deep, NaN or Infinity, an integer too long to read
+        raise ConfigError(f"{source} is not valid JSON: {exc}") from None
     if not isinstance(config, dict):
-        raise ConfigError("--config must be a JSON object")
+        raise ConfigError(f"{source} must be a JSON object, not {short_repr(config)}")
     if getattr(args, "board", None):
         from .endgame import parse_board
 
@@ -197,12 +203,13 @@ def cmd_replay(args) -> int:
     if args.step is not None or args.seat is not None:
         return _show_position(replay, args.step or 0, args.seat)
     game = get_game(replay["game"])
+    positions = list(replays.states(replay))  # every move checked before the analysis reads them
     analysis = {row["step"]: row for row in (game.analyse(replay) or [])}
     names = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
     lost = [0] * replay["num_players"]
     print(f"{game.title}, seed {replay['seed']}, players: {', '.join(names)}")
     previous = None
-    for state, event in replays.states(replay):
+    for state, event in positions:
         if event is None:
             print(_indent(game.render(state)))
         elif "verdict" in event:
@@ -354,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(_attach_values(sys.argv[1:] if argv is None else argv))
     try:
         return args.run(args)
-    except (ConfigError, BotSpecError, KeyError, replays.ReplayError, json.JSONDecodeError) as exc:
+    except (ConfigError, BotSpecError, KeyError, replays.ReplayError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"error: {message}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import enum
 import json
+import math
 import random
 import re
 import reprlib
@@ -149,13 +150,21 @@ def _not_json_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999: a JSON number, but read as Infinity, which JSON cannot write back
+        raise ValueError(f"{cut(text, 40)} is too large a number")
+    return value
+
+
 def loads_json(text: str, limit: int = MAX_JSON_DEPTH) -> JSON:
     """json.loads for text from outside: JSONTooDeep (a ValueError like every other refusal) for JSON
     nested more than `limit` levels, found before parsing, and a ValueError for NaN and Infinity, which
-    Python's json reads but JSON (and PostgreSQL's jsonb) does not have."""
+    Python's json reads (also as a number too large for a float, 1e999) but JSON (and PostgreSQL's
+    jsonb) does not have."""
     if text_nests_deeper_than(text, limit):
         raise JSONTooDeep(limit)
-    return json.loads(text, parse_constant=_not_json_constant)
+    return json.loads(text, parse_constant=_not_json_constant, parse_float=_finite_float)
 
 
 class ScoreOrder(str, enum.Enum):

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from .core import GameState, Verdict
+from .core import GameState, IllegalAction, Verdict, loads_json, short_repr
 from .referee import REPLAY_FORMAT, REPLAY_VERSION
 
 
@@ -23,21 +23,51 @@ def save(replay: dict, path: str | Path) -> None:
 
 def load(path: str | Path) -> dict:
     try:
-        replay = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ReplayError(f"{path}: not a readable replay file ({exc})") from exc
-    check(replay)
+        replay = loads_json(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # not UTF-8, not JSON, nested too deep, NaN: all ValueErrors
+        raise ReplayError(f"{path}: not a readable replay file ({exc})") from None
+    try:
+        check(replay)
+    except ReplayError as exc:
+        raise ReplayError(f"{path}: {exc}") from None
     return replay
 
 
+# Each field a replay must have: its type, and how a message names it.
+REQUIRED_FIELDS = {"game": (str, "a game's name"), "config": (dict, "an object"), "seed": (int, "an integer"),
+                   "num_players": (int, "an integer"), "events": (list, "a list")}
+VERDICTS = {verdict.value for verdict in Verdict}
+
+
 def check(replay: dict) -> None:
+    """ReplayError unless `replay` has every field of a replay, each of its type, and events that name a
+    seat of the match (a replay file may hold anything: what it holds is shown, never a traceback)."""
     if not isinstance(replay, dict) or replay.get("format") != REPLAY_FORMAT:
         raise ReplayError("not an arena replay (missing format marker)")
     if replay.get("version") != REPLAY_VERSION:
-        raise ReplayError(f"replay version {replay.get('version')!r} is not supported (this is {REPLAY_VERSION})")
-    for key in ("game", "config", "seed", "num_players", "events"):
+        raise ReplayError(f"replay version {short_repr(replay.get('version'))} is not supported (this is {REPLAY_VERSION})")
+    for key, (kind, named) in REQUIRED_FIELDS.items():
         if key not in replay:
             raise ReplayError(f"replay has no {key!r}")
+        if not isinstance(replay[key], kind) or isinstance(replay[key], bool):
+            raise ReplayError(f"replay's {key!r} is not {named}: {short_repr(replay[key])}")
+    players = replay.get("players")
+    if players is not None and not (isinstance(players, list) and len(players) == replay["num_players"]
+                                    and all(isinstance(name, str) for name in players)):
+        raise ReplayError(f"replay's 'players' is not a name for each of its {replay['num_players']} seats")
+    if not isinstance(replay.get("result", {}), dict):
+        raise ReplayError(f"replay's 'result' is not an object: {short_repr(replay['result'])}")
+    for index, event in enumerate(replay["events"]):
+        if not _is_event(event, replay["num_players"]):
+            raise ReplayError(f"event {index} is not a seat's action or verdict: {short_repr(event)}")
+
+
+def _is_event(event: object, num_players: int) -> bool:
+    if not isinstance(event, dict) or not isinstance(event.get("seat"), int) or isinstance(event["seat"], bool):
+        return False
+    if not 0 <= event["seat"] < num_players:
+        return False
+    return event.keys() == {"seat", "action"} or (event.keys() == {"seat", "verdict"} and event["verdict"] in VERDICTS)
 
 
 def states(replay: dict) -> Iterator[tuple[GameState, dict | None]]:
@@ -50,11 +80,16 @@ def states(replay: dict) -> Iterator[tuple[GameState, dict | None]]:
     yield state, None
     for index, event in enumerate(replay["events"]):
         if "verdict" in event:
+            if event["seat"] in state.failed_seats or state.is_terminal():
+                raise ReplayError(f"event {index}: seat {event['seat']} fails, but it is out or the game is over")
             state = state.forfeit(event["seat"], Verdict(event["verdict"]))
         else:
             if state.current_player() != event["seat"]:
                 raise ReplayError(f"event {index}: seat {event['seat']} acts but it is seat {state.current_player()}'s turn")
-            state = state.apply_action(event["action"])
+            try:
+                state = state.apply_action(event["action"])
+            except IllegalAction as exc:
+                raise ReplayError(f"event {index}: {exc}") from None
         yield state, event
 
 

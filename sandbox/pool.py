@@ -32,7 +32,6 @@ from __future__ import annotations
 import atexit
 import fcntl
 import hashlib
-import json
 import logging
 import os
 import select
@@ -45,13 +44,14 @@ import threading
 import time
 from pathlib import Path
 
-from games.core import BotFailure, Verdict
+from games.core import BotFailure, Verdict, cut, loads_json
 
 from .base import (READ_CHUNK, SHARE_PREFIX, PipeChannel, SandboxPlayer, SandboxUnavailable, make_staging,
                    owner_alive, owner_token, process_name)
 from .cgroup import Cgroup
 from .docker_backend import client, container_config, container_exit_status, remove_container, start_detached
 from .limits import Limits
+from .protocol import quote_line
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +62,14 @@ WARM_LABEL = "arena.sandbox.warm"
 CONTROL_SOCKET = "control.sock"
 # The supervisor's events are short JSON lines; past this, what it sends is not an event.
 EVENT_LINE_BYTES = 1 << 16
+# Each event the supervisor sends (supervisor.py), with the type of each of its fields; none nests deeper
+# than this ({"event": "reset", "left": [...]}).
+EVENT_FIELDS: dict[str, dict[str, type]] = {
+    "ready": {},
+    "exited": {"status": int},
+    "reset": {"clean": bool, "left": list},
+}
+EVENT_DEPTH = 2
 PEER_CREDENTIALS = struct.Struct("3i")  # SO_PEERCRED: pid, uid, gid
 # Reads of a finished match's pipes: two full pipe buffers' worth, and more than a dead writer can leave.
 READ_ROUNDS_AT_THE_END = 8
@@ -110,6 +118,34 @@ class Lease:
         """The container is being removed: its entry goes (while still held, so nobody takes it meanwhile)."""
         self.entry.unlink(missing_ok=True)
         os.close(self.fd)
+
+
+class SupervisorFault(RuntimeError):
+    """The supervisor sent what is none of its events. The bot cannot reach it (it is PID 1 and not
+    dumpable): this is a bug of ours or a compromised container, a platform error, never a verdict."""
+
+
+def parse_event(line: bytes, container_id: str) -> dict:
+    """One line from the supervisor as its event, each field of its type; SupervisorFault saying what the
+    line was otherwise. Bounded like a bot's line (size, then depth before parsing): whatever the line
+    holds, the worker never hangs on it nor recurses into it."""
+    def fault(why: str) -> SupervisorFault:
+        return SupervisorFault(f"the supervisor of container {container_id[:12]} sent {why}: {quote_line(line)}")
+
+    if len(line) > EVENT_LINE_BYTES:
+        raise fault(f"a line of {len(line)} bytes, longer than any event")
+    try:
+        event = loads_json(line.decode("utf-8"), EVENT_DEPTH)
+    except ValueError as error:  # not UTF-8, not JSON, nested too deep, NaN or Infinity
+        raise fault(f"a line that is no event ({cut(str(error), 120)})") from None
+    name = event.get("event") if isinstance(event, dict) else None
+    fields = EVENT_FIELDS.get(name) if isinstance(name, str) else None
+    if fields is None or event.keys() != {"event", *fields}:
+        raise fault("no event it sends")
+    # `type(...) is`: true and false are ints to Python, and a status is never a bool.
+    if any(type(event[field]) is not kind for field, kind in fields.items()):
+        raise fault("an event with a field of the wrong type")
+    return event
 
 
 class WarmContainer:
@@ -299,7 +335,8 @@ class WarmContainer:
         self.next_channel = WarmChannel(self, to_harness, from_harness, errors)
 
     def read_events(self, timeout: float) -> bool:
-        """Take in the supervisor's events that arrive within `timeout`; False once its connection ended."""
+        """Take in the supervisor's events that arrive within `timeout`; False once its connection ended;
+        SupervisorFault for anything else it sends (see parse_event)."""
         if not self.connected:
             return False
         readable, _, _ = select.select([self.control], [], [], max(timeout, 0))
@@ -318,10 +355,10 @@ class WarmContainer:
         while (newline := self._buffer.find(b"\n")) >= 0:
             line = bytes(self._buffer[:newline])
             del self._buffer[:newline + 1]
-            self._events.append(json.loads(line))
+            self._events.append(parse_event(line, self.id))
         if len(self._buffer) > EVENT_LINE_BYTES:
-            logger.warning("supervisor of container %s sent no event, but %d bytes", self.id[:12], len(self._buffer))
-            self.connected = False
+            raise SupervisorFault(f"the supervisor of container {self.id[:12]} sent {len(self._buffer)} bytes "
+                                  "without ending a line, longer than any event")
         return self.connected
 
     def take_event(self, name: str) -> dict | None:

@@ -73,11 +73,11 @@ def parse_reply(line: bytes) -> Reply:
     """One line as a message of the protocol, every field checked; ProtocolViolation if it is none."""
     message = _parse_json(line)
     if not isinstance(message, dict):
-        raise ProtocolViolation(f"sent a line that is not a JSON object: {_quote(line)}")
+        raise ProtocolViolation(f"sent a line that is not a JSON object: {quote_line(line)}")
     version = message.get("v")
     # `type(...) is int`, as true and false are ints to Python (True == 1) but not to JSON.
     if type(version) is not int or version != PROTOCOL_VERSION:  # noqa: E721
-        raise ProtocolViolation(f"sent a message without \"v\": {PROTOCOL_VERSION}: {_quote(line)}")
+        raise ProtocolViolation(f"sent a message without \"v\": {PROTOCOL_VERSION}: {quote_line(line)}")
     seq = message.get("seq")
     if type(seq) is not int or seq < 0:  # noqa: E721
         raise ProtocolViolation(f"sent a message whose \"seq\" is not a message number: {short_repr(seq)}")
@@ -110,18 +110,19 @@ def _parse_json(line: bytes) -> JSON:
     try:
         text = line.decode("utf-8")  # never json's guess at UTF-16 or UTF-32: the protocol is UTF-8
     except UnicodeDecodeError as error:
-        raise ProtocolViolation(f"sent a line that is not UTF-8 (byte {error.start}): {_quote(line)}") from None
+        raise ProtocolViolation(f"sent a line that is not UTF-8 (byte {error.start}): {quote_line(line)}") from None
     try:
         return loads_json(text)
     except JSONTooDeep:
         raise ProtocolViolation(f"sent a line nested more than {MAX_JSON_DEPTH} levels deep: "
-                                f"{_quote(line)}") from None
+                                f"{quote_line(line)}") from None
     except ValueError as error:  # not JSON; NaN or Infinity; an integer too long to read
         raise ProtocolViolation(f"sent a line that is not JSON ({cut(str(error), 120)}): "
-                                f"{_quote(line)}") from None
+                                f"{quote_line(line)}") from None
 
 
-def _quote(line: bytes) -> str:
+def quote_line(line: bytes) -> str:
+    """`line` as a message quotes it: its first QUOTED_BYTES bytes, readable whatever they are."""
     return repr(line[:QUOTED_BYTES]) + ("..." if len(line) > QUOTED_BYTES else "")
 
 

@@ -94,3 +94,18 @@ non_json_values = st.one_of(
     st.dictionaries(st.one_of(st.integers(), st.none(), st.floats()), json_scalars, min_size=1, max_size=3),
     st.tuples(json_scalars, json_scalars),
 )
+
+
+def _brackets(depth: int, closed: bool) -> str:
+    return "[" * depth + ("]" * depth if closed else "")
+
+
+# Text a file or an argument meant to hold JSON may hold instead: nested past any parser, NaN and
+# Infinity (also as a number too large for a float), not JSON at all, JSON of any shape.
+hostile_json_texts = st.one_of(
+    st.builds(_brackets, st.sampled_from([65, 1000, DEEPEST]), st.booleans()),
+    st.sampled_from(["NaN", '{"a": NaN}', "Infinity", '{"a": [-Infinity]}', '{"a": 1e999}', "9" * 5000,
+                     "", "{", "\ufeff{}", '"\\ud800"', "null", "[]"]),
+    json_values.map(json.dumps),  # (NaN and Infinity as Python writes them)
+    any_text,
+)

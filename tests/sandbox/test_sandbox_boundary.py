@@ -109,3 +109,13 @@ def test_a_line_nested_200000_deep_is_refused_before_it_is_parsed():
         assert "nested more than 64 levels deep" in str(violation)
     else:
         raise AssertionError("a line nested 200,000 deep was read")
+
+
+def test_a_number_too_large_for_a_float_is_refused_like_infinity():
+    """json reads 1e999 as Infinity, which no JSON writer (nor jsonb) takes back: a protocol verdict."""
+    try:
+        parse_reply(first_line(answer_line(b"[1e999]"), 1))
+    except ProtocolViolation as violation:
+        assert "1e999 is too large a number" in str(violation)
+    else:
+        raise AssertionError("1e999 was read")
