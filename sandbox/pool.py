@@ -32,6 +32,7 @@ from __future__ import annotations
 import atexit
 import fcntl
 import hashlib
+import json
 import logging
 import os
 import select
@@ -572,7 +573,7 @@ class WarmPlayer(SandboxPlayer):
             self._bot = self._read_bot()  # the very bytes the pool key's digest is made of
         return None
 
-    def _launch(self, staging: None) -> Channel:
+    def _launch(self, staging: None) -> PipeChannel:
         prepared, self._prepared = self._prepared, None
         if isinstance(prepared, Exception):
             raise prepared

@@ -75,8 +75,8 @@ def test_a_config_nested_200000_deep_is_refused_by_the_real_command(tmp_path):
     """As a student runs it: a process, its stderr, its exit code (an argument holds 128 KiB at most)."""
     config = tmp_path / "deep.json"
     config.write_text(DEEP)
-    for given in (f"@{config}", "[" * 120_000):
-        proc = subprocess.run([sys.executable, "-m", "games", *MATCH, "--config", given], cwd=ROOT,
+    for config_text in (f"@{config}", "[" * 120_000):
+        proc = subprocess.run([sys.executable, "-m", "games", *MATCH, "--config", config_text], cwd=ROOT,
                               capture_output=True, text=True, timeout=120)
         assert_refused(proc.returncode, proc.stderr, "nested more than 64 levels deep")
 
