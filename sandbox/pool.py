@@ -69,6 +69,7 @@ EVENT_FIELDS: dict[str, dict[str, type]] = {
     "ready": {},
     "exited": {"status": int},
     "reset": {"clean": bool, "left": list},
+    "reconnected": {"clean": bool, "left": list},  # a parked container taken back by a sibling process
 }
 EVENT_DEPTH = 2
 PEER_CREDENTIALS = struct.Struct("3i")  # SO_PEERCRED: pid, uid, gid

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import profile_of
 from accounts.timezones import viewer_zone
 from bots.models import BotVersion
 from grading_helpers import course_with_people, open_assignment
@@ -105,7 +106,10 @@ def test_the_viewer_zone_prefers_a_profile_then_the_course_then_the_site(make_us
     course, people = course_with_people(make_user)
     request = types.SimpleNamespace(user=people["ann"])
     assert viewer_zone(request) == zoneinfo.ZoneInfo("Europe/Paris")
-    people["ann"].profile = types.SimpleNamespace(time_zone="America/Chicago")
+    profile = profile_of(people["ann"])  # the zone she chose on her profile page
+    profile.time_zone = "America/Chicago"
+    profile.save(update_fields=["time_zone"])
+    people["ann"].refresh_from_db()
     assert viewer_zone(request) == zoneinfo.ZoneInfo("America/Chicago")
     assert viewer_zone(types.SimpleNamespace(user=make_user("loner"))) == zoneinfo.ZoneInfo("UTC")
     assert viewer_zone(types.SimpleNamespace(user=AnonymousUser())) == zoneinfo.ZoneInfo("UTC")
