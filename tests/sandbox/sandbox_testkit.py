@@ -195,14 +195,15 @@ def default_gateway() -> str | None:
 
 
 def docker_bridge_gateway() -> str:
-    """The Docker bridge network's gateway (Docker's default address when the host has no bridge)."""
+    """The Docker bridge network's gateway (Docker's default address when the host has no bridge, or no
+    engine: a bwrap bot must not reach it either)."""
     import docker.errors
 
     from sandbox.docker_backend import client
 
     try:
         configs = client().networks.get("bridge").attrs["IPAM"]["Config"] or []
-    except docker.errors.NotFound:
+    except (docker.errors.NotFound, sandbox.SandboxUnavailable):
         configs = []
     return next((config["Gateway"] for config in configs if config.get("Gateway")), "172.17.0.1")
 

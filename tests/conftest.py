@@ -1,0 +1,61 @@
+"""The test tiers: each test is marked with the heavy parts it needs, read from its fixtures and parameters.
+
+`pytest --quick` (what `scripts/test --quick` runs) leaves out every test marked docker, browser or compose.
+The marks are given here, at collection, rather than written in each file, so that a new test that asks for
+`live_worker`, `docker_image` or a `[docker]` backend lands in the full tier without anyone remembering a
+decorator (tests/test_tiers.py checks that it does).
+"""
+
+import os
+
+import pytest
+
+# The fixtures that bring a heavy part with them. pytest lists, in `item.fixturenames`, the fixtures a test
+# asks for and those they ask for in turn (`live_worker` -> `sandbox_backend`, `browser_page` -> `chromium`).
+FIXTURE_MARKS = {
+    "docker_image": ("docker",),  # tests/sandbox: the engine with the bot image
+    "sandbox_backend": ("docker",),  # tests/platform: the same, for the workers the tests start
+    "live_worker": ("worker",),  # a real Celery worker process (its sandbox_backend adds docker)
+    "chromium": ("browser",),
+    "compose_project": ("compose", "docker"),
+    "bwrap_ready": ("bwrap",),
+}
+# Backends chosen by parameter (`backend`, `backend_name`): the fixture the test then asks for with
+# request.getfixturevalue() is invisible at collection, the parameter's value is not.
+BACKEND_MARKS = {"docker": "docker", "docker-warm": "docker", "bwrap": "bwrap"}
+QUICK_TIER_LEAVES_OUT = {"docker", "browser", "compose"}
+# Where the quick tier's Docker client looks for an engine: nowhere. A test that needs Docker without being
+# marked then skips (fails under CI=true) in the quick tier on every host, not only on hosts without Docker.
+NO_DOCKER_ENGINE = "unix:///nonexistent/the-quick-tier-runs-without-docker.sock"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--quick", action="store_true",
+                     help=f"only the tests that need none of: {', '.join(sorted(QUICK_TIER_LEAVES_OUT))}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("quick"):
+        os.environ["DOCKER_HOST"] = NO_DOCKER_ENGINE  # inherited by the xdist workers and every subprocess
+
+
+def marks_of(item: pytest.Item) -> set[str]:
+    """The heavy parts `item` needs: from its fixtures, and from a sandbox backend among its parameters."""
+    names = {mark for fixture in getattr(item, "fixturenames", ()) for mark in FIXTURE_MARKS.get(fixture, ())}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        names |= {BACKEND_MARKS[value] for value in callspec.params.values()
+                  if isinstance(value, str) and value in BACKEND_MARKS}
+    return names
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by these marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in sorted(marks_of(item) - {mark.name for mark in item.iter_markers()}):
+            item.add_marker(name)
+    if config.getoption("quick"):
+        heavy = {item for item in items if QUICK_TIER_LEAVES_OUT & {mark.name for mark in item.iter_markers()}}
+        if heavy:
+            config.hook.pytest_deselected(items=list(heavy))
+            items[:] = [item for item in items if item not in heavy]

@@ -1,0 +1,77 @@
+"""`pytest --quick` (scripts/test --quick) holds every test that needs no Docker, browser or compose stack, and
+none that does: the suite is collected in a subprocess as the quick tier would collect it."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# Collects the quick tier and writes, for each of its tests, the fixtures it uses (with those they use in
+# turn) and its string parameters, to the file named by argv[1].
+COLLECT = """
+import json, sys, pytest
+
+def string_params(item):
+    callspec = getattr(item, "callspec", None)
+    return [value for value in callspec.params.values() if isinstance(value, str)] if callspec else []
+
+class Report:
+    def pytest_collection_finish(self, session):
+        tests = {item.nodeid: {"fixtures": sorted(item.fixturenames), "params": string_params(item)}
+                 for item in session.items}
+        with open(sys.argv[1], "w") as report:
+            json.dump(tests, report)
+
+sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "--quick"], plugins=[Report()]))
+"""
+# What brings up Docker (a sandbox container, a worker playing in one), a browser or the compose stack.
+HEAVY_FIXTURES = {"docker_image", "sandbox_backend", "live_worker", "chromium", "browser_page", "compose_project"}
+DOCKER_BACKENDS = {"docker", "docker-warm"}
+
+
+@pytest.fixture(scope="module")
+def quick_tier(tmp_path_factory) -> dict[str, dict]:
+    report = tmp_path_factory.mktemp("tiers") / "quick.json"
+    run = subprocess.run([sys.executable, "-c", COLLECT, str(report)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return json.loads(report.read_text())
+
+
+def test_no_test_of_the_quick_tier_asks_for_docker_a_browser_or_compose(quick_tier):
+    heavy = {test: sorted(HEAVY_FIXTURES.intersection(used["fixtures"]) | DOCKER_BACKENDS.intersection(used["params"]))
+             for test, used in quick_tier.items()}
+    assert {test: parts for test, parts in heavy.items() if parts} == {}
+
+
+@pytest.mark.parametrize("test", [
+    "tests/platform/test_full_loop.py::test_register_upload_validate_challenge_replay_ladder",  # live_worker
+    "tests/platform/test_browser.py::test_sign_in_upload_challenge_and_open_the_replay",  # browser_page
+    "tests/platform/test_compose.py::test_compose_runs_the_platform_and_the_worker_validates_in_docker",
+    "tests/platform/test_fault_tolerance.py::",  # its own workers, in Docker sandboxes (sandbox_backend)
+    "tests/sandbox/test_sandbox_warm.py::",  # docker_image
+    "tests/sandbox/test_sandbox_hostile.py::test_failing_bot_gets_its_verdict_and_loses[docker-",  # and docker-warm
+    # Backends asked for inside the test (request.getfixturevalue), known by the parameter only:
+    "tests/sandbox/test_sandbox_cleanup.py::test_a_game_that_raises_mid_match_leaves_nothing_of_the_cli_s_sandboxes[docker]",
+    "tests/sandbox/test_sandbox_protocol.py::test_cli_match_runs_in_the_sandbox[docker]",
+    "tests/platform/test_match_boundary.py::test_a_game_that_raises_mid_match_leaves_no_sandbox_of_the_runner[docker-warm]",
+])
+def test_what_needs_docker_a_browser_or_compose_is_left_out(quick_tier, test):
+    assert [nodeid for nodeid in quick_tier if nodeid.startswith(test)] == []
+
+
+@pytest.mark.parametrize("test", [
+    "tests/games/test_core.py::test_canonical_ignores_key_order_only",
+    "tests/platform/test_authorization_matrix.py::test_every_declaration_names_a_route_of_the_site",
+    "tests/platform/test_exactly_once.py::test_cancelled_match_is_not_recorded",  # PostgreSQL stays in
+    "tests/platform/test_sqlite_concurrency.py::test_a_burst_of_uploads_and_challenges_strands_no_match_on_sqlite",
+    "tests/sandbox/test_sandbox_hostile.py::test_failing_bot_gets_its_verdict_and_loses[bwrap-fork_bomb]",
+    "tests/sandbox/test_sandbox_cleanup.py::test_a_game_that_raises_mid_match_leaves_nothing_of_the_cli_s_sandboxes[none]",
+    "tests/platform/test_match_boundary.py::test_a_game_that_raises_mid_match_leaves_no_sandbox_of_the_runner[bwrap]",
+    "tests/test_tiers.py::test_no_test_of_the_quick_tier_asks_for_docker_a_browser_or_compose",
+])
+def test_what_needs_none_of_them_stays_in(quick_tier, test):
+    assert test in quick_tier
