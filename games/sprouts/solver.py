@@ -90,8 +90,7 @@ def components_of(position: Position) -> Game:
 
 
 def _normalise(regions, lives) -> Game:
-    reduced = (_reduce_region(region, lives) for region in regions)
-    regions = [region for region in reduced if _lives_in(region, lives) >= 2]
+    regions = [reduced for reduced, spare in map(_reduce_region, regions, itertools.repeat(lives)) if spare >= 2]
     return tuple(sorted(_canonical(*_numbered(part, lives)) for part in _split(regions)))
 
 
@@ -130,7 +129,8 @@ def _canonical(drawing, lives) -> Component:
 
 
 def _reduce_region(region, lives):
-    reduced = []
+    """The region without dead spots, and its lives (fewer than 2: no line can be drawn in it)."""
+    reduced, alive = [], set()
     for boundary in region:
         merged = []
         for spot in boundary:
@@ -140,15 +140,14 @@ def _reduce_region(region, lives):
             merged.pop()
         if merged:
             reduced.append(tuple(merged))
-    return reduced
-
-
-def _lives_in(region, lives) -> int:
-    return sum(lives[spot] for spot in {spot for boundary in region for spot in boundary})
+            alive.update(merged)
+    return reduced, sum(lives[spot] for spot in alive)
 
 
 def _split(regions):
     """Regions grouped into components: two regions belong together when a spot is in both."""
+    if len(regions) < 2:
+        return [regions] if regions else []
     group_of: dict[int, list] = {}  # spot -> the group (a list of regions) it is in so far
     groups = []
     for region in regions:
