@@ -36,7 +36,11 @@ def _tokens(boundary, lives, colours) -> tuple[int, ...]:
 
 
 def least_rotation(tokens: tuple) -> tuple:
-    return min(tokens[i:] + tokens[:i] for i in range(len(tokens))) if tokens else tokens
+    size = len(tokens)
+    if size < 2:
+        return tokens
+    doubled = tokens + tokens  # one concatenation, then slices: this runs for every boundary of every option
+    return min(doubled[i:i + size] for i in range(size))
 
 
 def _signature(regions, lives, colours) -> tuple:

@@ -90,8 +90,7 @@ def components_of(position: Position) -> Game:
 
 
 def _normalise(regions, lives) -> Game:
-    reduced = (_reduce_region(region, lives) for region in regions)
-    regions = [region for region in reduced if _lives_in(region, lives) >= 2]
+    regions = [reduced for reduced, spare in map(_reduce_region, regions, itertools.repeat(lives)) if spare >= 2]
     return tuple(sorted(_canonical(*_numbered(part, lives)) for part in _split(regions)))
 
 
@@ -99,21 +98,28 @@ def _numbered(regions, lives):
     """A cheap key for the exact canonical form: boundaries cut and sorted by their lives alone, then spots
     renumbered in order of appearance. It describes the drawing in full, so equal keys are the same
     component, and it is often equal for the same component met again by another route."""
-    counts = Counter(spot for region in regions for boundary in region for spot in boundary)
-
-    def shape(boundary):
-        return tuple(-lives[spot] if counts[spot] == 1 else 0 for spot in boundary)
-
-    def cut(boundary):
-        look = shape(boundary)
-        best = min(range(len(boundary)), key=lambda i: look[i:] + look[:i])
-        return boundary[best:] + boundary[:best]
-
-    ordered = sorted((sorted((cut(b) for b in region), key=shape) for region in regions),
-                     key=lambda region: [shape(b) for b in region])
+    counts: dict[int, int] = {}
+    for region in regions:
+        for boundary in region:
+            for spot in boundary:
+                counts[spot] = counts.get(spot, 0) + 1
+    look = {spot: -lives[spot] if count == 1 else 0 for spot, count in counts.items()}
+    ordered = []
+    for region in regions:
+        shaped = []
+        for boundary in region:
+            shape = tuple(look[spot] for spot in boundary)
+            if len(boundary) > 1:  # cut where the lives read least; each shape is computed once (hot path)
+                size, doubled = len(shape), shape + shape
+                shape, best = min((doubled[i:i + size], i) for i in range(size))
+                boundary = boundary[best:] + boundary[:best]
+            shaped.append((shape, boundary))
+        shaped.sort()
+        ordered.append(shaped)
+    ordered.sort(key=lambda shaped: [shape for shape, _ in shaped])
     numbers: dict[int, int] = {}
-    drawing = tuple(tuple(tuple(numbers.setdefault(spot, len(numbers)) for spot in b) for b in region)
-                    for region in ordered)
+    drawing = tuple(tuple(tuple(numbers.setdefault(spot, len(numbers)) for spot in boundary) for _, boundary in shaped)
+                    for shaped in ordered)
     return drawing, tuple(lives[spot] for spot in numbers)
 
 
@@ -123,7 +129,8 @@ def _canonical(drawing, lives) -> Component:
 
 
 def _reduce_region(region, lives):
-    reduced = []
+    """The region without dead spots, and its lives (fewer than 2: no line can be drawn in it)."""
+    reduced, alive = [], set()
     for boundary in region:
         merged = []
         for spot in boundary:
@@ -133,33 +140,40 @@ def _reduce_region(region, lives):
             merged.pop()
         if merged:
             reduced.append(tuple(merged))
-    return reduced
-
-
-def _lives_in(region, lives) -> int:
-    return sum(lives[spot] for spot in {spot for boundary in region for spot in boundary})
+            alive.update(merged)
+    return reduced, sum(lives[spot] for spot in alive)
 
 
 def _split(regions):
     """Regions grouped into components: two regions belong together when a spot is in both."""
-    parent = list(range(len(regions)))
-
-    def root(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    first_seen: dict[int, int] = {}
-    for index, region in enumerate(regions):
-        for boundary in region:
-            for spot in boundary:
-                other = first_seen.setdefault(spot, index)
-                parent[root(index)] = root(other)
-    groups: dict[int, list] = {}
-    for index, region in enumerate(regions):
-        groups.setdefault(root(index), []).append(region)
-    return list(groups.values())
+    if len(regions) < 2:
+        return [regions] if regions else []
+    group_of: dict[int, list] = {}  # spot -> the group (a list of regions) it is in so far
+    groups = []
+    for region in regions:
+        spots = {spot for boundary in region for spot in boundary}
+        met = []
+        for spot in spots:
+            group = group_of.get(spot)
+            if group is not None and all(group is not other for other in met):
+                met.append(group)
+        if not met:
+            merged = [region]
+            groups.append(merged)
+        else:
+            merged = max(met, key=len)
+            for group in met:
+                if group is not merged:
+                    merged.extend(group)
+                    groups = [kept for kept in groups if kept is not group]
+                    for other in group:
+                        for boundary in other:
+                            for spot in boundary:
+                                group_of[spot] = merged
+            merged.append(region)
+        for spot in spots:
+            group_of[spot] = merged
+    return groups
 
 
 def _expand(component: Component):
