@@ -15,7 +15,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, Val
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.access import courses_seen_by, with_private_access
+from accounts.access import courses_seen_by, match_visible, visible_matches, with_private_access
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from bots.services import code_download, create_bot, upload_version
@@ -192,7 +192,7 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
 
 class VersionViewSet(viewsets.ReadOnlyModelViewSet):
-    """Versions you may see: your own (and, for instructors, their students')."""
+    """Versions you may see: your own (and, for course staff, those submitted to their course)."""
 
     serializer_class = serializers.VersionSerializer
     permission_classes = [permissions.IsAuthenticated, CanSeePrivate]
@@ -203,7 +203,7 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
         # "not found" for anyone else, exactly like a version that does not exist.
         if self.action == "list":
             return versions.filter(bot__owner=self.request.user)
-        return with_private_access(versions, self.request.user, "bot__owner")
+        return with_private_access(versions, self.request.user, "bot")
 
     @extend_schema(responses={(200, "text/x-python"): str})
     @action(detail=True)
@@ -213,7 +213,9 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Matches and their results are public; each seat's log only to those who may see that bot's code."""
+    """Matches and their results are public, but for grading games and the games of a "results at the end"
+    tournament still being played (accounts.access.match_visible); each seat's log only to those who may see
+    that bot's code."""
 
     serializer_class = serializers.MatchSerializer
     throttle_classes = [ChallengeThrottle]
@@ -233,7 +235,13 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             matches = matches.filter(seats__bot_id=bot).distinct()
         if params.get("mine") == "1":
             matches = matches.filter(seats__bot__owner=self.request.user).distinct()
-        return matches
+        return visible_matches(matches, self.request.user) if self.action == "list" else matches
+
+    def get_object(self):
+        match = super().get_object()
+        if not match_visible(self.request.user, match):
+            raise NotFound("no such match")
+        return match
 
     @extend_schema(parameters=[OpenApiParameter("bot", ID_SCHEMA, description="only matches this bot played"),
                                OpenApiParameter("mine", str, description="1: only matches of your bots")])

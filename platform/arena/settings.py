@@ -81,6 +81,10 @@ def generated_secret_key() -> str:
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY") or generated_secret_key()
+# Every grading game's seed is an HMAC of the assignment's seed under this secret, so that nobody who learns an
+# assignment's seed can compute its boards and hidden cards (grading/parts.py). Changing it replays every grading
+# game on the next run (the games are cached by seed).
+ARENA_GRADING_SEED_SECRET = os.environ.get("ARENA_GRADING_SEED_SECRET") or SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 

@@ -178,10 +178,15 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         assignment = self.get_object()
         graded = presentation.latest_runs(assignment)[1]
         grades = graded.grades.select_related("submission__student", "version") if graded else []
-        if graded and role_in(request.user, assignment.course) == STUDENT:
+        student = role_in(request.user, assignment.course) == STUDENT
+        if graded and student:
             own = services.submission_of(request.user, assignment)
             grades = grades.filter(submission=own)
-        return Response(serializers.GradeSerializer([_with_adjustment(g) for g in grades], many=True).data)
+        data = serializers.GradeSerializer([_with_adjustment(g) for g in grades], many=True).data
+        if student and not assignment.results_published:
+            for grade in data:
+                grade["parts"] = serializers.without_games(grade["parts"])
+        return Response(data)
 
     @extend_schema(responses={(200, "text/csv"): str})
     @action(detail=True)

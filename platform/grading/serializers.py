@@ -1,6 +1,7 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from accounts.access import staffs
 from accounts.models import Course, Team
 from bots.models import Bot
 from variants.models import Variant
@@ -76,6 +77,14 @@ class AssignmentSerializer(serializers.ModelSerializer):
         fields = ["id", "course", "title", "game", "config", "variant", "opens_at", "deadline", "team_size",
                   "late_penalty_per_day", "late_cutoff_days", "starter_code", "seed", "rubric", "created_at"]
         read_only_fields = ["id", "seed", "rubric", "created_at"]
+        extra_kwargs = {"seed": {"allow_null": True, "help_text": "The course's staff only (null for students): grading seeds derive "
+                                              "from it."}}
+
+    def to_representation(self, assignment):
+        data = super().to_representation(assignment)
+        if not staffs(self.context["request"].user, assignment.course):
+            data["seed"] = None
+        return data
 
 
 class SubmitSerializer(serializers.Serializer):
@@ -105,6 +114,11 @@ class GradingRunSerializer(serializers.ModelSerializer):
         model = GradingRun
         fields = ["id", "assignment", "status", "rubric", "plan", "note", "created_at", "finished_at", "progress"]
         read_only_fields = fields
+
+
+def without_games(parts: list[dict]) -> list[dict]:
+    """A grade's parts without the games behind them (their ids and seeds): a student's before publication."""
+    return [{key: value for key, value in part.items() if key not in ("matches", "seeds")} for part in parts]
 
 
 class GradeSerializer(serializers.ModelSerializer):

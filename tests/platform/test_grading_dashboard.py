@@ -94,8 +94,10 @@ def test_a_student_never_sees_another_teams_code_grade_or_the_dashboard(client, 
     grades = api_client.get(f"/api/assignments/{assignment.pk}/grades/").json()
     assert [g["submission"]["student"] for g in grades] == [people["ann"].username]
     assert api_client.get(f"/api/versions/{ben_version.pk}/code/").status_code in (403, 404)
-    # Once ann and ben form a team, each sees the other's code.
+    # Forming a team shows nothing; ben submitting his bot for the team shows it to his team mate.
     people_services.create_team(people["instructor"], assignment.course, "pair", [people["ann"], people["ben"]])
+    assert client.get(f"/bots/{bots['ben'].pk}/versions/1/code/").status_code == 404
+    services.submit(people["ben"], open_assignment(people["instructor"], assignment.course, team_size=2), bots["ben"])
     assert client.get(f"/bots/{bots['ben'].pk}/versions/1/code/").status_code == 200
     assert client.get(f"/bots/{bots['cat'].pk}/versions/1/code/").status_code == 404
 
