@@ -33,7 +33,7 @@ from . import serializers
 from .pagination import ASCII_NUMBER, RecentCountPagination
 from .parsers import BoundedJSONParser
 from .permissions import CanSeePrivate
-from .throttles import ChallengeThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
+from .throttles import ChallengeThrottle, CredentialsAddressThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
 
 # Ids are 64-bit: a larger number, or anything but ASCII digits, is a 400 rather than a database error.
 MAX_ID = 2**63 - 1
@@ -77,10 +77,11 @@ class Register(generics.CreateAPIView):
 
 
 class ObtainToken(ObtainAuthToken):
-    """Exchange a username and password for your API token (sign-in attempts per username are limited)."""
+    """Exchange a username and password for your API token (attempts are limited per address and account, and
+    per address)."""
 
     parser_classes = [BoundedJSONParser, parsers.FormParser, parsers.MultiPartParser]
-    throttle_classes = [SignInThrottle]
+    throttle_classes = [SignInThrottle, CredentialsAddressThrottle]
 
 
 class CourseViewSet(viewsets.ReadOnlyModelViewSet):

@@ -283,7 +283,9 @@ ARENA_RATES = {
     for name, default in {
         "challenge": "10/min",  # challenges a user sends
         "upload": "10/min",  # bot versions a user uploads
-        "sign_in": "10/min",  # sign-in and token attempts for one username
+        "sign_in": "10/min",  # sign-in and token attempts for one account from one client address
+        "password_reset": "5/hour",  # password reset requests for one e-mail address from one client address
+        "credentials_address": "60/min",  # sign-in, token and reset attempts from one client address
         "register": "10/hour",  # new accounts from one client address
     }.items()
 }

@@ -441,7 +441,7 @@ def declaration(endpoint: Endpoint) -> tuple[Case, ...] | None:
 
 ENDPOINTS = endpoints()
 # Routes whose path a route listed before them answers: arena/urls.py's rate-limited sign-in wrappers.
-SHADOWED = {"login", "admin:login"}
+SHADOWED = {"login", "admin:login", "password_reset"}
 ROUTE_METHODS = sorted({(e.key, method) for e in ENDPOINTS for method in e.methods})
 
 
