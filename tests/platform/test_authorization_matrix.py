@@ -475,9 +475,9 @@ class World:
         with override_settings(ARENA_SANDBOX="none"):
             self.match = play_now(match_services.challenge(self.users["ada"], self.bots["ada"], [self.bots["bob"]],
                                                            rated=True))
-        deck = json.loads(STANDARD_DECK.read_text(encoding="utf-8"))
         # ada's stderr in the match: what the private-material probes look for.
         self.match.seats.filter(bot=self.bots["ada"]).update(log=ADA_STDERR)
+        deck = json.loads(STANDARD_DECK.read_text(encoding="utf-8"))
         self.variant = create_variant(self.users["teacher"], self.course, game="sortinggame", name="deck",
                                       config={"deck": deck})
         Group.objects.create(name="markers")
@@ -590,13 +590,13 @@ def describe(response) -> str:
 
 @pytest.mark.parametrize(("key", "method"), ROUTE_METHODS, ids=[f"{k} {m}" for k, m in ROUTE_METHODS])
 def test_route_answers_every_role_as_declared(world, key, method):
-    routes = [e for e in ENDPOINTS if e.key == key and method in e.methods]
     wrong = wrong_answers(world, key, method)
     assert not wrong, f"route {key!r}:\n" + "\n".join(wrong)
 
 
 def wrong_answers(world, key: str, method: str) -> list[str]:
     """Every role's answer to `method` on route `key` that differs from its declaration."""
+    routes = [e for e in ENDPOINTS if e.key == key and method in e.methods]
     cases = declaration(routes[0])
     assert cases is not None, (f"route {key!r} ({routes[0].pattern}) is not declared: add ROUTES[{key!r}] in "
                                f"{__name__} with the answer each role gets to {method}")
