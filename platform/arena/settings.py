@@ -291,7 +291,11 @@ ARENA_RATES = {
 }
 # Matches one user may have queued or running at once (challenges beyond it wait: 429).
 ARENA_MAX_MATCHES_IN_FLIGHT = int(os.environ.get("ARENA_MAX_MATCHES_IN_FLIGHT", "5"))
-# Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of bots, and per bot
+# Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of owners, and per bot
 # against the built-in bots, at most this many rated matches in any 24 hours.
 ARENA_RATED_PER_PAIR_PER_DAY = int(os.environ.get("ARENA_RATED_PER_PAIR_PER_DAY", "3"))
 ARENA_RATED_BUILTIN_PER_DAY = int(os.environ.get("ARENA_RATED_BUILTIN_PER_DAY", "3"))
+# A rated result against a less proven opponent (a newer account, or a provisional bot facing an established
+# one) moves the rating by this share of the Elo change (ratings/services.py weights).
+ARENA_NEW_ACCOUNT_DAYS = int(os.environ.get("ARENA_NEW_ACCOUNT_DAYS", "7"))
+ARENA_LESS_PROVEN_WEIGHT = float(os.environ.get("ARENA_LESS_PROVEN_WEIGHT", "0.25"))
