@@ -163,6 +163,26 @@ def test_the_csv_export_has_a_line_per_student_ready_for_a_gradebook(client, gra
     assert by_id["algo-cat"][0] == "" and len(lines) == 4  # cat is not rostered: no student id
 
 
+def test_csv_cells_that_would_start_a_formula_are_quoted(client, graded):
+    """A name like `=HYPERLINK(...)` opened in a spreadsheet would run: every such text cell gets a leading quote
+    (OWASP's advice); numbers are written as they are."""
+    from accounts.models import RosterEntry
+    from grading.models import GradingRun
+
+    assignment, people, run = graded["assignment"], graded["people"], graded["run"]
+    RosterEntry.objects.filter(course=assignment.course, student_id="1001").update(
+        student_id="+1001", name='=HYPERLINK("http://evil.example","grade")')
+    rubric = [{**part, "label": "@SUM(A1)"} for part in run.rubric]
+    GradingRun.objects.filter(pk=run.pk).update(rubric=rubric)
+    people["cat"].__class__.objects.filter(pk=people["cat"].pk).update(username="-cat", email="")
+    client.force_login(people["instructor"])
+    lines = list(csv.reader(io.StringIO(client.get(f"/assignments/{assignment.pk}/grades.csv").content.decode())))
+    assert "'@SUM(A1)" in lines[0]
+    by_id = {line[0] or line[2]: line for line in lines[1:]}
+    assert by_id["'+1001"][2] == "'=HYPERLINK(\"http://evil.example\",\"grade\")"
+    assert "'-cat" in by_id and float(by_id["'+1001"][3]) >= 0
+
+
 def test_the_api_creates_an_assignment_with_a_rubric_and_students_submit(api_client, graded):
     people, bots = graded["people"], graded["bots"]
     course = graded["assignment"].course
