@@ -47,7 +47,7 @@ def check_source(data: bytes, filename: str) -> str:
     if not data.strip():
         raise UploadRejected(f"{filename} is empty")
     try:
-        source = data.decode("utf-8")
+        source = data.decode("utf-8-sig")  # editors on Windows may start the file with a byte-order mark
     except UnicodeDecodeError as exc:
         raise UploadRejected(f"{filename} is not UTF-8 text (byte {exc.start} cannot be decoded)") from exc
     try:

@@ -6,4 +6,5 @@ app_name = "notifications"
 urlpatterns = [
     path("inbox/", views.inbox, name="inbox"),
     path("inbox/email/", views.email_preference, name="email"),
+    path("inbox/read/", views.mark_read, name="mark_read"),
 ]

@@ -1,4 +1,5 @@
-"""The inbox page: newest first, unread in bold, everything marked read once seen."""
+"""The inbox page: newest first, unread in bold; "Mark as read" (a POST: a GET, which a link preview or a
+prefetch may send, changes nothing) marks read what the page showed."""
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -14,11 +15,20 @@ PAGE = 50
 def inbox(request):
     notifications = list(request.user.notifications.all()[:PAGE])
     unread = [n.pk for n in notifications if n.read_at is None]
-    request.user.notifications.filter(pk__in=unread).update(read_at=timezone.now())
     preference = Preference.objects.filter(user=request.user).first()
     return render(request, "notifications/inbox.html", {
         "notifications": notifications, "unread": set(unread), "email": bool(preference and preference.email),
     })
+
+
+@login_required
+@require_POST
+def mark_read(request):
+    """Mark read the unread notifications up to `up_to`, the newest the page showed (not one that came since)."""
+    up_to = request.POST.get("up_to", "")
+    if up_to.isdigit():
+        request.user.notifications.filter(pk__lte=int(up_to), read_at=None).update(read_at=timezone.now())
+    return redirect("notifications:inbox")
 
 
 @login_required

@@ -241,6 +241,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # The inbox: everyone their own.
     "notifications:inbox": page(SIGNED_IN_PAGE),
     "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
+    "notifications:mark_read": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
     # Grading pages: people.
     # The invitation link: any signed-in user sees which course it is, and joins (staff are refused) by POST.
     "grading:join": Case({"GET": SIGNED_IN_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
