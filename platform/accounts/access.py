@@ -12,14 +12,16 @@ from django.db import connection
 from django.db.models import Q
 from django.http import Http404
 
+from arena import errors
+
 from .models import Course, Team
 
 INSTRUCTOR, ASSISTANT, STUDENT = "instructor", "assistant", "student"
 
 
-class NotAllowed(Exception):
-    """A verb that the user's role in the course does not allow (the API answers 403); the message says
-    whose it is. The apps' own errors derive from it for their refusals."""
+class NotAllowed(errors.NotAllowed):
+    """A verb that the user's role in the course does not allow (403); the message says whose it is. The
+    apps' own errors derive from it for their refusals."""
 # Each role may do what the roles after it may.
 ROLES = (INSTRUCTOR, ASSISTANT, STUDENT)
 

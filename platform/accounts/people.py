@@ -13,13 +13,15 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 
+from arena.errors import Invalid
+
 from .access import NotAllowed, staffs, teaches
 from .models import Course, RosterEntry, Team, new_invite_code, validate_time_zone
 
 ROSTER_COLUMNS = ("student_id", "email", "name")
 
 
-class PeopleError(ValueError):
+class PeopleError(Invalid):
     """A request about a course's people that cannot be met; the message says why."""
 
 

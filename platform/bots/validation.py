@@ -4,10 +4,12 @@ import ast
 
 from django.conf import settings
 
+from arena.errors import Invalid
+
 from .models import Bot, BotVersion
 
 
-class BotError(ValueError):
+class BotError(Invalid):
     """A request about a bot that cannot be met; the message says why, for the student."""
 
 

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import people as people_services
+from api.parsers import BoundedJSONParser
 from accounts.access import NotAllowed, role_in
 from accounts.models import Course
 
@@ -62,7 +63,7 @@ class CoursePeople(APIView):
 
 
 class Roster(APIView):
-    parser_classes = [parsers.MultiPartParser, parsers.FormParser, parsers.JSONParser]
+    parser_classes = [parsers.MultiPartParser, parsers.FormParser, BoundedJSONParser]
 
     @extend_schema(request={"multipart/form-data": serializers.RosterUploadSerializer,
                             "application/json": serializers.RosterUploadSerializer},

@@ -4,6 +4,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from games import available_games
 
+from api.fields import MAX_POINTS
 from bots.models import Bot
 from variants.models import Variant
 
@@ -33,7 +34,7 @@ class AssignmentForm(forms.Form):
 
 class PartForm(forms.Form):
     kind = forms.ChoiceField(choices=[(kind, part.title) for kind, part in parts.KINDS.items()])
-    weight = forms.FloatField(min_value=0.01, initial=10, help_text="Points.")
+    weight = forms.FloatField(min_value=0.01, max_value=MAX_POINTS, initial=10, help_text="Points.")
     label = forms.CharField(max_length=80, required=False, help_text="Default: described from the options.")
     params = forms.CharField(required=False, initial="{}", label="Options (JSON)",
                              help_text='e.g. {"opponent": "greedy", "games": 20, "full_at": 0.8}')
@@ -86,5 +87,5 @@ class SubmitForm(forms.Form):
 
 
 class AdjustForm(forms.Form):
-    points = forms.FloatField(initial=0, help_text="Added to the total; negative to take away; 0 for a note.")
+    points = forms.FloatField(min_value=-MAX_POINTS, max_value=MAX_POINTS, initial=0, help_text="Added to the total; negative to take away; 0 for a note.")
     comment = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))

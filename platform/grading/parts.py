@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from games import get_game
 
+from arena.errors import Invalid
 
-class PartError(ValueError):
+
+class PartError(Invalid):
     """Options a part type cannot use; the message says why."""
 
 

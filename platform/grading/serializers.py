@@ -3,6 +3,7 @@ from rest_framework import serializers
 
 from accounts.access import staffs
 from accounts.models import Course, Team
+from api.fields import JSONObjectField, points_field
 from bots.models import Bot
 from variants.models import Variant
 
@@ -60,6 +61,9 @@ class NewTeamSerializer(serializers.Serializer):
 
 
 class RubricPartSerializer(serializers.ModelSerializer):
+    weight = points_field(min_value=0.01, help_text="Points this part is worth.")
+    params = JSONObjectField(required=False, help_text="The part type's options (a JSON object).")
+
     class Meta:
         model = RubricPart
         fields = ["id", "kind", "label", "weight", "params", "order"]
@@ -71,6 +75,11 @@ class AssignmentSerializer(serializers.ModelSerializer):
     course = serializers.PrimaryKeyRelatedField(queryset=Course.objects.all())
     variant = serializers.PrimaryKeyRelatedField(queryset=Variant.objects.all(), required=False, allow_null=True)
     rubric = RubricPartSerializer(many=True, read_only=True)
+    config = JSONObjectField(required=False, help_text="Game options (a JSON object).")
+    late_penalty_per_day = serializers.FloatField(min_value=0, max_value=100, required=False,
+                                                  help_text="Percent of the total lost per day late (started).")
+    late_cutoff_days = serializers.IntegerField(min_value=0, max_value=60, required=False,
+                                                help_text="Late work is accepted this many days after the deadline.")
 
     class Meta:
         model = Assignment
@@ -136,6 +145,8 @@ class GradeSerializer(serializers.ModelSerializer):
 
 class AdjustmentSerializer(serializers.ModelSerializer):
     author = serializers.CharField(source="author.username", read_only=True, allow_null=True)
+
+    points = points_field(help_text="Added to the total (negative to take away); 0 for a note.")
 
     class Meta:
         model = Adjustment

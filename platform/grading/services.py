@@ -15,13 +15,14 @@ from games import ConfigError, get_game
 
 from accounts.access import NotAllowed, attends, staffs, teaches
 from accounts.models import Team
+from arena.errors import Invalid
 from bots.models import Bot, BotVersion
 
 from . import parts
 from .models import Adjustment, Assignment, RubricPart, Submission
 
 
-class GradingError(ValueError):
+class GradingError(Invalid):
     """A request about an assignment or its grading that cannot be met; the message says why."""
 
 

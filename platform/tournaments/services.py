@@ -21,6 +21,7 @@ from games.tournament import Tournament as Format
 from games.tournament.series import GameRecord, SeriesPlan
 
 from accounts.access import teaches
+from arena.errors import Invalid
 from arena.queue import publish_on_commit
 from bots.models import Bot
 from matches import services as match_services
@@ -35,7 +36,7 @@ log = logging.getLogger(__name__)
 MAX_PLATFORM_ERRORS = 3
 
 
-class TournamentError(ValueError):
+class TournamentError(Invalid):
     """A request about a tournament that cannot be met; the message says why."""
 
 
