@@ -65,7 +65,7 @@ def apply_match(match) -> None:
     Call inside the transaction that records the result: the rating rows are locked until it commits, so
     matches sharing a bot are applied one after the other, in the order they finish.
     """
-    seats = list(match.seats.select_related("bot__owner"))
+    seats = list(match.seats.all())  # prefetched with their bots and owners by the recording (weights reads them)
     locked = Rating.objects.locked_for([seat.bot_id for seat in seats])
     ratings = [locked[seat.bot_id] for seat in seats]
     for seat, rating, (before, after) in zip(seats, ratings, rate(seats, ratings, match.finished_at)):
