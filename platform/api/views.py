@@ -34,6 +34,7 @@ from .pagination import ASCII_NUMBER, RecentCountPagination
 from .parsers import BoundedJSONParser
 from .permissions import CanSeePrivate
 from .throttles import ChallengeThrottle, CredentialsAddressThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
+from .tokens import fresh_token
 
 # Ids are 64-bit: a larger number, or anything but ASCII digits, is a 400 rather than a database error.
 MAX_ID = 2**63 - 1
@@ -82,6 +83,12 @@ class ObtainToken(ObtainAuthToken):
 
     parser_classes = [BoundedJSONParser, parsers.FormParser, parsers.MultiPartParser]
     throttle_classes = [SignInThrottle, CredentialsAddressThrottle]
+
+    def post(self, request, *args, **kwargs):
+        """Your token, a new one once it expired (ARENA_TOKEN_DAYS) or after a password change."""
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response({"token": fresh_token(serializer.validated_data["user"]).key})
 
 
 class CourseViewSet(viewsets.ReadOnlyModelViewSet):

@@ -9,8 +9,6 @@ of that order (a GradingNotAllowed is a 403).
 
 from django.http import JsonResponse
 from django.shortcuts import render
-from rest_framework.response import Response
-from rest_framework.views import exception_handler
 
 
 class ArenaError(Exception):
@@ -68,6 +66,10 @@ def _headers(exc: ArenaError) -> dict:
 
 def api_exception_handler(exc, context):
     """DRF's handler, plus the platform's errors mapped by kind."""
+    # Imported here: the apps' models import this module, and DRF's views module must not load before them.
+    from rest_framework.response import Response
+    from rest_framework.views import exception_handler
+
     if isinstance(exc, ArenaError):
         return Response({"detail": str(exc)}, status=status_of(exc), headers=_headers(exc))
     return exception_handler(exc, context)

@@ -170,7 +170,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "arena.errors.api_exception_handler",  # the platform's errors, mapped once
     # Token first: an anonymous API request is answered 401 with `WWW-Authenticate: Token`, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -292,6 +292,8 @@ ARENA_RATES = {
     }.items()
 }
 # Matches one user may have queued or running at once (challenges beyond it wait: 429).
+# An API token's lifetime in days (api/tokens.py); a password change revokes it at once.
+ARENA_TOKEN_DAYS = int(os.environ.get("ARENA_TOKEN_DAYS", "30"))
 ARENA_MAX_MATCHES_IN_FLIGHT = int(os.environ.get("ARENA_MAX_MATCHES_IN_FLIGHT", "5"))
 # Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of owners, and per bot
 # against the built-in bots, at most this many rated matches in any 24 hours.

@@ -300,6 +300,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "ladder": Case({"GET": SIGNED_IN_API}),
     "register": Case({"POST": expect(400)}),
     "token": Case({"POST": expect(400)}),
+    "tokens": Case({"GET": SIGNED_IN_API, "DELETE": expect(204, anonymous=UNAUTHENTICATED)}),  # one's own
     "schema": Case({"GET": PUBLIC}),
     "docs": Case({"GET": PUBLIC}),
     "api/": Case({"GET": expect(404), "POST": expect(404)}, path="/api/no-such-endpoint/"),
