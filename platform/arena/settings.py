@@ -115,6 +115,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -163,8 +164,32 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
 
+# Behind HTTPS (docs/operator-guide.md, "Production"): SECURE_COOKIES=1 sends the session and CSRF cookies
+# over HTTPS only; HSTS_SECONDS > 0 tells browsers to use HTTPS only; TRUST_PROXY_HTTPS=1 believes the proxy's
+# X-Forwarded-Proto (set it only when a proxy that overwrites that header is the only way in).
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("TRUST_PROXY_HTTPS", False) else None
+SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", False)
+# Content-Security-Policy (django-csp): scripts and styles from the site itself only, so an injected
+# <script> never runs. Inline style attributes stay allowed (progress bars; htmx adds its indicator style).
+# The API's Swagger page, which runs an inline script of drf-spectacular's, is left out.
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/api/docs/"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "arena.errors.api_exception_handler",  # the platform's errors, mapped once
