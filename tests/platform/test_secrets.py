@@ -74,7 +74,8 @@ def test_grading_games_are_the_staffs_and_the_owners_once_the_results_are_publis
     assert parts and all("seeds" not in part and "matches" not in part for part in parts)
     client.force_login(people["ann"])
     submission = grading_services.submission_of(people["ann"], assignment)
-    assert str(match.seed) not in client.get(f"/assignments/{assignment.pk}/grades/{submission.pk}/").content.decode()
+    grade_page = client.get(f"/assignments/{assignment.pk}/grades/{submission.pk}/").content.decode()
+    assert str(match.seed) not in grade_page and 'id="games-hidden"' in grade_page
 
     Assignment.objects.filter(pk=assignment.pk).update(late_cutoff_days=0)  # submissions closed: published
     assert answers(api_client, client, people["ann"], match) == OPENED
