@@ -23,7 +23,7 @@ from bots.validation import BotError, read_upload
 from matches.models import Match, MatchSeat
 from matches.replays import finished_view
 from matches import services as match_services
-from matches.services import ChallengeError, TooManyInFlight
+from matches.services import TooManyInFlight
 from ratings.services import history, ladder_rows, ranked_bots, team_ladder
 from variants.access import RulesSeen
 from variants.models import Variant
@@ -165,11 +165,8 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return super().list(request, *args, **kwargs)
 
     def perform_create(self, serializer):
-        try:
-            serializer.instance = create_bot(self.request.user, serializer.validated_data["game"],
-                                             serializer.validated_data["name"])
-        except BotError as exc:
-            raise ValidationError({"detail": str(exc)}) from exc
+        serializer.instance = create_bot(self.request.user, serializer.validated_data["game"],
+                                         serializer.validated_data["name"])
 
     @extend_schema(request={"multipart/form-data": serializers.UploadSerializer},
                    responses=serializers.VersionSerializer(many=True))
@@ -266,10 +263,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         try:
             match = match_services.challenge(request.user, data["bot"], data["opponents"], rated=data["rated"],
                                              variant=data.get("variant"))
-        except TooManyInFlight as exc:
+        except TooManyInFlight as exc:  # as DRF's throttles say it (Throttled's wording); other refusals: arena.errors
             raise Throttled(wait=exc.retry_after, detail=str(exc)) from exc
-        except ChallengeError as exc:
-            raise ValidationError({"detail": str(exc)}) from exc
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[OpenApiParameter("seat", {"type": "integer", "minimum": 0},

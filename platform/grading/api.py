@@ -7,27 +7,18 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, parsers, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import people as people_services
 from api.parsers import BoundedJSONParser
-from accounts.access import NotAllowed, role_in
+from accounts.access import role_in
 from accounts.models import Course
 
 from . import presentation, runs, serializers, services
 from .models import Assignment, GradingRun, Submission
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, CourseRole, require
-
-
-def _call(verb, *args, **kwargs):
-    try:
-        return verb(*args, **kwargs)
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
-    except (services.GradingError, people_services.PeopleError) as exc:
-        raise ValidationError({"detail": str(exc)}) from exc
 
 
 def _instructor_input(request, pk, serializer_class) -> tuple[Course, dict]:
@@ -73,7 +64,7 @@ class Roster(APIView):
         course, data = _instructor_input(request, pk, serializers.RosterUploadSerializer)
         file = data.get("file")
         text = file.read().decode("utf-8", errors="replace") if file else data.get("text", "")
-        report = _call(people_services.import_roster, request.user, course, text)
+        report = people_services.import_roster(request.user, course, text)
         return Response(serializers.RosterReportSerializer(report.as_dict()).data)
 
 
@@ -83,7 +74,7 @@ class Assistants(APIView):
         """Instructors: make a user a teaching assistant of the course."""
         course, data = _instructor_input(request, pk, serializers.NewAssistantSerializer)
         assistant = data["username"]
-        _call(people_services.add_assistant, request.user, course, assistant)
+        people_services.add_assistant(request.user, course, assistant)
         return Response(serializers.PersonSerializer(assistant).data, status=status.HTTP_201_CREATED)
 
 
@@ -95,7 +86,7 @@ class Teams(APIView):
         members = list(course.students.filter(pk__in=data["members"]))
         if len(members) != len(set(data["members"])):
             raise ValidationError({"members": "every member must be a student of the course"})
-        team = _call(people_services.create_team, request.user, course, data["name"], members)
+        team = people_services.create_team(request.user, course, data["name"], members)
         return Response(serializers.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
 
 
@@ -119,13 +110,13 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         data = dict(serializer.validated_data)
         course = data.pop("course")
         require(self.request.user, course, INSTRUCTOR)
-        serializer.instance = _call(services.create_assignment, self.request.user, course, **data)
+        serializer.instance = services.create_assignment(self.request.user, course, **data)
 
     def perform_update(self, serializer):
         data = dict(serializer.validated_data)
         if data.pop("course", serializer.instance.course) != serializer.instance.course:
             raise ValidationError({"course": "an assignment stays in its course"})
-        serializer.instance = _call(services.update_assignment, self.request.user, serializer.instance, **data)
+        serializer.instance = services.update_assignment(self.request.user, serializer.instance, **data)
 
     @extend_schema(methods=["post"], request=serializers.RubricPartSerializer,
                    responses={201: serializers.RubricPartSerializer})
@@ -140,8 +131,8 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         new = serializers.RubricPartSerializer(data=request.data)
         new.is_valid(raise_exception=True)
         data = new.validated_data
-        part = _call(services.add_part, request.user, assignment, data["kind"], data["weight"],
-                     data.get("params") or {}, data.get("label", ""))
+        part = services.add_part(request.user, assignment, data["kind"], data["weight"],
+                                 data.get("params") or {}, data.get("label", ""))
         return Response(serializers.RubricPartSerializer(part).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["post"], request=serializers.SubmitSerializer, responses=serializers.SubmissionSerializer)
@@ -153,7 +144,7 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         if request.method == "POST":
             bot = serializers.SubmitSerializer(data=request.data)
             bot.is_valid(raise_exception=True)
-            submission = _call(services.submit, request.user, assignment, bot.validated_data["bot"])
+            submission = services.submit(request.user, assignment, bot.validated_data["bot"])
         else:
             submission = services.submission_of(request.user, assignment)
             if submission is None:
@@ -167,7 +158,7 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         """Staff: GET the grading runs, newest first; POST starts one (a Celery job: poll its progress)."""
         assignment = self.get_object()
         if request.method == "POST":
-            run = _call(runs.start_run, request.user, assignment)
+            run = runs.start_run(request.user, assignment)
             return Response(GradingRunViewSet.serialize(run), status=status.HTTP_201_CREATED)
         page = self.paginate_queryset(assignment.runs.order_by("-id"))
         return self.get_paginated_response([GradingRunViewSet.serialize(run) for run in page])
@@ -256,8 +247,8 @@ class SubmissionViewSet(viewsets.GenericViewSet):
         if request.method == "POST":
             new = serializers.AdjustmentSerializer(data=request.data)
             new.is_valid(raise_exception=True)
-            adjustment = _call(services.adjust, request.user, submission, new.validated_data["points"],
-                               new.validated_data["comment"])
+            adjustment = services.adjust(request.user, submission, new.validated_data["points"],
+                                         new.validated_data["comment"])
             return Response(serializers.AdjustmentSerializer(adjustment).data, status=status.HTTP_201_CREATED)
         return Response(serializers.AdjustmentSerializer(submission.adjustments.select_related("author"),
                                                          many=True).data)
