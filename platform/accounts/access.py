@@ -3,23 +3,25 @@
 Operators are superusers. In a course, an **instructor** changes everything of it (rubrics, deadlines,
 rosters, variants); a **teaching assistant** sees everything of it and may run grading and annotate, but
 changes none of that; a **student** sees the course's material and only their own (and their team's) code
-and logs. Private material (bot code, stderr logs) follows `can_see_private`; a course's own material
+and logs. Private material (bot code, versions, stderr logs) follows `can_see_private`, which is scoped by
+submission, never by membership; a course's own material
 follows `teaches` (change it), `staffs` (see everyone's work in it) and `attends` (see and use it).
 """
 
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q
 from django.http import Http404
+
+from arena import errors
 
 from .models import Course, Team
 
 INSTRUCTOR, ASSISTANT, STUDENT = "instructor", "assistant", "student"
 
 
-class NotAllowed(Exception):
-    """A verb that the user's role in the course does not allow (the API answers 403); the message says
-    whose it is. The apps' own errors derive from it for their refusals."""
+class NotAllowed(errors.NotAllowed):
+    """A verb that the user's role in the course does not allow (403); the message says whose it is. The
+    apps' own errors derive from it for their refusals."""
 # Each role may do what the roles after it may.
 ROLES = (INSTRUCTOR, ASSISTANT, STUDENT)
 
@@ -43,67 +45,85 @@ def has_role(user, course, needed: str) -> bool:
     return role is not None and ROLES.index(role) <= ROLES.index(needed)
 
 
-def can_see_private(user, owner) -> bool:
-    """True if `user` may read the code and logs of bots owned by `owner`.
-
-    The owner may, operators (superusers) may, so may the instructors and teaching assistants of a course
-    the owner takes, and the owner's team mates; nobody else, in particular no other student. Built-in
-    bots (no owner) have no private material.
-    """
-    if owner is None or not user.is_authenticated:
-        return False
-    if user.pk == owner.pk or user.is_superuser:
-        return True
-    if Course.objects.filter(Q(instructors=user) | Q(teaching_assistants=user), students=owner).exists():
-        return True
-    return Team.objects.filter(members=user).filter(members=owner).exists()
+def can_see_private(user, bot) -> bool:
+    """True if `user` may read the code, versions and logs of `bot`: bots_with_private_access for one bot."""
+    return bool(bots_with_private_access(user, {bot.pk: bot.owner_id}))
 
 
-def with_private_access(queryset, user, owner_field: str):
-    """The rows of `queryset` whose owner (at `owner_field`) has private material `user` may see, by the
-    rule of can_see_private: their own, their team mates', and their course's students' for its staff."""
+def _private_bot_ids(user):
+    """The bots, not owned by `user`, whose private material `user` may see: those submitted to an assignment
+    of a course `user` staffs or entered in one of its tournaments, and those submitted for a team of `user`.
+
+    Membership alone opens nothing: whoever adds a student to their course (a roster, a join link, a team,
+    the admin) sees that student's bots only once the student has submitted them there (a submission is
+    always the owner's own act, grading.services.submit) or they play in the course's tournaments."""
+    from django.apps import apps  # accounts is the base app: grading and tournaments build on it
+
+    staffed = Course.objects.filter(Q(instructors=user) | Q(teaching_assistants=user)).values("pk")
+    submitted = apps.get_model("grading", "Submission").objects.filter(
+        Q(assignment__course__in=staffed) | Q(team__members=user)).values("bot")
+    entered = apps.get_model("tournaments", "Entrant").objects.filter(tournament__course__in=staffed).values("bot")
+    return submitted, entered
+
+
+def with_private_access(queryset, user, bot_field: str):
+    """The rows of `queryset` whose bot (at `bot_field`; "" for a queryset of bots) has private material `user`
+    may see, by the rule of bots_with_private_access."""
     if not user.is_authenticated:
         return queryset.none()
     if user.is_superuser:
         return queryset
-    staffed = (Q(**{f"{owner_field}__courses__instructors": user})
-               | Q(**{f"{owner_field}__courses__teaching_assistants": user}))
-    return queryset.filter(Q(**{f"{owner_field}__in": team_mates(user)}) | staffed).distinct()
+    submitted, entered = _private_bot_ids(user)
+    owner, bot = (f"{bot_field}__owner", bot_field) if bot_field else ("owner", "pk")
+    return queryset.filter(Q(**{owner: user}) | Q(**{f"{bot}__in": submitted}) | Q(**{f"{bot}__in": entered}))
 
 
-def owners_with_private_access(user, owner_ids) -> set[int]:
-    """The ids among `owner_ids` whose private material `user` may see: can_see_private for a whole list
-    of rows at once, in one query however many owners.
+def bots_with_private_access(user, owners_by_bot: dict) -> set[int]:
+    """The ids among `owners_by_bot` ({bot id: its owner's id, None for a built-in}) whose code, versions and
+    logs `user` may read, in one query however many bots.
 
-    Every match page and match list asks this, so it is one plain SQL statement: the ORM's version (joins
-    of four many-to-many tables under OR) cost 2.5 ms of CPU to compile, ten times this one's whole cost.
-    tests/platform/test_grading_people.py checks it against can_see_private for every pair of a course's
-    people."""
-    owner_ids = {pk for pk in owner_ids if pk is not None}
-    if not user.is_authenticated or not owner_ids:
+    The owner may, operators (superusers) may; the staff (instructors and assistants) of a course may for the
+    bots submitted to its assignments or entered in its tournaments; team mates may for the bots submitted
+    for their team. Nobody else, and never by membership of a course or team alone. Built-in bots have no
+    private material.
+
+    Every match page and match list asks this, so it is one plain SQL statement with one text for any list
+    (psycopg parses it once): the ORM's version of such joins under OR cost milliseconds of CPU to compile.
+    tests/platform/test_grading_people.py checks it against with_private_access."""
+    owned = {bot for bot, owner in owners_by_bot.items() if bot is not None and owner is not None}
+    if not user.is_authenticated or not owned:
         return set()
     if user.is_superuser:
-        return owner_ids
-    visible = owner_ids & {user.pk}
-    others = sorted(owner_ids - visible)
+        return owned
+    visible = {bot for bot in owned if owners_by_bot[bot] == user.pk}
+    others = sorted(owned - visible)
     if others:
+        submissions, assignments = _table("grading.Submission"), _table("grading.Assignment")
+        entrants, tournaments = _table("tournaments.Entrant"), _table("tournaments.Tournament")
         members, team, member = _through(Team, "members")
-        students, course, student = _through(Course, "students")
         instructors, taught, instructor = _through(Course, "instructors")
         assistants, assisted, assistant = _through(Course, "teaching_assistants")
-        if connection.vendor == "postgresql":  # one statement text for any list: psycopg parses it once
+        if connection.vendor == "postgresql":
             listed, ids = "= ANY(%s::bigint[])", [others]
         else:
             listed, ids = f"IN ({', '.join(['%s'] * len(others))})", others
-        sql = (f"SELECT m.{member} FROM {members} m WHERE m.{member} {listed}"
-               f" AND m.{team} IN (SELECT {team} FROM {members} WHERE {member} = %s)"
-               f" UNION SELECT s.{student} FROM {students} s WHERE s.{student} {listed}"
-               f" AND (s.{course} IN (SELECT {taught} FROM {instructors} WHERE {instructor} = %s)"
-               f" OR s.{course} IN (SELECT {assisted} FROM {assistants} WHERE {assistant} = %s))")
+        staffed = (f"(SELECT {taught} FROM {instructors} WHERE {instructor} = %s"
+                   f" UNION SELECT {assisted} FROM {assistants} WHERE {assistant} = %s)")
+        sql = (f"SELECT s.bot_id FROM {submissions} s JOIN {assignments} a ON a.id = s.assignment_id"
+               f" WHERE s.bot_id {listed} AND (a.course_id IN {staffed}"
+               f" OR s.team_id IN (SELECT {team} FROM {members} WHERE {member} = %s))"
+               f" UNION SELECT e.bot_id FROM {entrants} e JOIN {tournaments} t ON t.id = e.tournament_id"
+               f" WHERE e.bot_id {listed} AND t.course_id IN {staffed}")
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*ids, user.pk, *ids, user.pk, user.pk])
+            cursor.execute(sql, [*ids, user.pk, user.pk, user.pk, *ids, user.pk, user.pk])
             visible |= {row[0] for row in cursor.fetchall()}
     return visible
+
+
+def _table(label: str) -> str:
+    from django.apps import apps  # accounts is the base app: grading and tournaments build on it
+
+    return connection.ops.quote_name(apps.get_model(label)._meta.db_table)
 
 
 def _through(model, name: str) -> tuple[str, str, str]:
@@ -112,13 +132,6 @@ def _through(model, name: str) -> tuple[str, str, str]:
     through = field.remote_field.through._meta
     return (connection.ops.quote_name(through.db_table), through.get_field(field.m2m_field_name()).column,
             through.get_field(field.m2m_reverse_field_name()).column)
-
-
-def team_mates(user) -> set[int]:
-    """Ids of `user` and everyone who shares a team with them."""
-    # Users in a team that has `user` as a member (filtering Team by members=user and then reading its
-    # members would reuse that join and yield `user` alone).
-    return {user.pk, *get_user_model().objects.filter(teams__members=user).values_list("pk", flat=True)}
 
 
 def courses_seen_by(user):
@@ -148,6 +161,51 @@ def attended_course(user, pk) -> Course:
 def teaches(user, course) -> bool:
     """True if `user` may change `course`'s material: its instructors, and operators."""
     return has_role(user, course, INSTRUCTOR)
+
+
+# --- Which matches show: grading games and held-back tournament games are not everyone's ----------------------
+
+def _staffed(user):
+    """The courses `user` is an instructor or assistant of (as a subquery)."""
+    if not user.is_authenticated:
+        return Course.objects.none().values("pk")
+    return Course.objects.filter(Q(instructors=user) | Q(teaching_assistants=user)).values("pk")
+
+
+def visible_matches(queryset, user):
+    """The matches of `queryset` that `user` may find in a list: all but grading games (their course's staff
+    only; a student reaches theirs from their grade once published, see match_visible) and the games of a
+    "results at the end" tournament still being played (its course's staff only)."""
+    if user.is_authenticated and user.is_superuser:
+        return queryset
+    from django.apps import apps
+
+    grading_game, tournament = apps.get_model("grading", "GradingGame"), apps.get_model("tournaments", "Tournament")
+    staffed = _staffed(user)
+    graded_elsewhere = Q(purpose="grading") & ~Q(
+        pk__in=grading_game.objects.filter(runs__assignment__course__in=staffed).values("match"))
+    held_back = Q(purpose="tournament", series_game__series__tournament__in=tournament.objects.filter(
+        visibility=tournament.Visibility.AT_END).exclude(status__in=[tournament.Status.FINISHED,
+                                                                      tournament.Status.CANCELLED]).exclude(
+        course__in=staffed).values("pk"))
+    return queryset.exclude(graded_elsewhere | held_back)
+
+
+def match_visible(user, match) -> bool:
+    """Whether `user` may open `match` (its page, its replay, the API's detail): visible_matches, and besides
+    a grading game for whoever may see the graded bot's code once the assignment's results are published."""
+    if visible_matches(type(match).objects.filter(pk=match.pk), user).exists():
+        return True
+    if match.purpose != "grading" or not user.is_authenticated:
+        return False
+    from django.apps import apps
+
+    run = apps.get_model("grading", "GradingRun").objects.filter(games__match=match).select_related(
+        "assignment").first()
+    if run is None or not run.assignment.results_published:
+        return False
+    seats = match.seats.values_list("bot_id", "bot__owner_id")
+    return bool(bots_with_private_access(user, dict(seats)))
 
 
 # --- Public matches (the site's front door) ---------------------------------------------------------------

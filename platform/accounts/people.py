@@ -15,6 +15,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from arena.errors import Invalid
+
 from .access import NotAllowed, staffs, teaches
 from .identity import display_name
 from .mail import mail_on_commit, site_link
@@ -25,7 +27,7 @@ ROSTER_COLUMNS = ("student_id", "email", "name")
 ROSTER_LENGTHS = {column: RosterEntry._meta.get_field(column).max_length for column in ROSTER_COLUMNS}
 
 
-class PeopleError(ValueError):
+class PeopleError(Invalid):
     """A request about a course's people that cannot be met; the message says why."""
 
 

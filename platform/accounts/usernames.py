@@ -3,7 +3,8 @@
 A username is normalised to NFKC (full-width "ＡＬＩＣＥ" becomes "ALICE"), then refused when it
 - mixes scripts (Latin "alice" with a Cyrillic "а"): digits and punctuation belong to every script;
 - is written in a script other than Latin with letters that all look like Latin ones (Cyrillic "аа");
-- equals an existing username ignoring case.
+- equals an existing username once both are normalised by `username_key`, the one comparison of usernames
+  everywhere (registration, the sign-in limits).
 Confusable and script data come from the maintained `confusable_homoglyphs` package (Unicode's tables).
 """
 
@@ -18,6 +19,12 @@ from django.core.exceptions import ValidationError
 MAX_LENGTH = 150  # Django's User.username
 
 
+def username_key(name: str) -> str:
+    """What makes two usernames the same: NFKC, then case folded (and NFKC again, as folding may undo it), so
+    that "ｂob", "𝐛ob", "BOB" and "bob" are one name to every check."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
 def clean_username(name: str) -> str:
     """The normalised username, or ValidationError saying why it is refused."""
     name = unicodedata.normalize("NFKC", name)
@@ -30,6 +37,10 @@ def clean_username(name: str) -> str:
     scripts = unique_aliases(name) - {"COMMON"}
     if scripts and scripts != {"LATIN"} and confusables.is_confusable(name, preferred_aliases=["latin"]):
         raise ValidationError("this username looks like a different one written in Latin letters")
-    if get_user_model().objects.filter(username__iexact=name).exists():
+    key = username_key(name)
+    # Every name compared by its key: the database's case-insensitive match knows neither NFKC nor full folding
+    # ("STRASSE" and "straße"). Registration is rate limited, and a scan of names is milliseconds at 10,000.
+    if any(username_key(taken) == key for taken in get_user_model().objects.values_list("username", flat=True)
+           .iterator()):
         raise ValidationError("that username is taken")
     return name

@@ -7,7 +7,7 @@ from django.utils import timezone
 from games import available_games
 from rest_framework import serializers
 
-from accounts.access import can_see_private, owners_with_private_access
+from accounts.access import can_see_private, bots_with_private_access
 from accounts.usernames import clean_username
 from accounts.models import Course
 from bots.models import Bot, BotVersion
@@ -59,9 +59,18 @@ class CourseSerializer(serializers.ModelSerializer):
 
 
 class VersionSummarySerializer(serializers.ModelSerializer):
+    sha256 = serializers.SerializerMethodField(
+        help_text="The owner's only (null for others): a hash lets anyone confirm a guess of the code. Whoever "
+                  "may read the code finds it under /api/versions/.")
+
     class Meta:
         model = BotVersion
         fields = ["id", "number", "uploaded_at", "sha256"]
+
+    def get_sha256(self, version) -> str | None:
+        request = self.context.get("request")
+        owner = request is not None and request.user.is_authenticated and version.bot.owner_id == request.user.pk
+        return version.sha256 if owner else None
 
 
 class BotSerializer(serializers.ModelSerializer):
@@ -109,7 +118,7 @@ class SeatSerializer(serializers.ModelSerializer):
                   "think_time", "decisions", "rating_before", "rating_after"]
 
     def _private(self, seat) -> bool:
-        return can_see_private(self.context["request"].user, seat.bot.owner)
+        return can_see_private(self.context["request"].user, seat.bot)
 
     def get_detail(self, seat) -> str | None:
         return seat.detail if self._private(seat) else None
@@ -151,10 +160,10 @@ class MatchListSerializer(serializers.ListSerializer):
     def _seats(self, matches) -> dict[int, list[dict]]:
         """{match id: its seats' rows}; a seat's failure note and stderr only where the viewer may see them."""
         values = list(MatchSeat.objects.filter(match__in=matches).order_by("seat").values(*self.SEAT_VALUES))
-        private_owners = owners_with_private_access(self.context["request"].user,
-                                                    {value["bot__owner_id"] for value in values})
+        private_bots = bots_with_private_access(self.context["request"].user,
+                                                {value["bot_id"]: value["bot__owner_id"] for value in values})
         private = MatchSeat.objects.private_text(
-            [value["id"] for value in values if value["bot__owner_id"] in private_owners])
+            [value["id"] for value in values if value["bot_id"] in private_bots])
         seats: dict[int, list[dict]] = {}
         for value in values:
             detail, log = private.get(value["id"], (None, None))

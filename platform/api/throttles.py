@@ -11,6 +11,8 @@ from django.conf import settings
 from rest_framework.exceptions import Throttled
 from rest_framework.throttling import SimpleRateThrottle
 
+from accounts.usernames import username_key
+
 PERIOD_WORDS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
 
 
@@ -51,18 +53,37 @@ class UploadThrottle(ArenaThrottle):
 
 
 class SignInThrottle(ArenaThrottle):
-    """Counted per username tried, from any address: guessing one account's password is what it stops,
-    and a classroom behind one address still signs in together."""
+    """Counted per (client address, account tried): guessing one account's password from one place is what it
+    stops, and nobody elsewhere can lock that account by failing on purpose. The account is the username's
+    `username_key`, so look-alike spellings ("ｂob", "𝐛ob") count as the name they sign in as."""
 
-    scope, what = "sign_in", "sign-in attempts for this username"
+    scope, what = "sign_in", "sign-in attempts for this account from your address"
+    field = "username"
 
     def identity(self, request) -> str | None:
         data = getattr(request, "data", None) or request.POST
-        username = data.get("username") if hasattr(data, "get") else None
-        if not isinstance(username, str):
+        account = data.get(self.field) if hasattr(data, "get") else None
+        if not isinstance(account, str):
             return None
         # Hashed: a cache key holds no user-given text (spaces or control characters would be refused).
-        return "name-" + hashlib.sha256(username.strip().casefold().encode()).hexdigest()
+        return f"addr-{self.get_ident(request)}-" + hashlib.sha256(username_key(account.strip()).encode()).hexdigest()
+
+
+class PasswordResetThrottle(SignInThrottle):
+    """Password reset requests per (client address, e-mail address asked for)."""
+
+    scope, what = "password_reset", "password reset requests for this address from yours"
+    field = "email"
+
+
+class CredentialsAddressThrottle(ArenaThrottle):
+    """Every sign-in, token and password reset attempt from one client address, whatever the account: one
+    place trying many accounts. High enough for a classroom behind one address."""
+
+    scope, what = "credentials_address", "sign-in and password reset attempts from your address"
+
+    def identity(self, request) -> str | None:
+        return f"addr-{self.get_ident(request)}"
 
 
 class RegisterThrottle(ArenaThrottle):

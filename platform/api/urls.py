@@ -2,7 +2,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from . import views
+from . import tokens, views
 
 router = DefaultRouter()
 # No `.json` suffix routes: they are undocumented, and the extra actions (versions, code, replay...) took no
@@ -20,6 +20,7 @@ urlpatterns = [
     path("ladder/<str:game>/", views.Ladder.as_view(), name="ladder"),
     path("auth/register/", views.Register.as_view(), name="register"),
     path("auth/token/", views.ObtainToken.as_view(), name="token"),
+    path("auth/tokens/", tokens.OwnTokens.as_view(), name="tokens"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     re_path(r"", views.not_found),  # last: whatever the routes above did not match

@@ -15,7 +15,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, Val
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.access import courses_seen_by, with_private_access
+from accounts.access import courses_seen_by, match_visible, visible_matches, with_private_access
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from bots.services import code_download, create_bot, upload_version
@@ -23,7 +23,7 @@ from bots.validation import BotError, read_upload
 from matches.models import Match, MatchSeat
 from matches.replays import finished_view
 from matches import services as match_services
-from matches.services import ChallengeError, TooManyInFlight
+from matches.services import TooManyInFlight
 from ratings.presentation import standing_rows, standings
 from ratings.services import history, team_ladder
 from variants.access import RulesSeen
@@ -34,7 +34,8 @@ from . import serializers
 from .pagination import ASCII_NUMBER, RecentCountPagination
 from .parsers import BoundedJSONParser
 from .permissions import CanSeePrivate
-from .throttles import ChallengeThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
+from .throttles import ChallengeThrottle, CredentialsAddressThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
+from .tokens import fresh_token
 
 # Ids are 64-bit: a larger number, or anything but ASCII digits, is a 400 rather than a database error.
 MAX_ID = 2**63 - 1
@@ -78,10 +79,17 @@ class Register(generics.CreateAPIView):
 
 
 class ObtainToken(ObtainAuthToken):
-    """Exchange a username and password for your API token (sign-in attempts per username are limited)."""
+    """Exchange a username and password for your API token (attempts are limited per address and account, and
+    per address)."""
 
     parser_classes = [BoundedJSONParser, parsers.FormParser, parsers.MultiPartParser]
-    throttle_classes = [SignInThrottle]
+    throttle_classes = [SignInThrottle, CredentialsAddressThrottle]
+
+    def post(self, request, *args, **kwargs):
+        """Your token, a new one once it expired (ARENA_TOKEN_DAYS) or after a password change."""
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response({"token": fresh_token(serializer.validated_data["user"]).key})
 
 
 class CourseViewSet(viewsets.ReadOnlyModelViewSet):
@@ -158,11 +166,8 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return super().list(request, *args, **kwargs)
 
     def perform_create(self, serializer):
-        try:
-            serializer.instance = create_bot(self.request.user, serializer.validated_data["game"],
-                                             serializer.validated_data["name"])
-        except BotError as exc:
-            raise ValidationError({"detail": str(exc)}) from exc
+        serializer.instance = create_bot(self.request.user, serializer.validated_data["game"],
+                                         serializer.validated_data["name"])
 
     @extend_schema(request={"multipart/form-data": serializers.UploadSerializer},
                    responses=serializers.VersionSerializer(many=True))
@@ -193,7 +198,7 @@ class BotViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
 
 class VersionViewSet(viewsets.ReadOnlyModelViewSet):
-    """Versions you may see: your own (and, for instructors, their students')."""
+    """Versions you may see: your own (and, for course staff, those submitted to their course)."""
 
     serializer_class = serializers.VersionSerializer
     permission_classes = [permissions.IsAuthenticated, CanSeePrivate]
@@ -204,7 +209,7 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
         # "not found" for anyone else, exactly like a version that does not exist.
         if self.action == "list":
             return versions.filter(bot__owner=self.request.user)
-        return with_private_access(versions, self.request.user, "bot__owner")
+        return with_private_access(versions, self.request.user, "bot")
 
     @extend_schema(responses={(200, "text/x-python"): str})
     @action(detail=True)
@@ -214,7 +219,9 @@ class VersionViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Matches and their results are public; each seat's log only to those who may see that bot's code."""
+    """Matches and their results are public, but for grading games and the games of a "results at the end"
+    tournament still being played (accounts.access.match_visible); each seat's log only to those who may see
+    that bot's code."""
 
     serializer_class = serializers.MatchSerializer
     throttle_classes = [ChallengeThrottle]
@@ -234,7 +241,13 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             matches = matches.filter(seats__bot_id=bot).distinct()
         if params.get("mine") == "1":
             matches = matches.filter(seats__bot__owner=self.request.user).distinct()
-        return matches
+        return visible_matches(matches, self.request.user) if self.action == "list" else matches
+
+    def get_object(self):
+        match = super().get_object()
+        if not match_visible(self.request.user, match):
+            raise NotFound("no such match")
+        return match
 
     @extend_schema(parameters=[OpenApiParameter("bot", ID_SCHEMA, description="only matches this bot played"),
                                OpenApiParameter("mine", str, description="1: only matches of your bots")])
@@ -251,10 +264,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         try:
             match = match_services.challenge(request.user, data["bot"], data["opponents"], rated=data["rated"],
                                              variant=data.get("variant"))
-        except TooManyInFlight as exc:
+        except TooManyInFlight as exc:  # as DRF's throttles say it (Throttled's wording); other refusals: arena.errors
             raise Throttled(wait=exc.retry_after, detail=str(exc)) from exc
-        except ChallengeError as exc:
-            raise ValidationError({"detail": str(exc)}) from exc
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[OpenApiParameter("seat", {"type": "integer", "minimum": 0},

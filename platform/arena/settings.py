@@ -115,6 +115,10 @@ def generated_secret_key() -> str:
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY") or generated_secret_key()
+# Every grading game's seed is an HMAC of the assignment's seed under this secret, so that nobody who learns an
+# assignment's seed can compute its boards and hidden cards (grading/parts.py). Changing it replays every grading
+# game on the next run (the games are cached by seed).
+ARENA_GRADING_SEED_SECRET = os.environ.get("ARENA_GRADING_SEED_SECRET") or SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
@@ -145,6 +149,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -153,6 +158,7 @@ MIDDLEWARE = [
     "accounts.timezones.ViewerTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "arena.errors.ArenaErrorMiddleware",
 ]
 
 ROOT_URLCONF = "arena.urls"
@@ -194,13 +200,38 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
 
+# Behind HTTPS (docs/operator-guide.md, "Production"): SECURE_COOKIES=1 sends the session and CSRF cookies
+# over HTTPS only; HSTS_SECONDS > 0 tells browsers to use HTTPS only; TRUST_PROXY_HTTPS=1 believes the proxy's
+# X-Forwarded-Proto (set it only when a proxy that overwrites that header is the only way in).
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("TRUST_PROXY_HTTPS", False) else None
+SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", False)
+# Content-Security-Policy (django-csp): scripts and styles from the site itself only, so an injected
+# <script> never runs. Inline style attributes stay allowed (progress bars; htmx adds its indicator style).
+# The API's Swagger page, which runs an inline script of drf-spectacular's, is left out.
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/api/docs/"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 REST_FRAMEWORK = {
+    "EXCEPTION_HANDLER": "arena.errors.api_exception_handler",  # the platform's errors, mapped once
     # Token first: an anonymous API request is answered 401 with `WWW-Authenticate: Token`, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -321,13 +352,21 @@ ARENA_RATES = {
     for name, default in {
         "challenge": "10/min",  # challenges a user sends
         "upload": "10/min",  # bot versions a user uploads
-        "sign_in": "10/min",  # sign-in and token attempts for one username
+        "sign_in": "10/min",  # sign-in and token attempts for one account from one client address
+        "password_reset": "5/hour",  # password reset requests for one e-mail address from one client address
+        "credentials_address": "60/min",  # sign-in, token and reset attempts from one client address
         "register": "10/hour",  # new accounts from one client address
     }.items()
 }
 # Matches one user may have queued or running at once (challenges beyond it wait: 429).
+# An API token's lifetime in days (api/tokens.py); a password change revokes it at once.
+ARENA_TOKEN_DAYS = int(os.environ.get("ARENA_TOKEN_DAYS", "30"))
 ARENA_MAX_MATCHES_IN_FLIGHT = int(os.environ.get("ARENA_MAX_MATCHES_IN_FLIGHT", "5"))
-# Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of bots, and per bot
+# Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of owners, and per bot
 # against the built-in bots, at most this many rated matches in any 24 hours.
 ARENA_RATED_PER_PAIR_PER_DAY = int(os.environ.get("ARENA_RATED_PER_PAIR_PER_DAY", "3"))
 ARENA_RATED_BUILTIN_PER_DAY = int(os.environ.get("ARENA_RATED_BUILTIN_PER_DAY", "3"))
+# A rated result against a less proven opponent (a newer account, or a provisional bot facing an established
+# one) moves the rating by this share of the Elo change (ratings/services.py weights).
+ARENA_NEW_ACCOUNT_DAYS = int(os.environ.get("ARENA_NEW_ACCOUNT_DAYS", "7"))
+ARENA_LESS_PROVEN_WEIGHT = float(os.environ.get("ARENA_LESS_PROVEN_WEIGHT", "0.25"))

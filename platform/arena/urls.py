@@ -7,18 +7,22 @@ from accounts import urls as account_urls
 from grading import urls as grading_urls
 from tournaments import urls as tournament_urls
 
-from api.throttles import SignInThrottle
+from api.throttles import CredentialsAddressThrottle, PasswordResetThrottle, SignInThrottle
 from web.ratelimit import rate_limited
 
-# Sign-in attempts (the admin's, the site's) are rate limited per username, as the API's token endpoint is.
+# Sign-in attempts (the admin's, the site's) and password reset requests are rate limited per (address,
+# account) and per address, as the API's token endpoint is.
+sign_in_limited = rate_limited(SignInThrottle, CredentialsAddressThrottle)
 urlpatterns = [
-    path("admin/login/", rate_limited(SignInThrottle)(admin.site.login)),
+    path("admin/login/", sign_in_limited(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/", include(tournament_urls.api_urlpatterns)),
     path("api/", include(grading_urls.api_urlpatterns)),
     path("api/", include("api.urls")),
     path("", include(tournament_urls)),
-    path("accounts/login/", rate_limited(SignInThrottle)(auth_views.LoginView.as_view()), name="login"),
+    path("accounts/login/", sign_in_limited(auth_views.LoginView.as_view()), name="login"),
+    path("accounts/password_reset/", rate_limited(PasswordResetThrottle, CredentialsAddressThrottle)(
+        auth_views.PasswordResetView.as_view()), name="password_reset"),
     path("", include(grading_urls)),
     path("accounts/", include(account_urls.password_urlpatterns)),
     path("", include("notifications.urls")),

@@ -4,10 +4,12 @@ import ast
 
 from django.conf import settings
 
+from arena.errors import Invalid
+
 from .models import Bot, BotVersion
 
 
-class BotError(ValueError):
+class BotError(Invalid):
     """A request about a bot that cannot be met; the message says why, for the student."""
 
 
@@ -47,7 +49,7 @@ def check_source(data: bytes, filename: str) -> str:
     if not data.strip():
         raise UploadRejected(f"{filename} is empty")
     try:
-        source = data.decode("utf-8")
+        source = data.decode("utf-8-sig")  # editors on Windows may start the file with a byte-order mark
     except UnicodeDecodeError as exc:
         raise UploadRejected(f"{filename} is not UTF-8 text (byte {exc.start} cannot be decoded)") from exc
     try:

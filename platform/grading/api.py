@@ -7,27 +7,19 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, parsers, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import courses as course_services
 from accounts import people as people_services
-from accounts.access import NotAllowed, role_in
+from api.parsers import BoundedJSONParser
+from accounts.access import role_in
 from accounts.models import Course
 
 from . import code_similarity, presentation, runs, serializers, services
 from .models import Assignment, GradingRun, Submission
 from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, CourseRole, require
-
-
-def _call(verb, *args, **kwargs):
-    try:
-        return verb(*args, **kwargs)
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
-    except (services.GradingError, people_services.PeopleError) as exc:
-        raise ValidationError({"detail": str(exc)}) from exc
 
 
 def _instructor_input(request, pk, serializer_class) -> tuple[Course, dict]:
@@ -65,7 +57,7 @@ class CoursePeople(APIView):
 
 
 class Roster(APIView):
-    parser_classes = [parsers.MultiPartParser, parsers.FormParser, parsers.JSONParser]
+    parser_classes = [parsers.MultiPartParser, parsers.FormParser, BoundedJSONParser]
 
     @extend_schema(request={"multipart/form-data": serializers.RosterUploadSerializer,
                             "application/json": serializers.RosterUploadSerializer},
@@ -75,7 +67,7 @@ class Roster(APIView):
         course, data = _instructor_input(request, pk, serializers.RosterUploadSerializer)
         file = data.get("file")
         text = file.read().decode("utf-8", errors="replace") if file else data.get("text", "")
-        report = _call(people_services.import_roster, request.user, course, text)
+        report = people_services.import_roster(request.user, course, text)
         return Response(serializers.RosterReportSerializer(report.as_dict()).data)
 
 
@@ -88,7 +80,7 @@ class Assistants(APIView):
     def post(self, request, pk):
         course, data = _instructor_input(request, pk, serializers.NewAssistantSerializer)
         colleague = data["username"]
-        _call(self.add, request.user, course, colleague)
+        self.add(request.user, course, colleague)
         return Response(serializers.PersonSerializer(colleague).data, status=status.HTTP_201_CREATED)
 
 
@@ -106,7 +98,7 @@ class Teams(APIView):
         members = list(course.students.filter(pk__in=data["members"]))
         if len(members) != len(set(data["members"])):
             raise ValidationError({"members": "every member must be a student of the course"})
-        team = _call(people_services.create_team, request.user, course, data["name"], members)
+        team = people_services.create_team(request.user, course, data["name"], members)
         return Response(serializers.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
 
 
@@ -130,13 +122,13 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         data = dict(serializer.validated_data)
         course = data.pop("course")
         require(self.request.user, course, INSTRUCTOR)
-        serializer.instance = _call(services.create_assignment, self.request.user, course, **data)
+        serializer.instance = services.create_assignment(self.request.user, course, **data)
 
     def perform_update(self, serializer):
         data = dict(serializer.validated_data)
         if data.pop("course", serializer.instance.course) != serializer.instance.course:
             raise ValidationError({"course": "an assignment stays in its course"})
-        serializer.instance = _call(services.update_assignment, self.request.user, serializer.instance, **data)
+        serializer.instance = services.update_assignment(self.request.user, serializer.instance, **data)
 
     @extend_schema(methods=["post"], request=serializers.RubricPartSerializer,
                    responses={201: serializers.RubricPartSerializer})
@@ -151,8 +143,8 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         new = serializers.RubricPartSerializer(data=request.data)
         new.is_valid(raise_exception=True)
         data = new.validated_data
-        part = _call(services.add_part, request.user, assignment, data["kind"], data["weight"],
-                     data.get("params") or {}, data.get("label", ""))
+        part = services.add_part(request.user, assignment, data["kind"], data["weight"],
+                                 data.get("params") or {}, data.get("label", ""))
         return Response(serializers.RubricPartSerializer(part).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["post"], request=serializers.SubmitSerializer, responses=serializers.SubmissionSerializer)
@@ -163,11 +155,11 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         DELETE withdraws it (grades already given stay)."""
         assignment = self.get_object()
         if request.method == "DELETE":
-            submission = _call(services.withdraw, request.user, assignment)
+            submission = services.withdraw(request.user, assignment)
         elif request.method == "POST":
             bot = serializers.SubmitSerializer(data=request.data)
             bot.is_valid(raise_exception=True)
-            submission = _call(services.submit, request.user, assignment, bot.validated_data["bot"])
+            submission = services.submit(request.user, assignment, bot.validated_data["bot"])
         else:
             submission = services.submission_of(request.user, assignment)
             if submission is None:
@@ -181,7 +173,7 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         """Staff: GET the grading runs, newest first; POST starts one (a Celery job: poll its progress)."""
         assignment = self.get_object()
         if request.method == "POST":
-            run = _call(runs.start_run, request.user, assignment)
+            run = runs.start_run(request.user, assignment)
             return Response(GradingRunViewSet.serialize(run), status=status.HTTP_201_CREATED)
         page = self.paginate_queryset(assignment.runs.order_by("-id"))
         return self.get_paginated_response([GradingRunViewSet.serialize(run) for run in page])
@@ -193,14 +185,19 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
         assignment = self.get_object()
         graded = presentation.latest_runs(assignment)[1]
         grades = graded.grades.select_related("submission__student", "submission__bot", "version") if graded else []
-        if graded and role_in(request.user, assignment.course) == STUDENT:
+        student = role_in(request.user, assignment.course) == STUDENT
+        if graded and student:
             own = services.submission_of(request.user, assignment)
             grades = grades.filter(submission=own)
         grades = list(grades)
         counts = services.counting_versions(assignment, [grade.submission.bot for grade in grades])
         for grade in grades:
             grade.pending = presentation.pending(grade.submission, grade, counts[grade.submission.bot_id])
-        return Response(serializers.GradeSerializer([_with_adjustment(g) for g in grades], many=True).data)
+        data = serializers.GradeSerializer([_with_adjustment(g) for g in grades], many=True).data
+        if student and not assignment.results_published:
+            for grade in data:
+                grade["parts"] = serializers.without_games(grade["parts"])
+        return Response(data)
 
     @extend_schema(responses=serializers.SimilarityReportSerializer)
     @action(detail=True, pagination_class=None)
@@ -271,7 +268,7 @@ class GradingRunViewSet(viewsets.ReadOnlyModelViewSet):
         submission = None
         if "submission" in given.validated_data:
             submission = get_object_or_404(run.assignment.submissions, pk=given.validated_data["submission"])
-        _call(runs.replay_set_aside, request.user, run, submission)
+        runs.replay_set_aside(request.user, run, submission)
         return Response(self.serialize(run))
 
 
@@ -296,8 +293,8 @@ class SubmissionViewSet(viewsets.GenericViewSet):
         if request.method == "POST":
             new = serializers.AdjustmentSerializer(data=request.data)
             new.is_valid(raise_exception=True)
-            adjustment = _call(services.adjust, request.user, submission, new.validated_data["points"],
-                               new.validated_data["comment"])
+            adjustment = services.adjust(request.user, submission, new.validated_data["points"],
+                                         new.validated_data["comment"])
             return Response(serializers.AdjustmentSerializer(adjustment).data, status=status.HTTP_201_CREATED)
         return Response(serializers.AdjustmentSerializer(submission.adjustments.select_related("author"),
                                                          many=True).data)

@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from games import available_games
 
+from api.fields import MAX_POINTS
 from bots.models import Bot
 from variants.models import Variant
 
@@ -33,7 +34,7 @@ class PartForm(forms.Form):
     """A rubric part of one kind: its points, label, and the kind's own typed, bounded options (parts.Option,
     parts.Choice), so a wrong value is refused at its field."""
 
-    weight = forms.FloatField(min_value=0.01, max_value=1000, initial=10, label="Points")
+    weight = forms.FloatField(min_value=0.01, max_value=MAX_POINTS, initial=10, label="Points")
     label = forms.CharField(max_length=80, required=False, help_text="Default: described from the options.")
 
     def __init__(self, *args, part_type: parts.PartType, assignment, **kwargs):
@@ -102,5 +103,5 @@ class SubmitForm(forms.Form):
 
 
 class AdjustForm(forms.Form):
-    points = forms.FloatField(initial=0, help_text="Added to the total; negative to take away; 0 for a note.")
+    points = forms.FloatField(min_value=-MAX_POINTS, max_value=MAX_POINTS, initial=0, help_text="Added to the total; negative to take away; 0 for a note.")
     comment = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))

@@ -7,9 +7,11 @@ every number (which matches, versions and seeds).
 """
 
 import random
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 def new_seed() -> int:
@@ -55,6 +57,17 @@ class Assignment(models.Model):
     @property
     def for_teams(self) -> bool:
         return self.team_size > 1
+
+    @property
+    def closes_at(self):
+        """When submissions close: the deadline, or the end of the late period when late work counts."""
+        return self.deadline + timedelta(days=self.late_cutoff_days)
+
+    @property
+    def results_published(self) -> bool:
+        """Whether students see the games behind their grades (their seeds and replays): once nobody can submit
+        any more, so that no seed seen helps anyone tune a bot for the boards it will be graded on."""
+        return timezone.now() > self.closes_at
 
 
 class Submission(models.Model):

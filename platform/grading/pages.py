@@ -338,6 +338,9 @@ def grade(request, pk, submission_pk):
     if role == STUDENT and services.submission_of(request.user, assignment) != submission:
         require(request.user, assignment.course, ASSISTANT)  # another student's grade: 403
     context = {"assignment": assignment, **presentation.drill_down(submission, presentation.latest_runs(assignment)[1])}
+    if role == STUDENT and not assignment.results_published:  # no seed or replay before submissions close
+        context["parts"] = [{**part, "games": []} for part in context["parts"]]
+        context["games_hidden"] = True
     if role != STUDENT:
         context["adjust_form"] = AdjustForm()
     return _render(request, assignment.course, "grading/grade.html", context)

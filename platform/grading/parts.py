@@ -7,13 +7,17 @@ registered with `@register`.
 """
 
 import hashlib
+import hmac
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from games import get_game
 
+from arena.errors import Invalid
 
-class PartError(ValueError):
+
+class PartError(Invalid):
     """Options a part type cannot use; the message says why, and `field` names the option at fault (if one)."""
 
     def __init__(self, message: str, field: str | None = None):
@@ -83,8 +87,10 @@ def register(cls):
 
 
 def derived_seed(base: int, index: int) -> int:
-    """The seed of the `index`-th board of an assignment: the same for every student and every run."""
-    return int.from_bytes(hashlib.sha256(f"{base}:{index}".encode()).digest()[:6], "big")
+    """The seed of the `index`-th board of an assignment: the same for every student and every run, and keyed by
+    the server's secret (ARENA_GRADING_SEED_SECRET), so that the assignment's seed alone tells nobody the boards."""
+    secret = settings.ARENA_GRADING_SEED_SECRET.encode()
+    return int.from_bytes(hmac.digest(secret, f"{base}:{index}".encode(), hashlib.sha256)[:6], "big")
 
 
 def _number(params: dict, name: str, default, low, high, cast=float):

@@ -224,15 +224,26 @@ def gradebook_csv(assignment: Assignment) -> str:
     names = display_names(member for row in shown for member in row["members"])
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["student_id", "email", "name", "total", *[c["label"] for c in columns], "late_days"])
+    writer.writerow([_cell(text) for text in ["student_id", "email", "name", "total",
+                                              *[c["label"] for c in columns], "late_days"]])
     for row in shown:
         for member in row["members"]:
             entry = roster.get(member.pk)
             name = entry.name if entry else names[member.pk]
-            writer.writerow([entry.student_id if entry else "", entry.email if entry else member.email, name,
-                             _number(row["total"]), *[_number(row["points"].get(c["part"])) for c in columns],
+            writer.writerow([_cell(entry.student_id if entry else ""), _cell(entry.email if entry else member.email),
+                             _cell(name), _number(row["total"]),
+                             *[_number(row["points"].get(c["part"])) for c in columns],
                              "" if row["late_days"] is None else row["late_days"]])
     return out.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting like a formula gets a leading quote (OWASP's
+    advice on CSV injection), so that a name such as `=HYPERLINK(...)` is never run on the instructor's machine."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 def _number(value) -> str:

@@ -1,7 +1,9 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from accounts.access import staffs
 from accounts.models import Course, Team
+from api.fields import JSONObjectField, points_field
 from bots.models import Bot
 from variants.models import Variant
 
@@ -71,6 +73,9 @@ class NewTeamSerializer(serializers.Serializer):
 
 
 class RubricPartSerializer(serializers.ModelSerializer):
+    weight = points_field(min_value=0.01, help_text="Points this part is worth.")
+    params = JSONObjectField(required=False, help_text="The part type's options (a JSON object).")
+
     class Meta:
         model = RubricPart
         fields = ["id", "kind", "label", "weight", "params", "order"]
@@ -82,12 +87,25 @@ class AssignmentSerializer(serializers.ModelSerializer):
     course = serializers.PrimaryKeyRelatedField(queryset=Course.objects.all())
     variant = serializers.PrimaryKeyRelatedField(queryset=Variant.objects.all(), required=False, allow_null=True)
     rubric = RubricPartSerializer(many=True, read_only=True)
+    config = JSONObjectField(required=False, help_text="Game options (a JSON object).")
+    late_penalty_per_day = serializers.FloatField(min_value=0, max_value=100, required=False,
+                                                  help_text="Percent of the total lost per day late (started).")
+    late_cutoff_days = serializers.IntegerField(min_value=0, max_value=60, required=False,
+                                                help_text="Late work is accepted this many days after the deadline.")
 
     class Meta:
         model = Assignment
         fields = ["id", "course", "title", "game", "config", "variant", "opens_at", "deadline", "team_size",
                   "late_penalty_per_day", "late_cutoff_days", "starter_code", "seed", "rubric", "created_at"]
         read_only_fields = ["id", "seed", "rubric", "created_at"]
+        extra_kwargs = {"seed": {"allow_null": True, "help_text": "The course's staff only (null for students): grading seeds derive "
+                                              "from it."}}
+
+    def to_representation(self, assignment):
+        data = super().to_representation(assignment)
+        if not staffs(self.context["request"].user, assignment.course):
+            data["seed"] = None
+        return data
 
 
 class SubmitSerializer(serializers.Serializer):
@@ -126,6 +144,11 @@ class GradingRunSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+def without_games(parts: list[dict]) -> list[dict]:
+    """A grade's parts without the games behind them (their ids and seeds): a student's before publication."""
+    return [{key: value for key, value in part.items() if key not in ("matches", "seeds")} for part in parts]
+
+
 class GradeSerializer(serializers.ModelSerializer):
     submission = SubmissionSerializer(read_only=True)
     bot = serializers.IntegerField(source="bot_id", read_only=True, help_text="The bot graded (the submission may "
@@ -145,6 +168,8 @@ class GradeSerializer(serializers.ModelSerializer):
 
 class AdjustmentSerializer(serializers.ModelSerializer):
     author = serializers.CharField(source="author.username", read_only=True, allow_null=True)
+
+    points = points_field(help_text="Added to the total (negative to take away); 0 for a note.")
 
     class Meta:
         model = Adjustment

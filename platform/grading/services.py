@@ -7,21 +7,22 @@ uploaded later.
 
 import math
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 from games import ConfigError, get_game
 
-from accounts.access import NotAllowed, attends, staffs, teaches, team_mates
+from accounts.access import NotAllowed, attends, staffs, teaches
 from accounts.models import Team
+from arena.errors import Invalid
 from bots.models import Bot, BotVersion
 
 from . import parts
 from .models import Adjustment, Assignment, RubricPart, Submission
 
 
-class GradingError(ValueError):
+class GradingError(Invalid):
     """A request about an assignment or its grading that cannot be met; the message says why."""
 
 
@@ -126,17 +127,21 @@ def team_for(user, assignment: Assignment) -> Team | None:
 
 
 def submit(user, assignment: Assignment, bot: Bot) -> Submission:
-    """Designate `bot` (yours, or a team mate's for a team assignment) as your submission; again to change it."""
+    """Designate `bot` as your (team's) submission; again to change it.
+
+    Only your own bot (or the one your team already submitted): submitting is what shows a bot's code to the
+    course's staff and to the team (accounts.access.can_see_private), so it is the owner's act, never a mate's."""
     if not attends(user, assignment.course) or not assignment.course.students.filter(pk=user.pk).exists():
         raise GradingNotAllowed("only the course's students submit")
     if bot.game != assignment.game:
         raise GradingError(f"{bot} plays {bot.game}, not {assignment.game}")
     _check_window(assignment, timezone.now())
     team = team_for(user, assignment)
-    allowed = set(team.members.values_list("pk", flat=True)) if team else {user.pk}
-    if bot.owner_id not in allowed:
-        raise GradingError("submit one of your own bots" + (" or one of your team's" if team else ""))
     key = {"team": team} if team else {"student": user, "team": None}
+    already_the_teams = team is not None and assignment.submissions.filter(team=team, bot=bot).exists()
+    if bot.owner_id != user.pk and not already_the_teams:
+        raise GradingError("submit one of your own bots" + (": each member submits their own for the team"
+                                                             if team else ""))
     with transaction.atomic():
         submission, _ = Submission.objects.select_for_update().update_or_create(
             assignment=assignment, **key, defaults={"bot": bot, "student": user, "withdrawn_at": None})
@@ -158,7 +163,7 @@ def withdraw(user, assignment: Assignment) -> Submission:
 
 def _check_window(assignment: Assignment, now: datetime) -> None:
     """Submissions open at the opening and close at the deadline, or at the late cut-off when late work counts."""
-    closes = assignment.deadline + timedelta(days=assignment.late_cutoff_days)
+    closes = assignment.closes_at
     if now < assignment.opens_at:
         raise GradingError("the assignment is not open yet")
     if now > closes:
@@ -175,9 +180,8 @@ def submission_of(user, assignment: Assignment) -> Submission | None:
 
 
 def visible_bots(user, assignment: Assignment):
-    """The bots `user` may submit: theirs, and for a team assignment their team mates'."""
-    owners = team_mates(user) if assignment.for_teams else {user.pk}
-    return Bot.objects.filter(owner__in=owners, game=assignment.game).select_related("owner")
+    """The bots `user` may submit: their own (see submit)."""
+    return Bot.objects.filter(owner=user, game=assignment.game).select_related("owner")
 
 
 # --- the deadline rule ------------------------------------------------------------------------------------
@@ -208,8 +212,7 @@ def counting_version(assignment: Assignment, accepted: list[BotVersion]) -> Grad
     if on_time is not None:
         return Graded(on_time, 0, "")
     if assignment.late_cutoff_days:
-        cutoff = assignment.deadline + timedelta(days=assignment.late_cutoff_days)
-        late = next((v for v in newest_first if v.uploaded_at <= cutoff), None)
+        late = next((v for v in newest_first if v.uploaded_at <= assignment.closes_at), None)
         if late is not None:
             return Graded(late, late_days(assignment.deadline, late.uploaded_at), "late")
     return Graded(None, 0, "no version that passed validation was uploaded in time")

@@ -37,6 +37,7 @@ from django.utils import timezone
 from games import ConfigError, get_game
 
 from accounts.access import attends
+from arena.errors import Invalid, TooMany
 from arena.queue import publish_on_commit
 from bots.models import Bot, BotVersion
 
@@ -48,11 +49,11 @@ from .transient import TRANSIENT_ERRORS, retrying
 log = logging.getLogger(__name__)
 
 
-class ChallengeError(ValueError):
+class ChallengeError(Invalid):
     """A challenge that cannot be played; the message says why."""
 
 
-class TooManyInFlight(ChallengeError):
+class TooManyInFlight(ChallengeError, TooMany):
     """The user already has the most challenges queued or running at once (answered 429, not 400)."""
 
     # What a student over the limit is told to wait: a typical match takes well under a minute.

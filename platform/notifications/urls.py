@@ -7,4 +7,5 @@ urlpatterns = [
     path("inbox/", views.inbox, name="inbox"),
     path("inbox/email/", views.email_preference, name="email"),
     path("outbox/", views.outbox, name="outbox"),
+    path("inbox/read/", views.mark_read, name="mark_read"),
 ]

@@ -1,5 +1,6 @@
-"""The inbox page: newest first, unread in bold, everything marked read once seen; and the operators' outbox
-of the mail sent while no mail server is configured."""
+"""The inbox page: newest first, unread in bold; "Mark as read" (a POST: a GET, which a link preview or a
+prefetch may send, changes nothing) marks read what the page showed; and the operators' outbox of the mail
+sent while no mail server is configured."""
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -16,11 +17,20 @@ PAGE = 50
 def inbox(request):
     notifications = list(request.user.notifications.all()[:PAGE])
     unread = [n.pk for n in notifications if n.read_at is None]
-    request.user.notifications.filter(pk__in=unread).update(read_at=timezone.now())
     preference = Preference.objects.filter(user=request.user).first()
     return render(request, "notifications/inbox.html", {
         "notifications": notifications, "unread": set(unread), "email": bool(preference and preference.email),
     })
+
+
+@login_required
+@require_POST
+def mark_read(request):
+    """Mark read the unread notifications up to `up_to`, the newest the page showed (not one that came since)."""
+    up_to = request.POST.get("up_to", "")
+    if up_to.isdigit():
+        request.user.notifications.filter(pk__lte=int(up_to), read_at=None).update(read_at=timezone.now())
+    return redirect("notifications:inbox")
 
 
 @login_required

@@ -1,5 +1,7 @@
 """Applying a finished rated match to the ratings, and recomputing all of them from the history."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db.models import Value
 from django.db.models.functions import Coalesce
@@ -17,13 +19,40 @@ OUTCOME_FIELDS = {"win": "wins", "draw": "draws", "loss": "losses"}
 RATING_FIELDS = ["value", "played", *OUTCOME_FIELDS.values(), "updated_at"]
 
 
-def rate(seats, ratings: list[Rating]) -> list[tuple[float, float]]:
-    """Apply one match to `ratings` (one per seat, changed in place); return each seat's (before, after)."""
+def proof(seat, rating: Rating, at) -> tuple[bool, bool]:
+    """How far a seat's results can be trusted when `at` ends its match: (its owner's account is at least
+    ARENA_NEW_ACCOUNT_DAYS old, its bot has ARENA_PROVISIONAL_GAMES rated matches). Built-ins are proven."""
+    owner = seat.bot.owner
+    if owner is None:
+        return True, True
+    return (owner.date_joined <= at - timedelta(days=settings.ARENA_NEW_ACCOUNT_DAYS),
+            rating.played >= settings.ARENA_PROVISIONAL_GAMES)
+
+
+def weights(seats, ratings: list[Rating], at) -> list[float]:
+    """Each seat's share of its Elo change: ARENA_LESS_PROVEN_WEIGHT when an opponent is less proven than it
+    (a newer account, or a provisional bot where its own is established), else 1.
+
+    What it stops: a second account whose throwaway bots lose on purpose feeds an established bot little
+    (issue 24: 84 points in 4 minutes before). Equals count in full, so a new class's ladder settles as fast
+    as before."""
+    proofs = [proof(seat, rating, at) for seat, rating in zip(seats, ratings)]
+
+    def faces_less_proven(seat: int) -> bool:
+        return any(own and not theirs for other, proofs_of_other in enumerate(proofs) if other != seat
+                   for own, theirs in zip(proofs[seat], proofs_of_other))
+
+    return [settings.ARENA_LESS_PROVEN_WEIGHT if faces_less_proven(seat) else 1.0 for seat in range(len(seats))]
+
+
+def rate(seats, ratings: list[Rating], at) -> list[tuple[float, float]]:
+    """Apply one match, ended `at`, to `ratings` (one per seat, changed in place); return each seat's
+    (before, after)."""
     placings = [seat.placing for seat in seats]
     befores = [rating.value for rating in ratings]
     changes = elo.rating_changes(befores, placings, settings.ARENA_ELO_K)
-    for seat, rating, change in zip(seats, ratings, changes):
-        rating.value += change
+    for seat, rating, change, weight in zip(seats, ratings, changes, weights(seats, ratings, at)):
+        rating.value += change * weight
         rating.played += 1
         field = OUTCOME_FIELDS[elo.outcome(seat.placing, placings)]
         setattr(rating, field, getattr(rating, field) + 1)
@@ -36,10 +65,10 @@ def apply_match(match) -> None:
     Call inside the transaction that records the result: the rating rows are locked until it commits, so
     matches sharing a bot are applied one after the other, in the order they finish.
     """
-    seats = list(match.seats.all())
+    seats = list(match.seats.all())  # prefetched with their bots and owners by the recording (weights reads them)
     locked = Rating.objects.locked_for([seat.bot_id for seat in seats])
     ratings = [locked[seat.bot_id] for seat in seats]
-    for seat, rating, (before, after) in zip(seats, ratings, rate(seats, ratings)):
+    for seat, rating, (before, after) in zip(seats, ratings, rate(seats, ratings, match.finished_at)):
         seat.rating_before, seat.rating_after, seat.rated_number = before, after, rating.played
     MatchSeat.objects.bulk_update(seats, ["rating_before", "rating_after", "rated_number"])
     now = timezone.now()
@@ -63,10 +92,11 @@ def recompute(matches) -> tuple[dict[int, Rating], list[MatchSeat]]:
     ratings: dict[int, Rating] = {}
     wrong = []
     for match in matches:
-        seats = list(match.seats.all())
+        seats = list(match.seats.select_related("bot__owner"))
         for seat in seats:
             ratings.setdefault(seat.bot_id, Rating(bot_id=seat.bot_id, value=settings.ARENA_ELO_INITIAL))
-        for seat, (before, after) in zip(seats, rate(seats, [ratings[seat.bot_id] for seat in seats])):
+        for seat, (before, after) in zip(seats, rate(seats, [ratings[seat.bot_id] for seat in seats],
+                                                     match.finished_at)):
             number = ratings[seat.bot_id].played
             if not (_close(seat.rating_before, before) and _close(seat.rating_after, after)
                     and seat.rated_number == number):

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
 from accounts.access import teaches
@@ -44,15 +44,8 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         course = data.pop("course")
         if not teaches(request.user, course):
             raise PermissionDenied("only the course's instructors can create its tournaments")
-        tournament = self._call(services.create_tournament, request.user, course, **data)
+        tournament = services.create_tournament(request.user, course, **data)
         return Response(self.get_serializer(self._view(tournament)).data, status=status.HTTP_201_CREATED)
-
-    @staticmethod
-    def _call(verb, *args, **kwargs):
-        try:
-            return verb(*args, **kwargs)
-        except services.TournamentError as exc:
-            raise ValidationError({"detail": str(exc)}) from exc
 
     @extend_schema(request=serializers.NewEntrantSerializer, responses={201: serializers.TournamentSerializer})
     @action(detail=True, methods=["post"])
@@ -61,8 +54,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         tournament = self.get_object()
         new = serializers.NewEntrantSerializer(data=request.data)
         new.is_valid(raise_exception=True)
-        self._call(services.add_entrant, request.user, tournament, new.validated_data["bot"],
-                   new.validated_data.get("seed"))
+        services.add_entrant(request.user, tournament, new.validated_data["bot"], new.validated_data.get("seed"))
         return Response(self.get_serializer(self.get_object()).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=serializers.CourseEntrantsSerializer, responses={201: serializers.TournamentSerializer})
@@ -85,7 +77,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     def _steer(self, verb):
         tournament = self.get_object()
-        self._call(verb, self.request.user, tournament)
+        verb(self.request.user, tournament)
         return Response(self.get_serializer(self.get_object()).data)
 
     @extend_schema(request=None, responses=serializers.TournamentSerializer)

@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
 from accounts.models import Course
+from api.fields import JSONObjectField
 from bots.models import Bot
 from variants.models import Variant
 
@@ -54,7 +55,7 @@ class NewTournamentSerializer(serializers.Serializer):
     rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, help_text="Swiss: rounds to play.")
     advance = serializers.IntegerField(min_value=1, max_value=5, required=False,
                                        help_text="Heats: how many of each pod go on.")
-    config = serializers.JSONField(required=False, default=dict)
+    config = JSONObjectField(required=False, default=dict, help_text="Game options (a JSON object).")
     variant = serializers.PrimaryKeyRelatedField(queryset=Variant.objects.all(), required=False, allow_null=True)
     rated = serializers.BooleanField(default=False, help_text="Whether its matches change Elo (default no).")
     visibility = serializers.ChoiceField(choices=Tournament.Visibility.choices, default=Tournament.Visibility.LIVE)

@@ -28,6 +28,7 @@ from games.tournament import Tournament as Format
 from games.tournament.series import GameRecord, SeriesPlan, SeriesScore
 
 from accounts.access import teaches
+from arena.errors import Invalid
 from arena.queue import publish_on_commit
 from bots.models import Bot
 from matches import batches
@@ -38,7 +39,7 @@ from ratings.models import Rating
 from .models import Entrant, Series, SeriesGame, Tournament
 
 
-class TournamentError(ValueError):
+class TournamentError(Invalid):
     """A request about a tournament that cannot be met; the message says why."""
 
 

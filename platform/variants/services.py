@@ -6,6 +6,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, Validatio
 from games.core import loads_json
 
 from accounts.access import teaches
+from arena.errors import Invalid
 
 from .models import Variant
 
@@ -13,7 +14,7 @@ from .models import Variant
 FILE_OPTION = {"sortinggame": "deck"}
 
 
-class VariantRefused(ValueError):
+class VariantRefused(Invalid):
     """A variant that cannot be saved; `problems` maps each field (game, name, config, file) to every problem."""
 
     def __init__(self, problems: dict[str, list[str]]):

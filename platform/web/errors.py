@@ -2,18 +2,21 @@
 
 import logging
 
-from django.http import HttpResponseServerError
+from django.http import HttpResponseServerError, JsonResponse
 from django.template import loader
 
 logger = logging.getLogger(__name__)
 
 
 def server_error(request):
-    """Render 500.html with the request's context (the navigation), or without it if that fails too.
+    """Under /api/ a JSON body, as every API answer; elsewhere 500.html with the request's context (the
+    navigation), or without it if that fails too.
 
     The request context reads the session and the user from the database, which may be the very thing
     that is down: then the page is rendered from the template alone, still with the site's look.
     """
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Server error: the operators have been told."}, status=500)
     template = loader.get_template("500.html")
     try:
         return HttpResponseServerError(template.render({}, request))

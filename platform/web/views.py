@@ -20,8 +20,8 @@ from games.core import Game, ScoreOrder
 
 from accounts.identity import send_confirmation
 from accounts.navigation import safe_next
-from accounts.access import (attended_course, can_see_private, owners_with_private_access, public_matches,
-                             teaches)
+from accounts.access import (attended_course, bots_with_private_access, can_see_private, match_visible,
+                             public_matches, teaches, visible_matches)
 from accounts.models import Course
 from bots.models import Bot, BotVersion
 from api.pagination import ASCII_NUMBER
@@ -52,8 +52,8 @@ def home(request, bot_form: BotForm | None = None):
     if request.user.is_authenticated:
         context["bots"] = Bot.objects.owned_by(request.user).prefetch_related("versions")
         context["bot_form"] = bot_form or BotForm()
-        context["recent"] = (Match.objects.without_replay().filter(seats__bot__owner=request.user).distinct()
-                             .prefetch_related("seats__bot__owner")[:10])
+        recent = Match.objects.without_replay().filter(seats__bot__owner=request.user).distinct()
+        context["recent"] = visible_matches(recent, request.user).prefetch_related("seats__bot__owner")[:10]
         context["courses"] = Course.objects.for_user(request.user).order_by("code")
         context["deadlines"] = _coming_deadlines(request.user)
     return render(request, "web/home.html", context, status=400 if bot_form else 200)
@@ -95,7 +95,7 @@ def bot_page(request, pk):
 
 
 def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: ChallengeForm | None = None):
-    private = can_see_private(request.user, bot.owner)
+    private = can_see_private(request.user, bot)
     if challenge_form is None:
         # ?against=BOT (the Challenge buttons of the ladder and other bots' pages) preselects the opponent.
         against = request.GET.get("against", "")
@@ -108,7 +108,8 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "active": bot.active_version,
         "versions": bot.versions.all() if private else [],
         "validating": private and bot.versions.filter(status=BotVersion.Status.VALIDATING).exists(),
-        "matches": Match.objects.without_replay().involving(bot).prefetch_related("seats__bot__owner")[:20],
+        "matches": visible_matches(Match.objects.without_replay().involving(bot), request.user)
+                   .prefetch_related("seats__bot__owner")[:20],
         "upload_form": UploadForm(),
         "challenge_form": challenge_form,
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
@@ -177,7 +178,7 @@ def versions_live(request, pk):
     """The versions table while one validates (polled by htmx); once none does, the whole page reloads so
     that what the verdict changes (the active version, the challenge form) shows too."""
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
-    if not can_see_private(request.user, bot.owner):
+    if not can_see_private(request.user, bot):
         raise Http404("no such bot")
     versions = bot.versions.all()
     if not any(version.status == BotVersion.Status.VALIDATING for version in versions):
@@ -296,7 +297,7 @@ def delete_variant(request, pk, variant_pk):
 @login_required
 def version_code(request, pk, number):
     version = get_object_or_404(BotVersion.objects.select_related("bot__owner"), bot_id=pk, number=number)
-    if not can_see_private(request.user, version.bot.owner):
+    if not can_see_private(request.user, version.bot):
         raise Http404("no such version")
     return code_download(version)
 
@@ -314,20 +315,20 @@ def signed_in_or_public_match(view):
 
 @signed_in_or_public_match
 def match_page(request, pk):
-    return render(request, "web/match.html", _match_context(request, _shown_match(pk)))
+    return render(request, "web/match.html", _match_context(request, _shown_match(request, pk)))
 
 
 @signed_in_or_public_match
 def match_live(request, pk):
     """The part of the match page that changes until the match is over (polled by htmx every second)."""
-    return render(request, "web/_match_live.html", _match_context(request, _shown_match(pk)))
+    return render(request, "web/_match_live.html", _match_context(request, _shown_match(request, pk)))
 
 
 def _match_context(request, match: Match) -> dict:
     rows = list(match.seats.shown().without_private_text())
     # A failure's note may quote the bot's own error message: private, like its stderr.
-    private_owners = owners_with_private_access(request.user, {seat.bot.owner_id for seat in rows})
-    texts = MatchSeat.objects.private_text([seat.pk for seat in rows if seat.bot.owner_id in private_owners])
+    private_bots = bots_with_private_access(request.user, {seat.bot_id: seat.bot.owner_id for seat in rows})
+    texts = MatchSeat.objects.private_text([seat.pk for seat in rows if seat.bot_id in private_bots])
     seats = []
     for seat in rows:
         detail, log = texts.get(seat.pk, ("", None))
@@ -352,9 +353,13 @@ def has_analysis(game: Game) -> bool:
     return type(game).analyse is not Game.analyse
 
 
-def _shown_match(pk, **status) -> Match:
-    """The match without its replay, which a page reads only if its frames are not in the cache yet."""
-    return get_object_or_404(Match.objects.without_replay(), pk=pk, **status)
+def _shown_match(request, pk, **status) -> Match:
+    """The match without its replay, which a page reads only if its frames are not in the cache yet; 404 to
+    whoever may not see it (accounts.access.match_visible), exactly like a match that does not exist."""
+    match = get_object_or_404(Match.objects.without_replay(), pk=pk, **status)
+    if not match_visible(request.user, match):
+        raise Http404("no such match")
+    return match
 
 
 def _replayable_match(request, pk, *, with_replay: bool = False) -> Match:
@@ -362,6 +367,8 @@ def _replayable_match(request, pk, *, with_replay: bool = False) -> Match:
     read only `with_replay`."""
     matches = Match.objects.all() if with_replay else Match.objects.without_replay()
     match = get_object_or_404(matches, pk=pk, status=Match.Status.FINISHED)
+    if not match_visible(request.user, match):
+        raise Http404("no such match")
     if not RulesSeen(request.user)(match):
         raise Http404("this match was played on a course's own rules: its replay is that course's")
     return match

@@ -133,8 +133,10 @@ def chromium():
 
 @pytest.fixture
 def browser_page(chromium):
-    """A page of that browser."""
-    page = chromium.new_page()
+    """A page of that browser. The site's Content-Security-Policy is bypassed for the tests' own probes
+    (Playwright's wait_for_function evaluates a string, which a policy without 'unsafe-eval' forbids); the
+    site's scripts under the policy are tested in test_replay_browser.py."""
+    page = chromium.new_context(bypass_csp=True).new_page()
     page.set_default_timeout(BROWSER_TIMEOUT_MS)
     return page
 

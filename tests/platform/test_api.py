@@ -135,6 +135,8 @@ def test_each_row_of_the_match_list_is_the_match_as_it_is_served_alone(api_clien
     """The list builds its rows from plain values (for speed): for every kind of viewer, every field of every
     row, private logs and another course's rules included, is what the match's own URL answers."""
     from accounts.models import Course
+    from grading import services as grading_services
+    from grading_helpers import open_assignment
     from matches.models import MatchSeat
     from variants.models import Variant
 
@@ -151,6 +153,7 @@ def test_each_row_of_the_match_list_is_the_match_as_it_is_served_alone(api_clien
     services.create_match("endgame", [mine, optimal], purpose="challenge", rated=False, variant=variant,
                           config=variant.config)
     MatchSeat.objects.filter(bot__in=[mine, theirs]).update(detail="a note", log="stderr of a student's bot")
+    grading_services.submit(ada, open_assignment(teacher, course), mine)  # the teacher sees what ada submitted
     logs_seen = {}
     for viewer in (ada, bob, teacher, make_user("stranger")):
         api_client.force_authenticate(viewer)

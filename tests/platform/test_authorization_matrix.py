@@ -42,6 +42,7 @@ from tournaments.models import Tournament
 from variants.services import create_variant
 
 pytestmark = pytest.mark.django_db
+ADA_STDERR = "ada's private stderr"
 
 
 # --- Who asks -------------------------------------------------------------------------------------------------
@@ -249,6 +250,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # Making a course: users an operator allowed to (operators themselves here); an empty form is shown again.
     "accounts:new_course": Case({"GET": expect(403, anonymous=LOGIN, operator=200),
                                  "POST": expect(403, anonymous=LOGIN, operator=400)}),
+    "notifications:mark_read": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
     # Grading pages: people.
     # The invitation link: anyone sees which course it is (signed out, with the way to sign in and come back);
     # a signed-in user joins by POST (the course then opens); its staff are refused (the page, with the reason).
@@ -329,6 +331,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "ladder": Case({"GET": SIGNED_IN_API}),
     "register": Case({"POST": expect(400)}),
     "token": Case({"POST": expect(400)}),
+    "tokens": Case({"GET": SIGNED_IN_API, "DELETE": expect(204, anonymous=UNAUTHENTICATED)}),  # one's own
     "schema": Case({"GET": PUBLIC}),
     "docs": Case({"GET": PUBLIC}),
     "api/": Case({"GET": expect(404), "POST": expect(404)}, path="/api/no-such-endpoint/"),
@@ -486,7 +489,7 @@ def declaration(endpoint: Endpoint) -> tuple[Case, ...] | None:
 
 ENDPOINTS = endpoints()
 # Routes whose path a route listed before them answers: arena/urls.py's rate-limited sign-in wrappers.
-SHADOWED = {"login", "admin:login"}
+SHADOWED = {"login", "admin:login", "password_reset"}
 ROUTE_METHODS = sorted({(e.key, method) for e in ENDPOINTS for method in e.methods})
 
 
@@ -501,8 +504,8 @@ class World:
     def __init__(self):
         # No passwords (the sessions are made with force_login): hashing them is most of the setup's time.
         make = get_user_model().objects.create_user
-        self.users = {name: make(username=name) for name in ("ada", "bob", "mia", "ta", "olga", "teacher",
-                                                                 "other_teacher")}
+        self.users = {name: make(username=name, email=f"{name}@uni.example")
+                      for name in ("ada", "bob", "mia", "ta", "olga", "teacher", "other_teacher")}
         self.users["root"] = get_user_model().objects.create_superuser(username="root", email=None, password=None)
         self.course = Course.objects.create(code="algo", name="Algorithms")
         self.course.students.add(self.users["ada"], self.users["bob"], self.users["mia"])
@@ -510,7 +513,7 @@ class World:
         self.course.teaching_assistants.add(self.users["ta"])
         self.team = people_services.create_team(self.users["teacher"], self.course, "pair",
                                                 [self.users["ada"], self.users["mia"]])
-        other = Course.objects.create(code="other", name="Other")
+        self.other_course = other = Course.objects.create(code="other", name="Other")
         other.students.add(self.users["olga"])
         other.instructors.add(self.users["other_teacher"])
 
@@ -520,6 +523,8 @@ class World:
         with override_settings(ARENA_SANDBOX="none"):
             self.match = play_now(match_services.challenge(self.users["ada"], self.bots["ada"], [self.bots["bob"]],
                                                            rated=True))
+        # ada's stderr in the match: what the private-material probes look for.
+        self.match.seats.filter(bot=self.bots["ada"]).update(log=ADA_STDERR)
         deck = json.loads(STANDARD_DECK.read_text(encoding="utf-8"))
         self.variant = create_variant(self.users["teacher"], self.course, game="sortinggame", name="deck",
                                       config={"deck": deck})
@@ -634,6 +639,12 @@ def describe(response) -> str:
 
 @pytest.mark.parametrize(("key", "method"), ROUTE_METHODS, ids=[f"{k} {m}" for k, m in ROUTE_METHODS])
 def test_route_answers_every_role_as_declared(world, key, method):
+    wrong = wrong_answers(world, key, method)
+    assert not wrong, f"route {key!r}:\n" + "\n".join(wrong)
+
+
+def wrong_answers(world, key: str, method: str) -> list[str]:
+    """Every role's answer to `method` on route `key` that differs from its declaration."""
     routes = [e for e in ENDPOINTS if e.key == key and method in e.methods]
     cases = declaration(routes[0])
     assert cases is not None, (f"route {key!r} ({routes[0].pattern}) is not declared: add ROUTES[{key!r}] in "
@@ -652,7 +663,7 @@ def test_route_answers_every_role_as_declared(world, key, method):
                 if not answered(expected, response):
                     wrong.append(f"{role.name}: {method} {path} {case.objects or ''} answered {describe(response)},"
                                  f" declared {expected!r}")
-    assert not wrong, f"route {key!r}:\n" + "\n".join(wrong)
+    return wrong
 
 
 def test_every_declaration_names_a_route_of_the_site():
@@ -673,3 +684,99 @@ def test_the_grades_list_holds_only_the_students_own_grade(world, role_name, gra
     response = ask(world, role, "GET", f"/api/assignments/{world.assignment.pk}/grades/", Case({}))
     assert response.status_code == 200
     assert [grade["submission"]["student"] for grade in response.json()] == graded
+
+
+# --- State-changing attacks: every way to add someone to a course or a team ----------------------------------
+# Each attack is made of the requests its attacker sends (all rolled back afterwards). The read matrix then runs
+# again: every role must get exactly the declared answers, and ada's stderr must show to the same roles as
+# before. Belonging somewhere opens nothing: only ada submitting her bot, or its entry in a tournament, shows it
+# to a course's staff (accounts.access.can_see_private).
+
+PRIVATE_ROLES = {"owner", "mate", "ta", "instructor", "operator"}
+
+
+def roster_naming_ada(world, send):
+    """other_teacher's roster names ada by her e-mail address."""
+    roster = "student_id,email,name\n9001,ada@uni.example,Ada\n"
+    assert send("other_instructor", "POST", f"/api/courses/{world.other_course.pk}/roster/",
+                {"text": roster}).status_code == 200
+
+
+def ada_follows_a_join_link(world, send):
+    """ada herself joins the other course by its invitation link."""
+    assert send("owner", "POST", f"/join/{world.other_course.invite_code}/").status_code == 302
+    assert world.other_course.students.filter(pk=world.users["ada"].pk).exists()
+
+
+def a_team_with_ada_and_a_mate_submitting_her_bot(world, send):
+    """Once ada is in the other course, its instructor puts her in a team with olga, opens a team assignment,
+    and olga tries to submit ada's bot for the team (refused: only its owner submits a bot)."""
+    ada_follows_a_join_link(world, send)
+    other = world.other_course.pk
+    team = send("other_instructor", "POST", f"/api/courses/{other}/teams/",
+                {"name": "pulled in", "members": [world.users["ada"].pk, world.users["olga"].pk]})
+    assert team.status_code == 201, team.content
+    assignment = send("other_instructor", "POST", "/api/assignments/", {
+        "course": other, "title": "Pairs", "game": "endgame", "team_size": 2,
+        "opens_at": "2020-01-01T00:00:00Z", "deadline": "2090-01-01T00:00:00Z"})
+    assert assignment.status_code == 201, assignment.content
+    submitted = send("outsider", "POST", f"/api/assignments/{assignment.json()['id']}/submission/",
+                     {"bot": world.bots["ada"].pk})
+    assert submitted.status_code == 400, submitted.content
+
+
+def an_operator_enrols_ada_and_teams_her_up(world, send):
+    """The operator, in the admin, adds ada to the other course and to a team there with olga."""
+    other = world.other_course
+    form = {"code": other.code, "name": other.name, "time_zone": other.time_zone, "invite_code": other.invite_code,
+            "instructors": [world.users["other_teacher"].pk],
+            "students": [world.users["olga"].pk, world.users["ada"].pk],
+            "roster-TOTAL_FORMS": "0", "roster-INITIAL_FORMS": "0", "roster-MIN_NUM_FORMS": "0",
+            "roster-MAX_NUM_FORMS": "1000"}
+    changed = send("operator", "POST", f"/admin/accounts/course/{other.pk}/change/", form, content_type=None)
+    assert changed.status_code == 302, changed.content.decode()[:2000]
+    assert other.students.filter(pk=world.users["ada"].pk).exists()
+    team = send("operator", "POST", "/admin/accounts/team/add/", {
+        "course": other.pk, "name": "admin pair", "members": [world.users["ada"].pk, world.users["olga"].pk]},
+        content_type=None)
+    assert team.status_code == 302, team.content.decode()[:2000]
+
+
+ATTACKS = [roster_naming_ada, ada_follows_a_join_link, a_team_with_ada_and_a_mate_submitting_her_bot,
+           an_operator_enrols_ada_and_teams_her_up]
+
+
+def private_material_shown(world) -> set[str]:
+    """The roles to whom ada's stderr shows: in the match API, the match list of her bot, and the match page."""
+    shown = set()
+    for role in ROLES:
+        reads = [ask(world, role, "GET", path, Case({})) for path in (
+            f"/api/matches/{world.match.pk}/", f"/api/matches/?bot={world.bots['ada'].pk}",
+            f"/matches/{world.match.pk}/")]
+        if any(response.status_code == 200 and ADA_STDERR in response.content.decode() for response in reads):
+            shown.add(role.name)
+    return shown
+
+
+def test_the_private_material_probe_sees_what_the_rule_allows(world):
+    assert private_material_shown(world) == PRIVATE_ROLES
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=[attack.__name__ for attack in ATTACKS])
+def test_no_way_of_adding_someone_to_a_course_or_team_opens_anything(world, attack):
+    def send(role_name, method, path, payload=None, content_type="application/json"):
+        client = Client(raise_request_exception=False)
+        client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[role_name]
+        if content_type is None:
+            return client.post(path, payload)
+        return client.generic(method, path, json.dumps(payload or {}), content_type=content_type)
+
+    savepoint = transaction.savepoint()
+    try:
+        attack(world, send)
+        wrong = [answer for key, method in ROUTE_METHODS if method == "GET" and not key.startswith("admin")
+                 for answer in wrong_answers(world, key, method)]
+        assert not wrong, f"after {attack.__name__}:\n" + "\n".join(wrong)
+        assert private_material_shown(world) == PRIVATE_ROLES
+    finally:
+        transaction.savepoint_rollback(savepoint)

@@ -103,6 +103,7 @@ def compose_project():
         "ARENA_IMAGE": PLATFORM_IMAGE,
         "ARENA_PORT": str(port),
         "SECRET_KEY": f"compose-test-{uuid.uuid4().hex}",
+        "POSTGRES_PASSWORD": f"compose-db-{uuid.uuid4().hex}",
         "ALLOWED_HOSTS": "localhost,127.0.0.1",
         "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{port}",
         "ARENA_DEMO_DATA": "0",

@@ -6,6 +6,7 @@ The reported abuse: 12 rated wins against builtin:random took a bot from 1500 to
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from bots.models import Bot
@@ -44,14 +45,17 @@ def test_rated_matches_against_built_ins_are_capped_per_day(api_client, ada, set
     assert challenge(api_client, bot, builtins[0]).status_code == 201
 
 
-def test_rated_matches_per_pair_are_capped_per_day(api_client, ada, make_user, settings):
-    bot, rival = active_bot(ada), active_bot(make_user("bob"))
+def test_rated_matches_per_pair_of_owners_are_capped_per_day(api_client, ada, make_user, settings):
+    bob = make_user("bob")
+    bot, rival = active_bot(ada), active_bot(bob)
     for _ in range(settings.ARENA_RATED_PER_PAIR_PER_DAY):
         assert challenge(api_client, bot, rival).status_code == 201
     response = challenge(api_client, bot, rival)
     assert response.status_code == 400
     assert response.json()["detail"].startswith(
-        f"ada/mine and bob/mine already played {settings.ARENA_RATED_PER_PAIR_PER_DAY} rated matches")
+        f"the bots of ada and bob already played {settings.ARENA_RATED_PER_PAIR_PER_DAY} rated matches")
+    # Another of bob's bots (a throwaway) is the same owner: refused too, whichever of ada's bots plays.
+    assert challenge(api_client, active_bot(ada, name="other"), active_bot(bob, name="fresh")).status_code == 400
     # A match the platform failed to play does not count.
     Match.objects.filter(rated=True).update(status=Match.Status.SET_ASIDE)
     assert challenge(api_client, bot, rival).status_code == 201
@@ -77,3 +81,40 @@ def test_the_page_refuses_with_the_reason_and_the_ladder_states_the_rules(client
     assert "Two bots of the same owner never play each other rated." in ladder
     assert f"at most {settings.ARENA_RATED_PER_PAIR_PER_DAY} times in any 24 hours" in ladder
     assert f"rated against the built-in bots at most {settings.ARENA_RATED_BUILTIN_PER_DAY} times" in ladder
+
+
+def test_a_second_account_feeding_losses_gains_an_established_bot_at_most_25_points(api_client, make_user, settings):
+    """The reported attack: a second account whose throwaway bots lose on purpose gave 84 rating points in 4
+    minutes. Now its owner meets the farmer's owner 3 times a day at most, and a result against a newer account
+    counts a quarter."""
+    from django.test import override_settings
+
+    from matches.services import ChallengeError
+    from matches.services import challenge as challenge_service
+    from platform_helpers import play_now
+    from ratings.models import Rating
+    from tournament_helpers import LOOKAHEAD_BOT, accepted_bot
+
+    farmer = make_user("farmer")
+    get_user_model().objects.filter(pk=farmer.pk).update(date_joined=timezone.now() - timedelta(days=60))
+    farmer.refresh_from_db()
+    main = accepted_bot(farmer, "endgame", "main", LOOKAHEAD_BOT)
+    Rating.objects.create(bot=main, value=1500, played=30)  # an established bot
+    feeder = make_user("feeder")  # made today
+    gained, refused = 0.0, 0
+    with override_settings(ARENA_SANDBOX="none"):
+        for number in range(20):
+            loser = accepted_bot(feeder, "endgame", f"throwaway{number}", LOSER)
+            try:
+                match = play_now(challenge_service(farmer, main, [loser], rated=True))
+            except ChallengeError as exc:
+                assert "already played" in str(exc)
+                refused += 1
+                continue
+            seat = match.seats.get(bot=main)
+            gained += seat.rating_after - seat.rating_before
+    assert refused == 20 - settings.ARENA_RATED_PER_PAIR_PER_DAY
+    assert 0 < gained <= 25
+
+
+LOSER = "def act(o):\n    raise RuntimeError('losing on purpose')\n"  # a crash loses the match

@@ -94,8 +94,10 @@ def test_a_student_never_sees_another_teams_code_grade_or_the_dashboard(client, 
     grades = api_client.get(f"/api/assignments/{assignment.pk}/grades/").json()
     assert [g["submission"]["student"] for g in grades] == [people["ann"].username]
     assert api_client.get(f"/api/versions/{ben_version.pk}/code/").status_code in (403, 404)
-    # Once ann and ben form a team, each sees the other's code.
+    # Forming a team shows nothing; ben submitting his bot for the team shows it to his team mate.
     people_services.create_team(people["instructor"], assignment.course, "pair", [people["ann"], people["ben"]])
+    assert client.get(f"/bots/{bots['ben'].pk}/versions/1/code/").status_code == 404
+    services.submit(people["ben"], open_assignment(people["instructor"], assignment.course, team_size=2), bots["ben"])
     assert client.get(f"/bots/{bots['ben'].pk}/versions/1/code/").status_code == 200
     assert client.get(f"/bots/{bots['cat'].pk}/versions/1/code/").status_code == 404
 
@@ -159,6 +161,26 @@ def test_the_csv_export_has_a_line_per_student_ready_for_a_gradebook(client, gra
     assert by_id["1001"][:4] == ["1001", "ann@uni.example", "Ann Smith", f"{ann_grade.total + 2.5:g}"]
     assert by_id["1001"][4:] == [f"{p['points']:g}" for p in ann_grade.parts] + ["0"]
     assert by_id["algo-cat"][0] == "" and len(lines) == 4  # cat is not rostered: no student id
+
+
+def test_csv_cells_that_would_start_a_formula_are_quoted(client, graded):
+    """A name like `=HYPERLINK(...)` opened in a spreadsheet would run: every such text cell gets a leading quote
+    (OWASP's advice); numbers are written as they are."""
+    from accounts.models import RosterEntry
+    from grading.models import GradingRun
+
+    assignment, people, run = graded["assignment"], graded["people"], graded["run"]
+    RosterEntry.objects.filter(course=assignment.course, student_id="1001").update(
+        student_id="+1001", name='=HYPERLINK("http://evil.example","grade")')
+    rubric = [{**part, "label": "@SUM(A1)"} for part in run.rubric]
+    GradingRun.objects.filter(pk=run.pk).update(rubric=rubric)
+    people["cat"].__class__.objects.filter(pk=people["cat"].pk).update(username="-cat", email="")
+    client.force_login(people["instructor"])
+    lines = list(csv.reader(io.StringIO(client.get(f"/assignments/{assignment.pk}/grades.csv").content.decode())))
+    assert "'@SUM(A1)" in lines[0]
+    by_id = {line[0] or line[2]: line for line in lines[1:]}
+    assert by_id["'+1001"][2] == "'=HYPERLINK(\"http://evil.example\",\"grade\")"
+    assert "'-cat" in by_id and float(by_id["'+1001"][3]) >= 0
 
 
 def test_the_api_creates_an_assignment_with_a_rubric_and_students_submit(api_client, graded):

@@ -144,38 +144,69 @@ def test_roles_across_courses_and_teams(make_user):
     other, strangers = course_with_people(make_user, "other")
     team = people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
     assert team.members.count() == 2
-
-    # Team mates see each other's code; another student of the course does not.
-    assert can_see_private(people["ann"], people["ben"])
-    assert not can_see_private(people["cat"], people["ann"])
-    # A TA sees the private material of the course's students, not of another course's.
-    assert can_see_private(people["assistant"], people["cat"])
-    assert not can_see_private(people["assistant"], strangers["ann"])
-    assert not can_see_private(strangers["instructor"], people["ann"])
     # A TA staffs the course but does not teach it; nobody has a role in a course they are not in.
     assert staffs(people["assistant"], course) and not teaches(people["assistant"], course)
     assert role_in(people["ann"], other) is None and role_in(strangers["assistant"], course) is None
 
 
+def test_private_material_is_opened_by_submitting_never_by_membership(make_user):
+    """Staff see a student's bot once it is submitted to their course's assignment or entered in its
+    tournament; team mates once it is submitted for the team. Being in the same course or team opens nothing,
+    so that whoever adds a student somewhere (a roster, a link, a team) learns nothing of their other work."""
+    from tournaments import services as tournament_services
+
+    course, people = course_with_people(make_user, "algo")
+    other, strangers = course_with_people(make_user, "other")
+    people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
+    ann_bot = accepted_bot(people["ann"], "endgame", "ann", "def act(o):\n    return 'left'\n")
+    cat_bot = accepted_bot(people["cat"], "endgame", "cat", "def act(o):\n    return 'left'\n")
+    staff, mate = (people["instructor"], people["assistant"]), people["ben"]
+    assert can_see_private(people["ann"], ann_bot)
+    assert not any(can_see_private(viewer, ann_bot) for viewer in (*staff, mate, people["cat"]))
+
+    # Enrolled in another course too, and in a team there: its staff and team mate still see nothing.
+    other.students.add(people["ann"])
+    people_services.create_team(strangers["instructor"], other, "pair", [people["ann"], strangers["ann"]])
+    outsiders = (strangers["instructor"], strangers["assistant"], strangers["ann"])
+    assert not any(can_see_private(viewer, ann_bot) for viewer in outsiders)
+
+    # ann submits it for her team: her course's staff and her team mate see it; nobody of the other course.
+    services.submit(people["ann"], open_assignment(people["instructor"], course, team_size=2), ann_bot)
+    assert all(can_see_private(viewer, ann_bot) for viewer in (*staff, mate))
+    assert not any(can_see_private(viewer, ann_bot) for viewer in (people["cat"], *outsiders))
+
+    # cat's bot, entered in the course's tournament: its staff see it, its students do not.
+    tournament_services.add_entrant(people["instructor"], tournament_services.create_tournament(
+        people["instructor"], course, name="cup", game="endgame", format="round-robin"), cat_bot)
+    assert all(can_see_private(viewer, cat_bot) for viewer in staff)
+    assert not any(can_see_private(viewer, cat_bot) for viewer in (mate, people["ann"], *outsiders))
+
+
 def test_the_queryset_rule_agrees_with_can_see_private_for_every_pair(make_user):
     from django.contrib.auth.models import AnonymousUser
 
-    from accounts.access import owners_with_private_access, with_private_access
+    from accounts.access import bots_with_private_access, with_private_access
     from bots.models import Bot
 
     course, people = course_with_people(make_user, "algo")
     _, strangers = course_with_people(make_user, "other")
     people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
     everyone = [*people.values(), *strangers.values()]
-    for owner in everyone:
-        Bot.objects.create(owner=owner, game="endgame", name="mine")
+    bots = {owner.username: accepted_bot(owner, "endgame", "mine", "def act(o):\n    return 'left'\n")
+            for owner in everyone}
+    services.submit(people["ann"], open_assignment(people["instructor"], course, team_size=2), bots["algo-ann"])
+    services.submit(people["cat"], open_assignment(people["instructor"], course), bots["algo-cat"])
+    builtin = Bot.objects.builtin("endgame", "greedy")
+    owners_by_bot = {bot.pk: bot.owner_id for bot in bots.values()} | {builtin.pk: None}
     operator = make_user("operator", is_superuser=True)
     for viewer in [*everyone, operator, AnonymousUser()]:
-        expected = {owner.pk for owner in everyone if can_see_private(viewer, owner)}
-        visible = set(with_private_access(Bot.objects.exclude(owner=None), viewer, "owner").values_list("owner", flat=True))
+        expected = {bot.pk for bot in bots.values() if can_see_private(viewer, bot)}
+        visible = set(with_private_access(Bot.objects.exclude(owner=None), viewer, "").values_list("pk", flat=True))
         assert visible == expected, viewer.username
-        # The match pages' rule for a whole page of seats at once (a built-in bot has no owner).
-        assert owners_with_private_access(viewer, [owner.pk for owner in everyone] + [None]) == expected
+        # The match pages' rule for a whole page of seats at once (a built-in bot has no private material).
+        assert bots_with_private_access(viewer, owners_by_bot) == expected, viewer.username
+    assert {bot.owner.username for bot in bots.values() if can_see_private(people["instructor"], bot)} == {
+        "algo-ann", "algo-cat", "algo-teacher"}
 
 
 def test_a_student_is_in_one_team_per_course_and_teams_hold_only_its_students(make_user):
@@ -220,14 +251,17 @@ def test_submissions_follow_the_roles_and_teams(make_user):
     with pytest.raises(services.GradingError, match="for teams"):
         services.submit(people["ann"], assignment, ann_bot)
     people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
-    assert ann_bot in services.visible_bots(people["ben"], assignment)  # offered to the team mate
-    # ben submits his team mate's bot; it is the team's one submission, and ann sees it as hers.
-    submission = services.submit(people["ben"], assignment, ann_bot)
-    assert services.submission_of(people["ann"], assignment) == submission
+    # ann's bot is not offered to her team mate: submitting it would show him its code, her choice alone.
+    assert ann_bot not in services.visible_bots(people["ben"], assignment)
+    with pytest.raises(services.GradingError, match="each member submits their own"):
+        services.submit(people["ben"], assignment, ann_bot)
+    # ann submits it; it is the team's one submission, and ben sees it as his.
+    submission = services.submit(people["ann"], assignment, ann_bot)
+    assert services.submission_of(people["ben"], assignment) == submission
     with pytest.raises(services.GradingError, match="only the course's students"):
         services.submit(people["assistant"], assignment, ann_bot)
     people_services.create_team(people["instructor"], course, "solo", [people["cat"]])
-    with pytest.raises(services.GradingError, match="own bots or one of your team's"):
+    with pytest.raises(services.GradingError, match="your own bots"):
         services.submit(people["cat"], assignment, ann_bot)
     with pytest.raises(services.GradingError, match="instructors"):
         services.update_assignment(people["assistant"], assignment, deadline=assignment.deadline)

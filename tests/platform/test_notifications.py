@@ -26,7 +26,11 @@ def test_a_finished_challenge_reaches_both_students_inbox_and_the_header_counts_
     assert 'class="inbox-count" title="unread">1<' in client.get("/").content.decode()
     inbox = client.get("/inbox/").content.decode()
     assert f"Match #{match.pk} finished (ada/mine vs bob/theirs)" in inbox and 'class="unread' in inbox
-    assert "inbox-count" not in client.get("/").content.decode()  # seen: read
+    assert 'class="inbox-count" title="unread">1<' in client.get("/").content.decode()  # a GET changes nothing
+    newest = signed_in.notifications.get().pk
+    assert client.post("/inbox/read/", {"up_to": str(newest)}).status_code == 302
+    assert "inbox-count" not in client.get("/").content.decode()  # marked read by the POST
+    assert bob.notifications.get().read_at is None  # nobody else's
 
 
 def test_validation_verdicts_and_refused_uploads_stay_in_the_inbox(client, signed_in, in_process_sandbox):

@@ -85,8 +85,16 @@ def test_the_owner_sees_code_versions_and_logs(api_client, world):
     assert SECRET_LOG_LINE in api_client.get("/api/matches/").content.decode()
 
 
-def test_an_instructor_sees_their_students_only(api_client, world):
+def test_an_instructor_sees_what_their_students_submitted_only(api_client, world):
+    from grading import services as grading_services
+    from grading_helpers import open_assignment
+
+    # Taking the course shows the teacher nothing of ada's bots; submitting one to it shows that one.
     api_client.force_authenticate(world["teacher"])
+    assert api_client.get(f"/api/versions/{world['version'].pk}/code/").status_code == 404
+    assert ada_log_in_match(api_client, world) is None
+    course = Course.objects.get(code="algo")
+    grading_services.submit(world["ada"], open_assignment(world["teacher"], course), world["bot"])
     assert api_client.get(f"/api/versions/{world['version'].pk}/code/").content == ADA_BOT
     assert SECRET_LOG_LINE in ada_log_in_match(api_client, world)
 

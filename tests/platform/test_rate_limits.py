@@ -70,17 +70,51 @@ def test_uploads_past_the_rate_are_refused(api_client, ada):
     assert bot.versions.count() == allowed("upload")
 
 
-def test_wrong_passwords_on_the_token_endpoint_are_limited_per_username(api_client, make_user):
-    make_user("ada")
-    for _ in range(allowed("sign_in")):
-        response = api_client.post("/api/auth/token/", {"username": "ada", "password": "guess"}, format="json")
-        assert response.status_code == 400
-    # Even the right password waits now: the limit is on attempts at the account, whoever makes them.
-    response = api_client.post("/api/auth/token/", {"username": "ADA", "password": "ada-pass-1234"}, format="json")
-    assert_throttled(response, "Too many sign-in attempts for this username")
+def test_wrong_passwords_on_the_token_endpoint_are_limited_per_address_and_account(api_client, make_user):
     make_user("bob")
-    response = api_client.post("/api/auth/token/", {"username": "bob", "password": "bob-pass-1234"}, format="json")
+    # Look-alike spellings of one name are that name to the limit (the sign-in form normalises them to it).
+    spellings = ["bob", "ｂob", "𝐛ob", "BOB", "Bob"]
+    for attempt in range(allowed("sign_in")):
+        response = api_client.post("/api/auth/token/", {"username": spellings[attempt % len(spellings)],
+                                                         "password": "guess"}, format="json")
+        assert response.status_code == 400
+    # From this address even the right password waits now...
+    response = api_client.post("/api/auth/token/", {"username": "ｂob", "password": "bob-pass-1234"}, format="json")
+    assert_throttled(response, "Too many sign-in attempts for this account from your address")
+    # ...but bob, elsewhere, is not locked out by someone failing on purpose.
+    response = api_client.post("/api/auth/token/", {"username": "bob", "password": "bob-pass-1234"}, format="json",
+                               REMOTE_ADDR="10.1.2.3")
     assert response.status_code == 200 and response.json()["token"]
+
+
+def test_one_address_trying_many_accounts_is_limited(api_client, settings):
+    settings.ARENA_RATES = {**settings.ARENA_RATES, "credentials_address": "5/min"}
+    for number in range(5):
+        response = api_client.post("/api/auth/token/", {"username": f"user{number}", "password": "guess"}, format="json")
+        assert response.status_code == 400
+    response = api_client.post("/api/auth/token/", {"username": "user9", "password": "guess"}, format="json")
+    assert_throttled(response, "Too many sign-in and password reset attempts from your address")
+    response = api_client.post("/accounts/password_reset/", {"email": "someone@uni.example"})
+    assert response.status_code == 429
+
+
+def test_password_reset_requests_are_limited(client, make_user):
+    make_user("ada", email="ada@uni.example")
+    for _ in range(allowed("password_reset")):
+        assert client.post("/accounts/password_reset/", {"email": "ada@uni.example"}).status_code == 302
+    response = client.post("/accounts/password_reset/", {"email": "ADA@uni.example"})
+    assert response.status_code == 429 and "Too many password reset requests" in response.content.decode()
+    assert client.post("/accounts/password_reset/", {"email": "ada@uni.example"},
+                       REMOTE_ADDR="10.1.2.3").status_code == 302
+
+
+def test_registration_refuses_a_name_that_normalises_to_a_taken_one(api_client, make_user):
+    make_user("bob")
+    make_user("straße")
+    for look_alike in ("ｂob", "𝐛ob", "BOB", "STRASSE"):
+        response = api_client.post("/api/auth/register/", {"username": look_alike, "password": "correct-horse-battery"})
+        assert response.status_code == 400, look_alike
+        assert "taken" in str(response.json())
 
 
 @pytest.mark.parametrize("page", ["/accounts/login/", "/admin/login/"])
@@ -90,7 +124,7 @@ def test_sign_in_page_attempts_are_limited(client, make_user, page):
         assert client.post(page, {"username": "ada", "password": "guess"}).status_code == 200
     response = client.post(page, {"username": "ada", "password": "ada-pass-1234"})
     assert response.status_code == 429 and int(response["Retry-After"]) >= 1
-    assert "Too many sign-in attempts for this username" in response.content.decode()
+    assert "Too many sign-in attempts for this account from your address" in response.content.decode()
     assert client.get(page).status_code == 200
 
 

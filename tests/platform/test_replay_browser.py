@@ -301,3 +301,25 @@ def test_a_student_watches_the_bracket_on_a_phone(live_server, bracket, browser_
     page.goto(f"{live_server.url}/inbox/")
     assert "Cup, round 1: student00/bot0" in page.inner_text("#inbox")
     snap(page, shots, "inbox-after-tournament")
+
+
+def test_the_sites_scripts_run_under_its_content_security_policy(live_server, matches, chromium):
+    """The vendored scripts (htmx, the replay viewer and its game modules, the rating chart) are files of the
+    site, so the policy (script-src 'self', no inline script) lets them all run: the viewer draws and steps, and
+    the browser reports no violation on any page."""
+    page = chromium.new_page()  # the policy enforced, unlike browser_page
+    page.set_default_timeout(30_000)
+    violations = []
+    page.on("console", lambda message: violations.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    sign_in(page, live_server.url)
+    for game in ("endgame", "crazyking", "sortinggame"):
+        page.goto(f"{live_server.url}/matches/{matches[game]}/replay/")
+        page.wait_for_selector("#board > *")
+        page.click("#next")
+        assert position(page).startswith("step 1 /"), game
+    for path in ("/", f"/matches/{matches['crazyking']}/", f"/bots/{matches['optimal']}/", "/ladder/endgame/",
+                 "/inbox/"):
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+    assert violations == []

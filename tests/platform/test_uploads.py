@@ -94,6 +94,13 @@ def test_each_upload_is_a_new_version_with_its_hash(api_client, bot):
     assert api_client.get(f"/api/versions/{first['id']}/code/").content == EXAMPLE_BOT
 
 
+def test_a_byte_order_mark_is_stripped_not_refused(api_client, bot):
+    """Editors on Windows may start a UTF-8 file with a byte-order mark; Python reads such files, so do we."""
+    response = upload(api_client, bot, b"\xef\xbb\xbf" + EXAMPLE_BOT)
+    assert response.status_code == 201, response.content
+    assert api_client.get(f"/api/versions/{response.json()['id']}/code/").content == EXAMPLE_BOT
+
+
 def test_validation_activates_a_working_version_and_rejects_a_crashing_one(api_client, bot, in_process_sandbox):
     good = BotVersion.objects.get(pk=upload(api_client, bot, EXAMPLE_BOT).json()["id"])
     play_now(good.validation_match)
