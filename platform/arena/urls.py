@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles.views import serve
 from django.urls import include, path, re_path
 from accounts import urls as account_urls
+from accounts import views as account_views
 from grading import urls as grading_urls
 from tournaments import urls as tournament_urls
 
@@ -22,7 +23,7 @@ urlpatterns = [
     path("", include(tournament_urls)),
     path("accounts/login/", sign_in_limited(auth_views.LoginView.as_view()), name="login"),
     path("accounts/password_reset/", rate_limited(PasswordResetThrottle, CredentialsAddressThrottle)(
-        auth_views.PasswordResetView.as_view()), name="password_reset"),
+        account_views.password_reset), name="password_reset"),
     path("", include(grading_urls)),
     path("accounts/", include(account_urls.password_urlpatterns)),
     path("", include("notifications.urls")),

@@ -65,14 +65,14 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         tournament = self.get_object()
         options = serializers.CourseEntrantsSerializer(data=request.data)
         options.is_valid(raise_exception=True)
-        self._call(services.add_course_bots, request.user, tournament, builtins=options.validated_data["builtins"])
+        services.add_course_bots(request.user, tournament, builtins=options.validated_data["builtins"])
         return Response(self.get_serializer(self.get_object()).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None})
     @action(detail=True, methods=["post"])
     def discard(self, request, pk=None):
         """Delete a draft (a started tournament is cancelled instead)."""
-        self._call(services.discard, request.user, self.get_object())
+        services.discard(request.user, self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def _steer(self, verb):

@@ -732,7 +732,8 @@ def an_operator_enrols_ada_and_teams_her_up(world, send):
             "instructors": [world.users["other_teacher"].pk],
             "students": [world.users["olga"].pk, world.users["ada"].pk],
             "roster-TOTAL_FORMS": "0", "roster-INITIAL_FORMS": "0", "roster-MIN_NUM_FORMS": "0",
-            "roster-MAX_NUM_FORMS": "1000"}
+            "roster-MAX_NUM_FORMS": "1000", "invitations-TOTAL_FORMS": "0", "invitations-INITIAL_FORMS": "0",
+            "invitations-MIN_NUM_FORMS": "0", "invitations-MAX_NUM_FORMS": "1000"}
     changed = send("operator", "POST", f"/admin/accounts/course/{other.pk}/change/", form, content_type=None)
     assert changed.status_code == 302, changed.content.decode()[:2000]
     assert other.students.filter(pk=world.users["ada"].pk).exists()

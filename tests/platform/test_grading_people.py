@@ -85,7 +85,7 @@ def test_rostering_another_courses_student_enrols_nobody_without_consent(make_us
     assert [(row["student_id"], row["email"]) for row in listed["invitations"]] == [("77", "ann@uni.example")]
     assert "ann@uni.example" not in {row["email"] for row in listed["students"]}
     for staff in (b["instructor"], b["assistant"]):
-        assert not can_see_private(staff, ann)
+        assert not can_see_private(staff, bot)
         api_client.force_authenticate(staff)
         assert api_client.get(f"/api/bots/{bot.pk}/versions/").status_code == 403
     # Refusing is ignoring; accepting is her own act, and only then does B's staff see her work.

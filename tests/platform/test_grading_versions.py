@@ -141,7 +141,7 @@ def test_a_team_change_keeps_every_page_answering(client, make_user):
     services.add_part(people["instructor"], assignment, "reliability", 10, {"opponent": "greedy", "games": 2})
     pair = people_services.create_team(people["instructor"], course, "pair", [people["ann"], people["ben"]])
     bot = accepted_bot(people["ann"], "endgame", "shared", LEFT_BOT)
-    services.submit(people["ben"], assignment, bot)
+    services.submit(people["ann"], assignment, bot)  # for the pair: only a bot's owner submits it
     BotVersion.objects.filter(bot=bot).update(uploaded_at=assignment.deadline - timedelta(hours=1))
     play_run(runs.start_run(people["instructor"], assignment))
 
