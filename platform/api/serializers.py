@@ -33,6 +33,7 @@ class GameSerializer(serializers.Serializer):
 
 class RegisterSerializer(serializers.Serializer):
     username = serializers.RegexField(r"^[\w.@+-]{1,150}$")
+    email = serializers.EmailField(max_length=254, help_text="Mailed a link that confirms it, as the site does.")
     password = serializers.CharField(write_only=True)
 
     def validate_username(self, value):

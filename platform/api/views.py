@@ -15,6 +15,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, Val
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.identity import send_confirmation
 from accounts.access import courses_seen_by, match_visible, visible_matches, with_private_access
 from accounts.models import Course
 from bots.models import Bot, BotVersion
@@ -64,7 +65,8 @@ class GameList(APIView):
 
 
 class Register(generics.CreateAPIView):
-    """Create a student account; the answer holds an API token."""
+    """Create a student account; the answer holds an API token, and its e-mail address is mailed a link that
+    confirms it."""
 
     permission_classes = [permissions.AllowAny]
     serializer_class = serializers.RegisterSerializer
@@ -75,7 +77,9 @@ class Register(generics.CreateAPIView):
         serializer.is_valid(raise_exception=True)
         user = get_user_model().objects.create_user(**serializer.validated_data)
         token = Token.objects.create(user=user)
-        return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
+        send_confirmation(user)
+        return Response({"username": user.username, "email": user.email, "token": token.key},
+                        status=status.HTTP_201_CREATED)
 
 
 class ObtainToken(ObtainAuthToken):
