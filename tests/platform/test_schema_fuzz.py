@@ -27,7 +27,6 @@ def api_schema(db, settings, make_user, in_process_sandbox):
     """The served schema, with a world for its operations to find: a student who teaches a course with a
     variant, owns an active bot, and whose bot played a finished match."""
     settings.ALLOWED_HOSTS = ["*"]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # registrations stay fast
     # Generous limits, so that the examples reach the views behind them (test_rate_limits tests the limits).
     settings.ARENA_RATES = {scope: "10000/min" for scope in settings.ARENA_RATES}
     settings.ARENA_MAX_MATCHES_IN_FLIGHT = 10000
