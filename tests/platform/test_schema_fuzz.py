@@ -57,6 +57,7 @@ def api_schema(db, settings, make_user, in_process_sandbox):
 schema = schemathesis.pytest.from_fixture("api_schema")
 
 
+@pytest.mark.slow  # thousands of requests; the quick tier has each route's own tests and the authorisation matrix
 @schema.parametrize()
 @hypothesis_settings(max_examples=12, derandomize=True, deadline=None, database=None,
                      suppress_health_check=list(HealthCheck))
