@@ -27,7 +27,6 @@ def api_schema(db, settings, make_user, in_process_sandbox):
     """The served schema, with a world for its operations to find: a student who teaches a course with a
     variant, owns an active bot, and whose bot played a finished match."""
     settings.ALLOWED_HOSTS = ["*"]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # registrations stay fast
     # Generous limits, so that the examples reach the views behind them (test_rate_limits tests the limits).
     settings.ARENA_RATES = {scope: "10000/min" for scope in settings.ARENA_RATES}
     settings.ARENA_MAX_MATCHES_IN_FLIGHT = 10000
@@ -58,6 +57,7 @@ def api_schema(db, settings, make_user, in_process_sandbox):
 schema = schemathesis.pytest.from_fixture("api_schema")
 
 
+@pytest.mark.slow  # thousands of requests; the quick tier has each route's own tests and the authorisation matrix
 @schema.parametrize()
 @hypothesis_settings(max_examples=12, derandomize=True, deadline=None, database=None,
                      suppress_health_check=list(HealthCheck))

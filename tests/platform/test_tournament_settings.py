@@ -17,11 +17,6 @@ ANY_CODE = "def act(observation):\n    return observation['legal_actions'][0]\n"
 SECOND = 1.0
 
 
-@pytest.fixture(autouse=True)
-def fast_accounts(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # many students, made fast
-
-
 def timed_pages(client, api_client, tournament) -> dict[str, str]:
     """The tournament's page, its live part and its API answer, each within a second; their texts."""
     texts = {}
