@@ -17,6 +17,8 @@ import dataclasses
 
 import numpy as np
 
+from ..contracts import AnalysisRow
+
 MOVES = ("left", "right")
 
 
@@ -108,7 +110,7 @@ class Table:
         return Solution(first, self.total(0, n) - first)
 
 
-def analyse_moves(board, moves: list[str]) -> list[dict]:
+def analyse_moves(board, moves: list[str]) -> list[AnalysisRow]:
     """For each move of a played game: the best value available, the value of the move played, the cost.
 
     Values are the points the mover collects from that position to the end under optimal play after it.
@@ -127,6 +129,7 @@ def analyse_moves(board, moves: list[str]) -> list[dict]:
                 "best_value": best,
                 "move_value": played,
                 "points_lost": best - played,
+                "verdict": None,
                 "best_moves": table.best_moves(start, length),
                 "text": f"best {best}, this move {played}, lost {best - played}",
             }

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ..contracts import AnalysisRow, Replay
 from .solver import SEATS, Solver
 
 
-def analyse(replay: dict) -> list[dict]:
+def analyse(replay: Replay) -> list[AnalysisRow]:
     """One row per decision: the turns still needed before and after it, and the points it lost.
 
     The projected score after a turn is (turns taken + turns still needed) - the deal's minimum; a turn
@@ -23,10 +24,11 @@ def analyse(replay: dict) -> list[dict]:
     return rows
 
 
-def _row(solver: Solver, before, after, seat: int, action: dict) -> dict:
+def _row(solver: Solver, before, after, seat: int, action: dict) -> AnalysisRow:
     needed_before = solver.min_turns(before.cards, before.turn % SEATS)
     projected_before = before.turn + needed_before - before.min_turns()
-    row = {"step": before.step, "seat": seat, "turn": before.turn, "action": action, "needed_before": needed_before}
+    row = {"step": before.step, "seat": seat, "turn": before.turn, "action": action, "needed_before": needed_before,
+           "verdict": None}
     if action["action"] == "declare":
         lost = after.team_score() - projected_before
         text = "declares sorted hands" if after.is_sorted() else f"declares unsorted hands: the team loses ({lost} points)"
