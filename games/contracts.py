@@ -68,6 +68,11 @@ class Replay(TypedDict):
     result: NotRequired[ReplayResult]
 
 
+def actions(replay: Replay) -> list[Any]:
+    """The actions of the replay, in the order they were taken (the seats' failures left out)."""
+    return [event["action"] for event in replay["events"] if not is_verdict(event)]
+
+
 def seat_names(replay: Replay) -> list[str]:
     """The replay's name for each seat, "seat N" where it names none."""
     return replay.get("players") or [f"seat {seat}" for seat in range(replay["num_players"])]
@@ -84,12 +89,15 @@ class AnalysisRow(TypedDict):
     text: str  # the analysis in a few words
     # What the decision cost against optimal play, in the game's points; None where the game counts none.
     points_lost: float | None
-    # The solver's word on the decision where the game gives one (Sprouts: "keeps_win", "throws_win",
-    # "lost_position", or UNSETTLED); else None.
+    # The solver's word on the decision where the game gives one (Sprouts: one of the four below); else None.
     verdict: str | None
 
 
-# The verdict of a decision the solver could not settle in its time: asking again may settle it.
+# A decision's verdict in a game won or lost outright: made in a won position, it kept the win or threw it
+# away; or it was made in a lost position; or the solver could not settle it in its time (asking again may).
+KEEPS_WIN = "keeps_win"
+THROWS_WIN = "throws_win"
+LOST_POSITION = "lost_position"
 UNSETTLED = "unsettled"
 
 

@@ -423,8 +423,10 @@ class Game(ABC):
         """Per-decision analysis of a played game against the solver, or None if the game has none."""
         return None
 
-    # A game whose analysis takes the solver seconds a move also has `analyse_move(replay, step) ->
-    # AnalysisRow`, which a viewer asks for move by move (Sprouts); see GameInfo.streams_analysis.
+    def analyse_move(self, replay: Replay, step: int) -> AnalysisRow:
+        """The analysis of decision `step` alone, for a game whose analysis takes the solver seconds a move
+        (Sprouts): a viewer asks for it move by move (GameInfo.streams_analysis). IndexError past the end."""
+        raise NotImplementedError(f"{self.name} sends its analysis whole (analyse)")
 
     def info(self) -> GameInfo:
         """What the platform reads of this game."""
@@ -434,7 +436,7 @@ class Game(ABC):
             lower_is_better=self.score_order == ScoreOrder.LOWER_IS_BETTER, perfect_score=self.perfect_score,
             builtin_bots=tuple(sorted(self.builtin_bots())),
             has_analysis=type(self).analyse is not Game.analyse,
-            streams_analysis=callable(getattr(self, "analyse_move", None)),
+            streams_analysis=type(self).analyse_move is not Game.analyse_move,
         )
 
     def describe_action(self, state: GameState, action: JSON) -> str:

@@ -197,16 +197,17 @@ def play_match(
         state = state.forfeit(seat, failure.verdict)
 
     _prepare(players)
-    for seat, player in enumerate(players):
+    for number, player in enumerate(players):
         try:
-            player.start(setup_info(game, state, seat))
+            player.start(setup_info(game, state, number))
         except BotFailure as failure:
-            fail(seat, failure)
+            fail(number, failure)
             if state.is_terminal():
                 break
 
     while not state.is_terminal():
         seat = state.current_player()
+        assert seat is not None, "a game that is not over has a seat to move"
         try:
             proposed = players[seat].act(state.observation(seat))
         except BotFailure as failure:

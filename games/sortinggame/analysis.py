@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..contracts import AnalysisRow, Replay
+from ..contracts import AnalysisRow, Replay, is_verdict
 from .rules import case_words, judge, time_of, valid_in_hand
 from .state import SPOTS, SortingState
 
@@ -18,7 +18,7 @@ def analyse(replay: Replay) -> list[AnalysisRow]:
     rows = []
     previous = None
     for state, event in states(replay):
-        if event is not None and "action" in event:
+        if event is not None and not is_verdict(event):
             rows.append(_decision(previous, state, event["seat"], event["action"]))
         previous = state
     return rows

@@ -33,7 +33,7 @@ import time
 from collections import Counter, OrderedDict
 from functools import lru_cache
 
-from ..contracts import UNSETTLED, AnalysisRow
+from ..contracts import KEEPS_WIN, LOST_POSITION, THROWS_WIN, UNSETTLED, AnalysisRow
 from .canon import canonical_key, least_rotation
 from .notation import Position, format_position, named_moves, spot_lives
 from .store import STORE_MIN_LIVES, SolvedStore
@@ -406,8 +406,8 @@ def solve_position(position: Position, misere: bool, moves: list | None = None) 
     return {"winner": "first" if winning else "second", "winning_moves": winning}
 
 
-VERDICT_TEXT = {"keeps_win": "keeps the win", "throws_win": "throws the win away",
-                "lost_position": "made in a lost position", UNSETTLED: "not settled"}
+VERDICT_TEXT = {KEEPS_WIN: "keeps the win", THROWS_WIN: "throws the win away",
+                LOST_POSITION: "made in a lost position", UNSETTLED: "not settled"}
 
 
 def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> AnalysisRow:
@@ -426,7 +426,7 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
                 "text": f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s (the game is too young to solve yet)"}
     won = solved["winner"] == "first"
     kept = name in solved["winning_moves"]
-    verdict = "keeps_win" if kept else "throws_win" if won else "lost_position"
+    verdict = KEEPS_WIN if kept else THROWS_WIN if won else LOST_POSITION
     best = ", ".join(solved["winning_moves"][:6]) + (" ..." if len(solved["winning_moves"]) > 6 else "")
     return {**row, "won_before": won, "keeps_win": kept, "verdict": verdict, "winning_moves": solved["winning_moves"],
             "text": VERDICT_TEXT[verdict] + (f" (winning: {best})" if won and not kept else "")}
