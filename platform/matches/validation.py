@@ -57,7 +57,8 @@ def verdict_of(match: Match, version: BotVersion) -> Verdict:
     seat = seats[0]
     if seat.status == MatchSeat.Status.OK:
         return Verdict(BotVersion.Status.ACCEPTED, "", seat.log)
-    return Verdict(BotVersion.Status.REJECTED, f"{seat.status}: {seat.detail}" if seat.detail else seat.status, seat.log)
+    verdict = f"{seat.status}: {seat.detail}" if seat.detail else seat.status
+    return Verdict(BotVersion.Status.REJECTED, verdict, seat.log)
 
 
 def on_match_finished(sender, match: Match, **kwargs) -> None:
