@@ -98,8 +98,9 @@ TARGETS = {
     "claim": Target(("platform/matches/services.py", "platform/matches/models.py", "platform/matches/tasks.py"), (
         Stage("tests/platform/test_match_claim.py --reuse-db", light=False),
         Stage("tests/platform/test_exactly_once.py --reuse-db", light=False),
-    ), only=("claim", "record_result", "record_fault", "_conclude", "requeue_stuck", "MatchQuerySet.stuck",
-             "Match.is_over", "run_match"), timeout=300.0),
+        Stage("tests/platform/test_match_hooks.py --reuse-db", light=False),
+    ), only=("claim", "record_result", "record_fault", "_conclude", "change_status", "requeue_stuck",
+             "MatchQuerySet.stuck", "Match.is_over", "run_match"), timeout=300.0),
     # The rubric part types and the late penalty, scored by hand (without Django, then without the database),
     # then the grading runs that sum the parts into grades (the tournament's first: it reads the most).
     "rubric": Target(("platform/grading/parts.py", "platform/grading/runs.py", "platform/grading/services.py"), (

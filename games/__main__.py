@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import available_games, get_game, replay as replays
 from .bots import BotSpecError, make_player
+from .contracts import Replay, is_verdict, seat_names
 from .core import ConfigError, ScoreOrder, loads_json, short_repr
 from .referee import play_match, seated
 from .tournament import FORMATS
@@ -205,30 +206,30 @@ def cmd_replay(args) -> int:
     game = get_game(replay["game"])
     positions = list(replays.states(replay))  # every move checked before the analysis reads them
     analysis = {row["step"]: row for row in (game.analyse(replay) or [])}
-    names = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
+    names = seat_names(replay)
     lost = [0] * replay["num_players"]
     print(f"{game.title}, seed {replay['seed']}, players: {', '.join(names)}")
     previous = None
     for state, event in positions:
         if event is None:
             print(_indent(game.render(state)))
-        elif "verdict" in event:
+        elif is_verdict(event):
             print(f"      seat {event['seat']} ({names[event['seat']]}) is out: {event['verdict']}")
         else:
-            row = analysis.get(previous.step, {})
-            lost[event["seat"]] += row.get("points_lost", 0)
-            note = f"   [{row['text']}]" if "text" in row else ""
+            row = analysis.get(previous.step)
+            lost[event["seat"]] += (row["points_lost"] or 0) if row else 0
+            note = f"   [{row['text']}]" if row else ""
             print(f"{previous.step + 1:>4}. {names[event['seat']]} {game.describe_action(previous, event['action'])}{note}")
             print(_indent(game.render(state)))
         previous = state
     result = replay.get("result", {})
     print(f"winners: {result.get('winners')}, scores: {result.get('scores')}")
-    if any("points_lost" in row for row in analysis.values()):
+    if any(row["points_lost"] is not None for row in analysis.values()):
         print("points lost against optimal play: " + ", ".join(f"{names[s]} {lost[s]}" for s in range(len(lost))))
     return 0
 
 
-def _show_position(replay: dict, step: int, seat: int | None) -> int:
+def _show_position(replay: Replay, step: int, seat: int | None) -> int:
     """One position of a replay (the web viewer's "open offline" link): the table at `step`, seen by `seat`
     or in full, the move that led there and the decision taken next, with its analysis when it has one."""
     game = get_game(replay["game"])
@@ -237,18 +238,18 @@ def _show_position(replay: dict, step: int, seat: int | None) -> int:
     positions = list(replays.states(replay))
     if not 0 <= step < len(positions):
         raise ConfigError(f"--step must be 0 to {len(positions) - 1} for this replay")
-    names = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
+    names = seat_names(replay)
     state, event = positions[step]
     print(f"{game.title}, seed {replay['seed']}, step {step} of {len(positions) - 1}"
           + (f", as {names[seat]} (seat {seat}) sees it" if seat is not None else ", full view"))
-    if event is not None and "action" in event:
+    if event is not None and not is_verdict(event):
         print(f"last move: {names[event['seat']]} {game.describe_action(positions[step - 1][0], event['action'])}")
     print(_indent(game.render(state, seat)))
-    if step + 1 < len(positions) and "action" in positions[step + 1][1]:
-        chosen = positions[step + 1][1]
-        row = {row["step"]: row for row in (game.analyse(replay) or [])}.get(state.step, {})
+    chosen = positions[step + 1][1] if step + 1 < len(positions) else None
+    if chosen is not None and not is_verdict(chosen):
+        row = {row["step"]: row for row in (game.analyse(replay) or [])}.get(state.step)
         hidden = seat is not None and chosen["seat"] != seat  # another seat's analysis may name its cards
-        note = f"   [{row['text']}]" if "text" in row and not hidden else ""
+        note = f"   [{row['text']}]" if row and not hidden else ""
         print(f"next: {names[chosen['seat']]} {game.describe_action(state, chosen['action'])}{note}")
     return 0
 

@@ -20,6 +20,8 @@ from abc import ABC, abstractmethod
 from itertools import accumulate
 from typing import Any, ClassVar
 
+from .contracts import AnalysisRow, GameInfo, Replay
+
 JSON = Any
 
 
@@ -417,9 +419,25 @@ class Game(ABC):
         """Built-in bot classes by name (`builtin:NAME`); each instance has `act(obs)`, maybe `setup(info)`."""
         return {}
 
-    def analyse(self, replay: dict) -> list[dict] | None:
+    def analyse(self, replay: Replay) -> list[AnalysisRow] | None:
         """Per-decision analysis of a played game against the solver, or None if the game has none."""
         return None
+
+    def analyse_move(self, replay: Replay, step: int) -> AnalysisRow:
+        """The analysis of decision `step` alone, for a game whose analysis takes the solver seconds a move
+        (Sprouts): a viewer asks for it move by move (GameInfo.streams_analysis). IndexError past the end."""
+        raise NotImplementedError(f"{self.name} sends its analysis whole (analyse)")
+
+    def info(self) -> GameInfo:
+        """What the platform reads of this game."""
+        return GameInfo(
+            name=self.name, title=self.title, min_players=self.min_players, max_players=self.max_players,
+            default_players=self.default_players, cooperative=self.cooperative,
+            lower_is_better=self.score_order == ScoreOrder.LOWER_IS_BETTER, perfect_score=self.perfect_score,
+            builtin_bots=tuple(sorted(self.builtin_bots())),
+            has_analysis=type(self).analyse is not Game.analyse,
+            streams_analysis=type(self).analyse_move is not Game.analyse_move,
+        )
 
     def describe_action(self, state: GameState, action: JSON) -> str:
         """A short human reading of `action` taken in `state`."""

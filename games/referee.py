@@ -16,10 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from typing import Any, Protocol
 
+from .contracts import REPLAY_FORMAT, REPLAY_VERSION, Replay, ReplayEvent
 from .core import ACTION_SHOWN, BotFailure, Game, GameState, IllegalAction, Verdict, short_repr
-
-REPLAY_FORMAT = "arena-replay"
-REPLAY_VERSION = 1
 
 
 class Player(Protocol):
@@ -66,7 +64,7 @@ class MatchResult:
     game: str
     winners: list[int]
     players: list[SeatResult]
-    replay: dict
+    replay: Replay
     final_state: GameState
 
     @property
@@ -189,7 +187,7 @@ def play_match(
     """
     state = game.new_game(len(players), config, seed)
     initial = state
-    events: list[dict] = []
+    events: list[ReplayEvent] = []
     details = [""] * len(players)
 
     def fail(seat: int, failure: BotFailure) -> None:
@@ -199,16 +197,17 @@ def play_match(
         state = state.forfeit(seat, failure.verdict)
 
     _prepare(players)
-    for seat, player in enumerate(players):
+    for number, player in enumerate(players):
         try:
-            player.start(setup_info(game, state, seat))
+            player.start(setup_info(game, state, number))
         except BotFailure as failure:
-            fail(seat, failure)
+            fail(number, failure)
             if state.is_terminal():
                 break
 
     while not state.is_terminal():
         seat = state.current_player()
+        assert seat is not None, "a game that is not over has a seat to move"
         try:
             proposed = players[seat].act(state.observation(seat))
         except BotFailure as failure:
@@ -243,7 +242,7 @@ def play_match(
         )
         for seat, player in enumerate(players)
     ]
-    replay = {
+    replay: Replay = {
         "format": REPLAY_FORMAT,
         "version": REPLAY_VERSION,
         "game": game.name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..contracts import actions
 from ..core import ConfigError, Game, GameState, check_int_option
 from . import bots, solver
 
@@ -98,8 +99,7 @@ class EndGame(Game):
 
     def analyse(self, replay):
         state = self.new_game(replay["num_players"], replay["config"], replay["seed"])
-        moves = [event["action"] for event in replay["events"] if "action" in event]
-        return solver.analyse_moves(state.initial_board, moves)
+        return solver.analyse_moves(state.initial_board, actions(replay))
 
     def describe_action(self, state, action):
         value = state.initial_board[state.left if action == "left" else state.right - 1]

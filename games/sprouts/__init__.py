@@ -5,6 +5,7 @@ Normal play: the last player to move wins. Misere play: the last player to move 
 
 from __future__ import annotations
 
+from ..contracts import actions
 from ..core import ConfigError, Game, GameState
 from . import bots, drawing, solver
 from .notation import (
@@ -135,12 +136,11 @@ class Sprouts(Game):
             raise IndexError(f"this game has {len(names)} moves: no move {step}")
         # Each action carries the position it led to: the position before move `step` without replaying
         # the moves before it (listing the moves of a 10-spot start takes most of a second).
-        actions = [event["action"] for event in replay["events"] if "action" in event]
-        position = parse_position(actions[step - 1]["position"]) if step else initial_position(config["spots"])
+        position = parse_position(actions(replay)[step - 1]["position"]) if step else initial_position(config["spots"])
         return solver.analyse_move(position, names[step], step, config["misere"], seconds)
 
     def _played(self, replay):
-        return self.configure(replay["config"]), [event["action"]["move"] for event in replay["events"] if "action" in event]
+        return self.configure(replay["config"]), [action["move"] for action in actions(replay)]
 
     def describe_action(self, state, action):
         low, high = action["spots"]

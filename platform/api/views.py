@@ -1,5 +1,7 @@
 """The REST API: everything the pages do. Thin views over the apps' services and querysets."""
 
+from dataclasses import asdict
+
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 from django.http import JsonResponse
@@ -26,7 +28,7 @@ from matches.replays import finished_view
 from matches import services as match_services
 from matches.services import TooManyInFlight
 from ratings.presentation import standing_rows, standings
-from ratings.services import history, team_ladder
+from ratings.services import LadderRow, TeamLadderRow, history, team_ladder
 from variants.access import RulesSeen
 from variants.models import Variant
 from variants.services import VariantRefused, create_variant, delete_variant
@@ -54,8 +56,9 @@ def query_number(request, name: str, below: int = MAX_ID + 1) -> int | None:
 
 
 def game_info(game) -> dict:
-    return {"name": game.name, "title": game.title, "min_players": game.min_players,
-            "max_players": game.max_players, "builtin_bots": sorted(game.builtin_bots())}
+    info = game.info()
+    return {"name": info.name, "title": info.title, "min_players": info.min_players,
+            "max_players": info.max_players, "builtin_bots": list(info.builtin_bots)}
 
 
 class GameList(APIView):
@@ -300,14 +303,22 @@ class Ladder(generics.GenericAPIView):
             raise NotFound(str(exc)) from exc
         if rules.cooperative:  # ranked in Python over every match (services.team_ladder): paged as a list
             lower = rules.score_order == ScoreOrder.LOWER_IS_BETTER
-            rows = [{**row, "measure": "average-score", "rating": None, "lower_is_better": lower, "draws": 0,
-                     "provisional": not row["played"]} for row in self.paginate_queryset(team_ladder(game))]
+            team_rows = self.paginate_queryset(team_ladder(game))
+            bots = Bot.objects.filter(pk__in=[row.bot.pk for row in team_rows]).select_related("owner", "rating")
+            rows = _with_bots(team_rows, bots.with_active_version(), measure="average-score", rating=None,
+                              lower_is_better=lower, draws=0)
         else:  # as the ladder page: ranked bots first, then the provisional ones, unranked
             page = self.paginate_queryset(standings(game).with_active_version())
             first = self.paginator.page.start_index()
-            rows = [{**row, "measure": "elo", "provisional": row["bot"].provisional}
-                    for row in standing_rows(page, first_place=first)]
+            rows = _with_bots(standing_rows(page, first_place=first), page, measure="elo")
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
+
+
+def _with_bots(rows: list[LadderRow] | list[TeamLadderRow], bots, **more) -> list[dict]:
+    """Ladder rows as the API answers them: each row's fields and `more`, with the whole bot (BotSerializer,
+    from `bots`) in place of the row's LadderBot."""
+    by_pk = {bot.pk: bot for bot in bots}
+    return [{**asdict(row), **more, "bot": by_pk[row.bot.pk]} for row in rows]
 
 
 @csrf_exempt  # it changes nothing, and must answer JSON whatever the method

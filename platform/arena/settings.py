@@ -143,7 +143,6 @@ INSTALLED_APPS = [
     "grading",
     "api",
     "web",
-    # After matches: its match_finished receiver reads the validation verdict the matches app's wrote.
     "notifications",
 ]
 

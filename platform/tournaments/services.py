@@ -372,7 +372,7 @@ def _plan(tournament: Tournament, row: Series) -> SeriesPlan:
     spec = SeriesSpec(key=row.key, round=row.round, bracket=row.bracket or None, entrants=tuple(row.entrants),
                       bye=row.bye, drawable=row.drawable, advance=row.advance)
     return SeriesPlan(spec, tournament.games_per_series, len(row.entrants), tournament.seed,
-                      cooperative=getattr(get_game(tournament.game), "cooperative", False))
+                      cooperative=get_game(tournament.game).info().cooperative)
 
 
 def _progress(tournament: Tournament, row: Series, entrants: dict[int, Entrant]) -> None:
