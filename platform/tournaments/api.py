@@ -135,3 +135,30 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if bracket is None:
             raise NotFound("this tournament has no bracket (not an elimination format, or results not released)")
         return Response(serializers.BracketSerializer(bracket).data)
+
+
+class EntryRequestViewSet(viewsets.ReadOnlyModelViewSet):
+    """The entries of your bots in tournaments not started yet: an entry someone else made plays only once you
+    accept it (accounts.access.entry_consent); you may change your answer until the tournament starts."""
+
+    serializer_class = serializers.EntryRequestSerializer
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_queryset(self):
+        return services.entry_requests(self.request.user)
+
+    def _answer(self, accept: bool):
+        entrant = services.answer_entry(self.request.user, self.get_object(), accept)
+        return Response(self.get_serializer(entrant).data)
+
+    @extend_schema(request=None, responses=serializers.EntryRequestSerializer)
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        """Let your bot play in the tournament (its course's staff then see its code, versions and logs)."""
+        return self._answer(True)
+
+    @extend_schema(request=None, responses=serializers.EntryRequestSerializer)
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        """Keep your bot out of the tournament."""
+        return self._answer(False)

@@ -153,6 +153,8 @@ PEOPLE_API = expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instruct
 # A draft tournament is its staff's alone (its assistants see it, but are refused changes to it).
 DRAFT_PAGE = expect(404, anonymous=LOGIN, ta=200, instructor=200, operator=200)
 DRAFT_API = expect(404, anonymous=UNAUTHENTICATED, ta=200, instructor=200, operator=200)
+# An entry of ada's bot in a tournament: she alone answers it; nobody else learns it exists.
+OWN_ENTRY_API = expect(404, anonymous=UNAUTHENTICATED, owner=200)
 
 
 # --- The routes -----------------------------------------------------------------------------------------------
@@ -379,6 +381,14 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # Nothing set aside to play again: refused with the reason, to those who may steer.
     "tournament-replay": Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404,
                                               instructor=400, operator=400)}, {"tournament": "running"}),
+    # Entries of one's bots in tournaments not started yet (ada's in the draft): their owner's alone.
+    "entry-request-list": Case({"GET": SIGNED_IN_API}),
+    "entry-request-detail": Case({"GET": OWN_ENTRY_API}, {"tournament": "draft"}),
+    "entry-request-accept": Case({"POST": OWN_ENTRY_API}, {"tournament": "draft"}),
+    "entry-request-decline": Case({"POST": OWN_ENTRY_API}, {"tournament": "draft"}),
+    "tournaments:answer_entry": Case({"GET": POST_ONLY_PAGE, "POST": expect(404, anonymous=LOGIN,
+                                                                            owner=ANY_REDIRECT)},
+                                     {"tournament": "draft", "answer": "decline"}),
     # The grading API.
     "course-people": Case({"GET": COURSE_API}),
     "course-roster": Case({"POST": PEOPLE_API}),
@@ -563,15 +573,17 @@ class World:
     def url_values(self, endpoint: Endpoint, objects: dict) -> dict:
         """Every URL parameter a route may take, filled for `objects` (the world's defaults otherwise)."""
         tournament = self.tournaments[objects.get("tournament", "running")]
+        ada_entry = tournament.entrants.get(bot=self.bots["ada"])
         by_segment = {"bots": self.bots["ada"], "versions": self.version, "matches": self.match,
                       "courses": self.course, "variants": self.variant, "tournaments": tournament,
                       "assignments": self.assignment, "submissions": self.submission,
+                      "requests": ada_entry, "entries": ada_entry,
                       "runs": self.run}  # "grading-runs/": the segment is read as word characters
         segment = re.search(r"(\w+)/[^/]*<(?:\w+:)?pk>|(\w+)/\(\?P<pk>", endpoint.pattern)
         values = {
             "number": self.version.number, "variant_pk": self.variant.pk,
             "entrant_pk": tournament.entrants.get(bot=self.bots["ada"]).pk,
-            "game": "endgame", "verb": objects.get("verb", "start"), "step": 0,
+            "game": "endgame", "verb": objects.get("verb", "start"), "step": 0, "answer": objects.get("answer"),
             "app_label": "bots", "url": "no-such-page/", "path": "web/arena.css",
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,
@@ -743,8 +755,44 @@ def an_operator_enrols_ada_and_teams_her_up(world, send):
     assert team.status_code == 302, team.content.decode()[:2000]
 
 
+def _other_course_draft(world, send) -> int:
+    """ada is in the other course (by its join link); its instructor makes a draft tournament there."""
+    ada_follows_a_join_link(world, send)
+    draft = send("other_instructor", "POST", "/api/tournaments/", {
+        "course": world.other_course.pk, "name": "Pulled in", "game": "endgame", "format": "round-robin"})
+    assert draft.status_code == 201, draft.content
+    return draft.json()["id"]
+
+
+def a_tournament_entry_of_adas_bot(world, send):
+    """The other course's instructor enters ada's bot in their tournament: only a request, which ada has not
+    accepted, so it shows them nothing (and the bot will not play)."""
+    tournament = _other_course_draft(world, send)
+    entry = send("other_instructor", "POST", f"/api/tournaments/{tournament}/entrants/",
+                 {"bot": world.bots["ada"].pk})
+    assert entry.status_code == 201, entry.content
+    assert [e["consent"] for e in entry.json()["entrants"]] == ["requested"]
+
+
+def a_bulk_entry_of_the_course_bots(world, send):
+    """The same with every course bot at once: ada's bot is only requested there too."""
+    tournament = _other_course_draft(world, send)
+    entry = send("other_instructor", "POST", f"/api/tournaments/{tournament}/entrants/course/", {"builtins": True})
+    assert entry.status_code == 201, entry.content
+    assert {e["consent"] for e in entry.json()["entrants"] if e["bot"] == world.bots["ada"].pk} == {"requested"}
+
+
+def ada_declines_an_entry(world, send):
+    """ada declines the request: still nothing shows."""
+    a_tournament_entry_of_adas_bot(world, send)
+    (request,) = [r for r in send("owner", "GET", "/api/entry-requests/").json()["results"]
+                  if r["course"] == world.other_course.name]
+    assert send("owner", "POST", f"/api/entry-requests/{request['id']}/decline/").json()["consent"] == "declined"
+
+
 ATTACKS = [roster_naming_ada, ada_follows_a_join_link, a_team_with_ada_and_a_mate_submitting_her_bot,
-           an_operator_enrols_ada_and_teams_her_up]
+           an_operator_enrols_ada_and_teams_her_up, a_tournament_entry_of_adas_bot, a_bulk_entry_of_the_course_bots,
+           ada_declines_an_entry]
 
 
 def private_material_shown(world) -> set[str]:
