@@ -231,7 +231,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "arena.errors.api_exception_handler",  # the platform's errors, mapped once
     # Token first: an anonymous API request is answered 401 with `WWW-Authenticate: Token`, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "api.authentication.ExpiringTokenAuthentication",
+        "api.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
