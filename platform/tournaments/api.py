@@ -50,7 +50,8 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=serializers.NewEntrantSerializer, responses={201: serializers.TournamentSerializer})
     @action(detail=True, methods=["post"])
     def entrants(self, request, pk=None):
-        """Enter a bot (a course member's or a built-in) in a draft tournament."""
+        """Enter a bot (a course member's or a built-in) in a draft tournament; someone else's bot is only
+        requested (`consent`) until its owner accepts it (/api/entry-requests/)."""
         tournament = self.get_object()
         new = serializers.NewEntrantSerializer(data=request.data)
         new.is_valid(raise_exception=True)
@@ -61,7 +62,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="entrants/course")
     def course_entrants(self, request, pk=None):
         """Enter every bot of the game that the course's students and instructors own (`builtins`: the
-        built-ins too), but those already entered, while a draft."""
+        built-ins too), but those already entered, while a draft; the others' bots are requested from their owners."""
         tournament = self.get_object()
         options = serializers.CourseEntrantsSerializer(data=request.data)
         options.is_valid(raise_exception=True)
