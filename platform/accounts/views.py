@@ -131,7 +131,7 @@ password_change_done = auth_views.PasswordChangeDoneView.as_view(template_name="
 @login_required
 def api_tokens(request):
     """Your API tokens (made, last used, expiry) and a form for a new one, whose key this answer shows once."""
-    form = ApiTokenForm(request.POST or None)
+    form = ApiTokenForm(request.POST if request.method == "POST" else None)
     issued = None
     if request.method == "POST" and form.is_valid():
         issued = tokens.issue(request.user, form.cleaned_data["name"])

@@ -19,8 +19,17 @@ class TokenSerializer(serializers.Serializer):
     expires = serializers.DateTimeField(source="expires_at")
 
 
+class StrictCharField(serializers.CharField):
+    """Text given as a JSON string only (DRF's CharField would take the number 0 as "0")."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class NewTokenSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=tokens.MAX_NAME, help_text="Which client it is for.")
+    name = StrictCharField(max_length=tokens.MAX_NAME, help_text="Which client it is for.")
 
 
 class IssuedTokenSerializer(TokenSerializer):
@@ -43,7 +52,7 @@ class OwnTokens(APIView):
         return Response(IssuedTokenSerializer(tokens.issue(request.user, new.validated_data["name"])).data,
                         status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(operation_id="auth_tokens_revoke_all", responses={204: None})
     def delete(self, request):
         """Revoke all your tokens: clients using them must ask /api/auth/token/ again."""
         tokens.revoke_all(request.user)
@@ -51,7 +60,7 @@ class OwnTokens(APIView):
 
 
 class OwnToken(APIView):
-    @extend_schema(responses={204: None})
+    @extend_schema(operation_id="auth_tokens_revoke", responses={204: None})
     def delete(self, request, pk):
         """Revoke one of your tokens (404 for anyone else's)."""
         tokens.revoke(request.user, pk)
