@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = "Accounts and courses"
+
+    def ready(self):
+        from . import tokens
+
+        tokens.connect()

@@ -8,6 +8,8 @@ urlpatterns = [
     path("courses/new/", views.new_course, name="new_course"),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/profile/confirm-again/", views.resend_confirmation, name="resend_confirmation"),
+    path("accounts/tokens/", views.api_tokens, name="tokens"),
+    path("accounts/tokens/<int:pk>/revoke/", views.revoke_api_token, name="revoke_token"),
     path("accounts/confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
 ]

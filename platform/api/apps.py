@@ -3,8 +3,3 @@ from django.apps import AppConfig
 
 class ApiConfig(AppConfig):
     name = "api"
-
-    def ready(self):
-        from . import tokens
-
-        tokens.connect()

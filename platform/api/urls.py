@@ -21,6 +21,7 @@ urlpatterns = [
     path("auth/register/", views.Register.as_view(), name="register"),
     path("auth/token/", views.ObtainToken.as_view(), name="token"),
     path("auth/tokens/", tokens.OwnTokens.as_view(), name="tokens"),
+    path("auth/tokens/<int:pk>/", tokens.OwnToken.as_view(), name="token-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     re_path(r"", views.not_found),  # last: whatever the routes above did not match

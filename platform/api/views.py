@@ -10,7 +10,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from games import available_games, get_game
 from games.core import ScoreOrder
 from rest_framework import generics, mixins, parsers, permissions, status, viewsets
-from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, ValidationError
@@ -79,7 +78,7 @@ class Register(generics.CreateAPIView):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = get_user_model().objects.create_user(**serializer.validated_data)
-        token = Token.objects.create(user=user)
+        token = fresh_token(user)
         send_confirmation(user)
         return Response({"username": user.username, "email": user.email, "token": token.key},
                         status=status.HTTP_201_CREATED)

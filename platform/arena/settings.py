@@ -230,7 +230,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "arena.errors.api_exception_handler",  # the platform's errors, mapped once
     # Token first: an anonymous API request is answered 401 with `WWW-Authenticate: Token`, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "api.authentication.ExpiringTokenAuthentication",
+        "api.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -358,7 +358,7 @@ ARENA_RATES = {
     }.items()
 }
 # Matches one user may have queued or running at once (challenges beyond it wait: 429).
-# An API token's lifetime in days (api/tokens.py); a password change revokes it at once.
+# An API token's lifetime in days (accounts/tokens.py); a password change revokes all the user's tokens at once.
 ARENA_TOKEN_DAYS = int(os.environ.get("ARENA_TOKEN_DAYS", "30"))
 ARENA_MAX_MATCHES_IN_FLIGHT = int(os.environ.get("ARENA_MAX_MATCHES_IN_FLIGHT", "5"))
 # Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of owners, and per bot

@@ -43,7 +43,7 @@ from django.utils import timezone
 from games import ConfigError, get_game
 
 from accounts.access import attends
-from arena.errors import Invalid, TooMany
+from arena.errors import Invalid, NotAllowed, TooMany
 from arena.queue import publish_on_commit
 from bots.models import Bot, BotVersion
 
@@ -57,6 +57,10 @@ log = logging.getLogger(__name__)
 
 class ChallengeError(Invalid):
     """A challenge that cannot be played; the message says why."""
+
+
+class ChallengeNotAllowed(ChallengeError, NotAllowed):
+    """A challenge with a bot that is not the user's (403)."""
 
 
 class TooManyInFlight(ChallengeError, TooMany):
@@ -105,7 +109,7 @@ def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None
     """`user`'s active `bot` against active `opponents` (other students' bots or built-ins), under the
     standard rules or a `variant` of a course the user attends (never rated)."""
     if bot.owner_id != user.pk:
-        raise ChallengeError("you can only challenge with your own bot")
+        raise ChallengeNotAllowed("you can only challenge with your own bot")
     game = get_game(bot.game)
     everyone = seating(game, bot, opponents)
     if not game.min_players <= len(everyone) <= game.max_players:

@@ -101,10 +101,11 @@ def test_the_apps_errors_are_kinds_of_the_one_hierarchy():
     from bots.validation import UploadRejected
     from grading.services import GradingError, GradingNotAllowed
     from matches.services import ChallengeError, TooManyInFlight
-    from tournaments.services import TournamentError
+    from tournaments.services import TournamentConflict, TournamentError, TournamentNotAllowed
 
     for invalid in (PeopleError, GradingError, UploadRejected, ChallengeError, TournamentError):
         assert errors.status_of(invalid("x")) == 400
-    for refused in (NotAllowed, PeopleNotAllowed, GradingNotAllowed):
+    for refused in (NotAllowed, PeopleNotAllowed, GradingNotAllowed, TournamentNotAllowed):
         assert errors.status_of(refused("x")) == 403
+    assert errors.status_of(TournamentConflict("x")) == 409
     assert errors.status_of(TooManyInFlight("x")) == 429 and TooManyInFlight("x").retry_after == 30

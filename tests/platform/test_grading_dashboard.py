@@ -197,7 +197,7 @@ def test_the_api_creates_an_assignment_with_a_rubric_and_students_submit(api_cli
     assert bad.status_code == 400 and "opponent must be a built-in" in bad.json()["detail"]
     assert api_client.post(f"/api/assignments/{pk}/rubric/", {"kind": "win_rate", "weight": 10}, format="json").status_code == 201
     api_client.force_authenticate(people["ben"])
-    assert api_client.post(f"/api/assignments/{pk}/submission/", {"bot": bots["ann"].pk}, format="json").status_code == 400
+    assert api_client.post(f"/api/assignments/{pk}/submission/", {"bot": bots["ann"].pk}, format="json").status_code == 403
     submitted = api_client.post(f"/api/assignments/{pk}/submission/", {"bot": bots["ben"].pk}, format="json")
     assert submitted.status_code == 200 and submitted.json()["bot"] == bots["ben"].pk
     people_view = api_client.get(f"/api/courses/{course.pk}/people/").json()

@@ -9,9 +9,9 @@ import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings as hypothesis_settings
-from rest_framework.authtoken.models import Token
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from accounts import tokens
 from accounts.models import Course
 from arena.wsgi import application
 from bots.models import Bot
@@ -40,9 +40,8 @@ def api_schema(db, settings, make_user, in_process_sandbox):
     student, outsider = make_user("fuzzed-student"), make_user("fuzzed-outsider")
     course.students.add(student)
     active_bot(student, name="theirs")
-    pytest.fuzz_tokens = {"instructor": Token.objects.create(user=user).key,
-                          "student": Token.objects.create(user=student).key,
-                          "outsider": Token.objects.create(user=outsider).key, "anonymous": None}
+    pytest.fuzz_tokens = {"instructor": tokens.issue(user, "fuzz").key, "student": tokens.issue(student, "fuzz").key,
+                          "outsider": tokens.issue(outsider, "fuzz").key, "anonymous": None}
     # As Django's test client does: a request through the WSGI app must not close the test's connection
     # (the world above lives in its transaction).
     request_started.disconnect(close_old_connections)
