@@ -38,6 +38,12 @@ class RaceState(GameState):
     def _observe(self, seat):
         return {"counter": self.counter}
 
+    def _public(self, view):
+        return view
+
+    def _action_label(self, view, action):
+        return f"add {action['add']}"
+
     def _apply(self, action):
         self.counter += action["add"]
         self.added[self.turn] += action["add"]
@@ -210,7 +216,7 @@ def test_by_default_a_failed_seat_ends_the_game_whatever_the_number_of_seats():
     assert state.ranking()[2] == 4
 
 
-HOOKS = ["current_player", "legal_actions", "_observe", "_apply", "scores", "_rules_over"]
+HOOKS = ["current_player", "legal_actions", "_observe", "_apply", "scores", "_rules_over", "_public", "_action_label"]
 
 
 @pytest.mark.parametrize("hook", HOOKS)
@@ -443,6 +449,12 @@ def test_a_cooperative_game_must_say_when_its_team_has_won():
 
         def _observe(self, seat):
             return {}
+
+        def _public(self, view):
+            return view
+
+        def _action_label(self, view, action):
+            return ""
 
         def _apply(self, action):
             pass
