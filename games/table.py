@@ -214,10 +214,10 @@ class Table:
         except BotFailure as failure:
             self._fail(seat, failure.verdict, failure.message, _now(now))
 
-    def play_bots(self, players: Mapping[int, Player]) -> None:
+    def play_bots(self, players: Mapping[int, Player], now: float | None = None) -> None:
         """Let the bots decide while one of them is on move: until a person's turn or the end of the game."""
         while not self.over and not self.seats[self.seat_on_move].human:
-            self.bot_move(players[self.seat_on_move])
+            self.bot_move(players[self.seat_on_move], now)
 
     def expire(self, now: float | None = None) -> bool:
         """End the turn of the person on move with the verdict `timeout` if their time has run out (a
