@@ -289,6 +289,8 @@ def play_seats(game, assigned: list[list[str]], opponents: list[str] | None, cou
             raise ConfigError(f"seat {int(seat_text)} is given twice")
         given[int(seat_text)] = spec
     opponents = list(opponents or [])
+    if max(given) >= game.max_players:
+        raise ConfigError(f"{game.name} has seats 0 to {game.max_players - 1}, not seat {max(given)}")
     if count is None:
         count = max(len(given) + len(opponents), game.min_players if opponents else game.default_players,
                     max(given) + 1)
@@ -305,7 +307,7 @@ def play_seats(game, assigned: list[list[str]], opponents: list[str] | None, cou
 
 def cmd_play(args) -> int:
     from . import play
-    from .table import Seat, Table
+    from .table import Seat, Table, check_move_seconds
 
     game = get_game(args.game)
     config = _config(game, args)
@@ -313,17 +315,20 @@ def cmd_play(args) -> int:
     if HUMAN_SPEC not in specs:
         raise ConfigError("no seat is played by a person: give one with --seat K human (or use `match`)")
     seed = secrets.randbelow(FRESH_SEEDS) if args.seed is None else args.seed
-    people = specs.count(HUMAN_SPEC)
-    seats = [Seat(("you" if people == 1 else f"person {seat}") if spec == HUMAN_SPEC else spec, spec == HUMAN_SPEC)
-             for seat, spec in enumerate(specs)]
-    table = Table.open(game, seats, config=config, seed=seed, move_seconds=args.move_time or None)
+    # Options and a time the table refuses are refused before any bot is opened.
+    game.new_game(len(specs), config, seed)
+    move_seconds = check_move_seconds(args.move_time or None)
     bot_seats = [seat for seat, spec in enumerate(specs) if spec != HUMAN_SPEC]
     openers = [partial(make_player, game, specs[seat], sandbox=args.sandbox, seed=seed, seat=seat) for seat in bot_seats]
     reader = play.LineReader(sys.stdin.buffer)
-    print(f"{game.title}, seed {seed}; seats: " + ", ".join(f"{seat} {sitter.name}" for seat, sitter in enumerate(seats)))
     try:
         with seated(openers) as opened:
             players = dict(zip(bot_seats, opened))
+            people = specs.count(HUMAN_SPEC)
+            seats = [Seat(players[seat].name) if seat in players else Seat("you" if people == 1 else f"person {seat}", True)
+                     for seat in range(len(specs))]
+            table = Table.open(game, seats, config=config, seed=seed, move_seconds=move_seconds)
+            print(f"{game.title}, seed {seed}; seats: " + ", ".join(f"{seat} {sitter.name}" for seat, sitter in enumerate(seats)))
             for seat, player in players.items():
                 table.start_bot(seat, player)
             reported = 0
