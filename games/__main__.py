@@ -325,25 +325,12 @@ def cmd_play(args) -> int:
         with seated(openers) as opened:
             players = dict(zip(bot_seats, opened))
             people = specs.count(HUMAN_SPEC)
-            seats = [Seat(players[seat].name) if seat in players else Seat("you" if people == 1 else f"person {seat}", True)
-                     for seat in range(len(specs))]
+            seats = [Seat(players[seat].name) if seat in players
+                     else Seat("you" if people == 1 else f"person {seat}", human=True) for seat in range(len(specs))]
             table = Table.open(game, seats, config=config, seed=seed, move_seconds=move_seconds)
-            print(f"{game.title}, seed {seed}; seats: " + ", ".join(f"{seat} {sitter.name}" for seat, sitter in enumerate(seats)))
-            for seat, player in players.items():
-                table.start_bot(seat, player)
-            reported = 0
-            while not table.over:
-                seat = table.seat_on_move
-                if table.seats[seat].human:
-                    play.human_turn(table, reader, sys.stdout)
-                else:
-                    before = table.state
-                    action = table.bot_move(players[seat])
-                    line = None if action is None else play.move_line(table, before, seat, action)
-                    if line:
-                        print(line)
-                reported = _report_verdicts(table, reported)
-            _report_verdicts(table, reported)
+            print(f"{game.title}, seed {seed}; seats: "
+                  + ", ".join(f"{seat} {sitter.name}" for seat, sitter in enumerate(seats)))
+            play.play_to_the_end(table, players, reader, sys.stdout)
     except KeyboardInterrupt:
         print("\ninterrupted: the game was not finished and no replay was saved", file=sys.stderr)
         return 130
@@ -360,16 +347,6 @@ def cmd_play(args) -> int:
     print(f"winners: {', '.join(f'seat {s} {seats[s].name}' for s in table.state.winners()) or 'none'}")
     print(f"replay saved to {replay_file}; `python -m games replay {replay_file}` shows it with its analysis")
     return 0
-
-
-def _report_verdicts(table, reported: int) -> int:
-    """Print the verdicts recorded since the first `reported` events; the number of events now."""
-    for event in table.events[reported:]:
-        if "verdict" in event:
-            seat = event["seat"]
-            detail = table.details[seat]
-            print(f"seat {seat} ({table.seats[seat].name}) is out: {event['verdict']}" + (f" ({detail})" if detail else ""))
-    return len(table.events)
 
 
 def cmd_list(args) -> int:

@@ -12,9 +12,11 @@ import os
 import random
 import select
 import time
+from collections.abc import Mapping
 from typing import BinaryIO, TextIO
 
 from .core import MoveChoice
+from .referee import Player
 from .table import Table
 
 # The longest line a person's answer may be; anything longer is refused whole (and read no further than
@@ -85,6 +87,35 @@ def pick(choices: list[MoveChoice], answer: str) -> MoveChoice | None:
         return choices[int(answer) - 1]
     folded = answer.casefold()
     return next((choice for choice in choices if choice.label.casefold() == folded), None)
+
+
+def play_to_the_end(table: Table, players: Mapping[int, Player], reader: LineReader, out: TextIO) -> None:
+    """Play the game at `table` to its end: the people at this terminal through `reader`, each bot seat
+    through its player in `players` (started first, as in any match); every verdict is told as it falls."""
+    for seat, player in players.items():
+        table.start_bot(seat, player)
+    told = _tell_verdicts(table, 0, out)
+    while not table.over:
+        seat = table.seat_on_move
+        if table.seats[seat].human:
+            human_turn(table, reader, out)
+        else:
+            before = table.state
+            action = table.bot_move(players[seat])
+            line = None if action is None else move_line(table, before, seat, action)
+            if line:
+                print(line, file=out)
+        told = _tell_verdicts(table, told, out)
+
+
+def _tell_verdicts(table: Table, told: int, out: TextIO) -> int:
+    """Print the verdicts among the events after the first `told`; the number of events now."""
+    for event in table.events[told:]:
+        if "verdict" in event:
+            seat, detail = event["seat"], table.details[event["seat"]]
+            print(f"seat {seat} ({table.seats[seat].name}) is out: {event['verdict']}"
+                  + (f" ({detail})" if detail else ""), file=out)
+    return len(table.events)
 
 
 def human_turn(table: Table, reader: LineReader, out: TextIO) -> None:
