@@ -27,13 +27,17 @@ import time
 from collections.abc import Mapping
 
 from . import replay as replays
-from .core import JSON, BotFailure, Game, GameState, MoveChoice, Verdict
+from .core import JSON, BotFailure, Game, GameState, MoveChoice, Verdict, short_repr
 from .referee import Player, bot_decision, replay_record, setup_info
 
 # A person's time per move unless the table says otherwise: generous, for people new to the game.
 DEFAULT_MOVE_SECONDS = 300.0
 # The longest a table may give a person per move (one day, for a correspondence game).
 MAX_MOVE_SECONDS = 86_400.0
+
+
+# What `to_json` writes and `from_json` reads.
+TABLE_FIELDS = ("game", "config", "seed", "seats", "move_seconds", "events", "details", "turn_started")
 
 
 class TableError(ValueError):
@@ -71,7 +75,7 @@ def check_move_seconds(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
             or not 0 < value <= MAX_MOVE_SECONDS:
         raise TableError(f"the time per move must be a number of seconds above 0 and at most {MAX_MOVE_SECONDS:g}, "
-                         f"or none, not {value!r}")
+                         f"or none, not {short_repr(value)}")
     return float(value)
 
 
@@ -111,23 +115,26 @@ class Table:
     def from_json(cls, data: dict) -> "Table":
         """The table `data` (from `to_json`) describes, its position rebuilt by replaying its events; TableError
         for data that is not a table or does not replay."""
-        from . import get_game
-
-        try:
-            seats = [Seat(str(seat["name"]), bool(seat["human"])) for seat in data["seats"]]
-            facts = {"format": replays.REPLAY_FORMAT, "version": replays.REPLAY_VERSION, "game": data["game"],
-                     "config": data["config"], "seed": data["seed"], "num_players": len(seats),
-                     "events": data["events"]}
-            state = replays.final_state(facts)
-            details = [str(detail) for detail in data["details"]]
-            turn_started = float(data["turn_started"])
-            game = get_game(data["game"])
-        except (KeyError, TypeError, ValueError) as exc:  # ReplayError, ConfigError and unknown games included
-            raise TableError(f"not a table that replays: {exc}") from None
-        if len(details) != len(seats):
+        if not isinstance(data, dict) or not set(TABLE_FIELDS) <= set(data):
+            raise TableError(f"not a table: a table is an object with {', '.join(TABLE_FIELDS)}")
+        seats, details, started = data["seats"], data["details"], data["turn_started"]
+        if not (isinstance(seats, list) and all(isinstance(seat, dict) and seat.keys() == {"name", "human"}
+                                                and isinstance(seat["name"], str) and isinstance(seat["human"], bool)
+                                                for seat in seats)):
+            raise TableError("not a table: its seats are not each a name and whether a person plays it")
+        if not (isinstance(details, list) and len(details) == len(seats) and all(isinstance(d, str) for d in details)):
             raise TableError("not a table: a detail for each seat is missing")
-        return cls(game, seats, state, move_seconds=data.get("move_seconds"), events=list(data["events"]),
-                   details=details, turn_started=turn_started)
+        if isinstance(started, bool) or not isinstance(started, (int, float)) or not math.isfinite(started):
+            raise TableError(f"not a table: its turn began at {short_repr(started)}, not at a time")
+        facts = {"format": replays.REPLAY_FORMAT, "version": replays.REPLAY_VERSION, "game": data["game"],
+                 "config": data["config"], "seed": data["seed"], "num_players": len(seats), "events": data["events"]}
+        try:
+            state = replays.final_state(facts)
+        except (KeyError, ValueError) as exc:  # ReplayError, ConfigError and unknown games (KeyError)
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            raise TableError(f"not a table that replays: {message}") from None
+        return cls(state.game, [Seat(**seat) for seat in seats], state, move_seconds=data["move_seconds"],
+                   events=list(data["events"]), details=list(details), turn_started=float(started))
 
     def replay(self) -> dict:
         """The game so far as a replay, like any match's (`python -m games replay` shows it with its analysis)."""

@@ -5,12 +5,14 @@ import random
 from pathlib import Path
 
 import pytest
+from hostile import DEEPEST, json_values, nested
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games import available_games, get_game, replay as replays
 from games.bots import make_player
 from games.core import IllegalAction
 from games.referee import InProcessPlayer, seated
-from games.table import MoveTooLate, NotYourTurn, Seat, StaleTurn, Table, TableError, TableOver
+from games.table import TABLE_FIELDS, MoveTooLate, NotYourTurn, Seat, StaleTurn, Table, TableError, TableOver
 
 GAMES = sorted(available_games().items())
 IDS = [name for name, _ in GAMES]
@@ -83,7 +85,9 @@ def test_a_table_taken_up_again_plays_on_as_if_never_stopped():
     ({**endgame_table().to_json(), "config": {"board": "1 2"}}, "board must be a list"),
     ({**endgame_table().to_json(), "move_seconds": -1}, "time per move"),
     ({**endgame_table().to_json(), "details": []}, "a detail for each seat"),
-    ({**endgame_table().to_json(), "seats": [{"name": "solo", "human": True}]}, "2 to 2 players"),
+    ({**endgame_table().to_json(), "seats": [{"name": "solo", "human": True}], "details": [""]}, "2 to 2 players"),
+    ({**endgame_table().to_json(), "seats": [{"name": 7, "human": True}] * 2}, "its seats are not"),
+    ({**endgame_table().to_json(), "turn_started": "noon"}, "not at a time"),
 ])
 def test_data_that_is_not_a_table_is_refused_saying_why(data, fragment):
     with pytest.raises(TableError, match=fragment):
@@ -273,3 +277,30 @@ def test_the_finished_table_is_a_replay_like_any_matchs():
     assert replay["players"] == ["you", "builtin:greedy"] and replay["config"]["board"] == BOARD
     analysis = ENDGAME.analyse(replay)
     assert len(analysis) == len(BOARD) and all("points_lost" in row for row in analysis)
+
+
+# --- hostile facts: a table kept anywhere may come back as anything -----------------------------------------
+FIELDS = list(TABLE_FIELDS)
+
+
+@settings(max_examples=120, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(field=st.sampled_from(FIELDS + [None]), value=json_values)
+def test_facts_with_any_field_replaced_make_a_table_or_a_table_error(field, value):
+    assert_table_or_refused(field, value)
+
+
+@pytest.mark.parametrize("field", FIELDS + [None])
+def test_facts_nested_200000_deep_are_refused(field):
+    assert_table_or_refused(field, nested(DEEPEST))
+
+
+def assert_table_or_refused(field, value):
+    facts = endgame_table(human_seats=(0, 1)).to_json()
+    facts["events"] = [{"seat": 0, "action": "left"}, {"seat": 1, "action": "right"}]
+    data = value if field is None else {**facts, field: value}
+    try:
+        table = Table.from_json(data)
+    except TableError as refused:
+        assert 0 < len(str(refused)) < 500
+        return
+    assert table.to_json()["events"] == table.events and table.turn == len(table.events)
