@@ -99,15 +99,16 @@ class Table:
 
     # --- facts -------------------------------------------------------------------------------------------
     def to_json(self) -> dict:
-        """Everything the table is, as JSON: keep it anywhere; `from_json` rebuilds the same table."""
+        """Everything the table is, as JSON (a copy: changing it changes nothing here): keep it anywhere;
+        `from_json` rebuilds the same table."""
         return {
             "game": self.game.name,
             "config": self.state.config,
             "seed": self.state.seed,
             "seats": [dataclasses.asdict(seat) for seat in self.seats],
             "move_seconds": self.move_seconds,
-            "events": self.events,
-            "details": self.details,
+            "events": [dict(event) for event in self.events],
+            "details": list(self.details),
             "turn_started": self.turn_started,
         }
 
@@ -171,7 +172,7 @@ class Table:
         """What anyone may see: the public view of the position `delay` events ago (never before the start)
         while the game is played, and of the final position once it is over, with the table's seats."""
         if isinstance(delay, bool) or not isinstance(delay, int) or delay < 0:
-            raise TableError(f"a delay is a number of moves from 0 up, not {delay!r}")
+            raise TableError(f"a delay is a number of moves from 0 up, not {short_repr(delay)}")
         shown = self.turn if self.over else max(0, self.turn - delay)
         view = (self.state if shown == self.turn else self._state_after(shown)).public_view()
         view.update(turn=shown, seats=[dataclasses.asdict(seat) for seat in self.seats])
@@ -237,8 +238,8 @@ class Table:
 
     def leave(self, seat: int, now: float | None = None) -> None:
         """A person leaves the table for good: the seat ends as if its time had run out (verdict `timeout`)."""
-        if not 0 <= seat < len(self.seats) or not self.seats[seat].human:
-            raise NotYourTurn(f"seat {seat} is not a person's seat at this table")
+        if not _is_index(seat, len(self.seats)) or not self.seats[seat].human:
+            raise NotYourTurn(f"seat {short_repr(seat)} is not a person's seat at this table")
         if self.over or seat in self.state.failed_seats:
             return
         self._fail(seat, Verdict.TIMEOUT, "left the table", _now(now))
@@ -246,10 +247,10 @@ class Table:
     def _check_move(self, seat: object, turn: object, human: bool) -> None:
         if self.over:
             raise TableOver("the game at this table is over")
-        if turn != self.turn or isinstance(turn, bool):
-            raise StaleTurn(f"that move was for turn {turn!r}, but the table is at turn {self.turn}")
-        if seat != self.seat_on_move or isinstance(seat, bool):
-            raise NotYourTurn(f"it is seat {self.seat_on_move}'s move, not seat {seat!r}'s")
+        if not _is_index(turn, self.turn + 1) or turn != self.turn:
+            raise StaleTurn(f"that move was for turn {short_repr(turn)}, but the table is at turn {self.turn}")
+        if not _is_index(seat, len(self.seats)) or seat != self.seat_on_move:
+            raise NotYourTurn(f"it is seat {self.seat_on_move}'s move, not seat {short_repr(seat)}'s")
         if self.seats[seat].human is not human:
             raise NotYourTurn(f"seat {seat} is played by {'a person' if self.seats[seat].human else 'a bot'}")
 
@@ -267,6 +268,11 @@ class Table:
         self.events.append({"seat": seat, "verdict": Verdict(verdict).value})
         self.details[seat] = detail
         self.turn_started = now
+
+
+def _is_index(value: object, size: int) -> bool:
+    """Whether `value` is an int (not a bool) from 0 to `size` - 1: a seat or a turn sent from outside."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
 
 def _now(now: float | None) -> float:

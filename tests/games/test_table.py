@@ -304,3 +304,27 @@ def assert_table_or_refused(field, value):
         assert 0 < len(str(refused)) < 500
         return
     assert table.to_json()["events"] == table.events and table.turn == len(table.events)
+
+
+@settings(max_examples=80, derandomize=True, deadline=None)
+@given(seat=st.one_of(json_values, st.just(nested(1000))), turn=st.one_of(json_values, st.just(nested(1000))))
+def test_a_move_naming_any_seat_and_turn_is_played_or_refused(seat, turn):
+    table = endgame_table()
+    try:
+        table.human_move(seat, turn, "left", now=START)
+    except (TableError, IllegalAction) as refused:
+        assert 0 < len(str(refused)) < 500 and table.events == []
+        return
+    assert (seat, turn) == (0, 0) and table.turn == 1
+
+
+@settings(max_examples=40, derandomize=True, deadline=None)
+@given(seat=st.one_of(json_values, st.just(nested(1000))))
+def test_leaving_any_seat_is_the_persons_leaving_or_refused(seat):
+    table = endgame_table()
+    try:
+        table.leave(seat, now=START)
+    except NotYourTurn as refused:
+        assert 0 < len(str(refused)) < 500 and table.events == []
+        return
+    assert seat == 0 and table.events == [{"seat": 0, "verdict": "timeout"}]
