@@ -17,7 +17,7 @@ from typing import BinaryIO, TextIO
 
 from .core import MoveChoice
 from .referee import Player
-from .table import Table
+from .table import MoveTooLate, Table
 
 # The longest line a person's answer may be; anything longer is refused whole (and read no further than
 # needed to find its end), so pasting a book into the prompt costs nothing.
@@ -151,7 +151,11 @@ def human_turn(table: Table, reader: LineReader, out: TextIO) -> None:
             shown = answer if len(answer) <= 40 else answer[:37] + "..."
             print(f"{shown!r} is not one of the moves: type a number from 1 to {len(choices)}", file=out)
             continue
-        table.human_move(seat, table.turn, choice.action)
+        try:
+            table.human_move(seat, table.turn, choice.action)
+        except MoveTooLate:  # typed as the clock ran out: the table has recorded the verdict
+            print(f"time is up: seat {seat} loses on time", file=out)
+            return
         print(f"seat {seat}: {choice.label}", file=out)
         return
 

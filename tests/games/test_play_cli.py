@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from games import get_game
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "bots" / "examples"
 BOARD = "-1 3 9 4 7 2"
@@ -132,3 +134,20 @@ def test_a_bad_play_command_is_one_line_and_exit_2(args, message):
     err = proc.stderr.decode()
     assert proc.returncode == 2 and err.startswith("error: ") and err.count("\n") == 1, err
     assert message in err
+
+
+def test_an_answer_typed_as_the_time_runs_out_loses_on_time_without_a_traceback(capsys):
+    """The line arrives, but the clock has passed the deadline by the time the move is played."""
+    from games import play as terminal
+    from games.table import Seat, Table
+
+    table = Table.open(get_game("endgame"), [Seat("you", True), Seat("bot")], config={"board": [1, 2]},
+                       move_seconds=10, now=0.0)  # its deadline, second 10, long past on the wall clock
+
+    class Typed:
+        def read_line(self, deadline):
+            return "1"
+
+    terminal.human_turn(table, Typed(), sys.stdout)
+    assert "time is up: seat 0 loses on time" in capsys.readouterr().out
+    assert table.events == [{"seat": 0, "verdict": "timeout"}] and table.over
