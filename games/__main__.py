@@ -439,8 +439,9 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
-# Options whose value may start with "-" (a board "-1,3,9,4"), which argparse would take for an option.
-VALUE_MAY_LOOK_LIKE_AN_OPTION = ("--board",)
+# Options whose value may start with "-" (a board "-1,3,9,4", a config "-1e+16" that is refused as JSON that
+# is no object), which argparse would take for an option.
+VALUE_MAY_LOOK_LIKE_AN_OPTION = ("--board", "--config")
 
 
 def _attach_values(argv: list[str]) -> list[str]:
