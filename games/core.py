@@ -10,6 +10,7 @@ match exactly. Out-of-turn decisions (a challenge window, say) are ordinary deci
 from __future__ import annotations
 
 import copy
+import dataclasses
 import enum
 import json
 import math
@@ -234,6 +235,20 @@ class GameState(ABC):
     def _rules_over(self) -> bool:
         """True when the game ended by its own rules."""
 
+    @abstractmethod
+    def _public(self, view: dict) -> dict:
+        """What anyone may see of this position (a spectator, a tournament's stream), made from `view` alone:
+        one seat's `_observe(seat)`, with what only that seat sees taken out or masked.
+
+        Read nothing from `self`: the shared conformance test checks that every seat's view gives the same
+        public view, which then holds only what every seat sees (no hidden card, no seat's own view)."""
+
+    @abstractmethod
+    def _action_label(self, view: dict, action: JSON) -> str:
+        """A person's short reading of `action`, one of the legal actions in `view` (the observation of the
+        seat on move), made from `view` alone, so that it says nothing that seat may not see. Labels of
+        one position's legal actions must differ (the conformance test checks it): a person picks by them."""
+
     def _drop_seat(self, seat: int) -> bool:
         """Take a failed seat out of play; return True if the game can go on without it.
 
@@ -272,6 +287,25 @@ class GameState(ABC):
         obs["step"] = self.step
         obs["legal_actions"] = self.legal_actions() if self.current_player() == seat else []
         return obs
+
+    def move_choices(self, seat: int) -> list["MoveChoice"]:
+        """`seat`'s legal actions as labelled choices a person can read and pick, in the order of
+        `legal_actions`; empty when it is not `seat`'s turn."""
+        if self.current_player() != seat:
+            return []
+        view = self.observation(seat)
+        return [MoveChoice(self._action_label(view, action), action) for action in view["legal_actions"]]
+
+    def public_view(self) -> dict:
+        """What anyone may see of this position: no hidden card, no seed, no seat's own observation.
+
+        The game's `_public` makes it from seat 0's view (any seat's gives the same, as the conformance test
+        checks); what the referee knows publicly is added: whose turn it is, whether the game is over, and
+        the seats out of the game with their verdicts."""
+        view = self._public(self._observe(0))
+        view.update(game=self.game.name, step=self.step, to_move=self.current_player(), over=self.is_terminal(),
+                    failures=[[seat, verdict.value] for seat, verdict in self.failures])
+        return view
 
     def legal_action(self, action: object) -> JSON:
         """The game's own legal action equal to `action` (the same JSON, whatever the key order), or
@@ -349,6 +383,14 @@ class GameState(ABC):
         for key, value in self.__dict__.items():
             setattr(new, key, copy.deepcopy(value, memo))
         return new
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveChoice:
+    """One legal action as a person picks it: the game's label for it, and the action itself."""
+
+    label: str
+    action: JSON
 
 
 # The longest reading of a refused action in an error message.

@@ -52,6 +52,13 @@ class EndGameState(GameState):
             "moves": list(self.moves),
         }
 
+    def _public(self, view):
+        return view  # nothing is hidden: the board, the scores and the moves are on the table
+
+    def _action_label(self, view, action):
+        board = view["board"]
+        return f"take {board[0] if action == 'left' else board[-1]} from the {action} end"
+
     def _apply(self, action):
         seat = len(self.moves) % 2
         if action == "left":

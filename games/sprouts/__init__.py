@@ -74,6 +74,12 @@ class SproutsState(GameState):
         if self._labelled is not None:
             self._labelled = drawing.apply_move(self._labelled, move, len(self.moves))
 
+    def _public(self, view):
+        return view  # nothing is hidden: the drawing and the moves are on the table
+
+    def _action_label(self, view, action):
+        return move_words(action)
+
     def scores(self):
         if self._forfeited or not self._rules_over():
             return [0, 0]
@@ -91,6 +97,13 @@ def move_action(name: str, move) -> dict:
         "new_spot": move.new_spot,
         "position": format_position(move.result),
     }
+
+
+def move_words(action: dict) -> str:
+    """A move in words, for a person choosing it and for a replay alike: its notation, the line and the effect."""
+    low, high = action["spots"]
+    effect = "joining two boundaries" if action["kind"] == "join" else "dividing a region"
+    return f"{action['move']}: a line from {low} to {high} through the new spot {action['new_spot']}, {effect}"
 
 
 def position_view(position: Position) -> dict:
@@ -143,9 +156,7 @@ class Sprouts(Game):
         return self.configure(replay["config"]), [action["move"] for action in actions(replay)]
 
     def describe_action(self, state, action):
-        low, high = action["spots"]
-        effect = "joining two boundaries" if action["kind"] == "join" else "dividing a region"
-        return f"{action['move']}: a line from {low} to {high} through the new spot {action['new_spot']}, {effect}"
+        return move_words(action)
 
     def render(self, state, seat=None):
         return render_position(state.position)
