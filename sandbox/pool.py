@@ -192,9 +192,8 @@ class WarmContainer:
         """A started container, its supervisor connected and its first harness waiting; `warm` labels it as
         a warm pool's (WARM_LABEL: a hash of its key); with `share_dir`, entered there and leased."""
         staging = make_staging(bot, (SUPERVISOR,))
-        key_digest = hashlib.sha256(repr(pool_key[0]).encode()).hexdigest()[:16]
         config = container_config(image, staging, limits, command=SUPERVISOR_COMMAND,
-                                  labels={WARM_LABEL: key_digest} if warm else None)
+                                  labels={WARM_LABEL: warm_label(pool_key[0])} if warm else None)
         listener = _listen(staging / CONTROL_SOCKET)
         try:
             container_id, pid = start_detached(config)
@@ -444,6 +443,11 @@ class WarmContainer:
                 time.monotonic() - self.last_used
         except FileNotFoundError:
             return float("inf")  # removed by another process: nothing left to wait for
+
+
+def warm_label(key: str) -> str:
+    """The WARM_LABEL of the containers kept for `key` (a hash: the key names an owner and a version)."""
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:16]
 
 
 def pool_digest(pool_key: tuple) -> str:
