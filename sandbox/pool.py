@@ -222,7 +222,14 @@ class WarmContainer:
         return container
 
     def enter(self, share_dir: Path) -> None:
-        """Put the container in a shared pool's folder, leased to this process."""
+        """Put the container in a shared pool's folder, leased to this process (made again if a sweep of an
+        earlier release took it for a dead worker's, empty); if it is not private, the container is not
+        shared."""
+        try:
+            make_private_folder(share_dir)
+        except (OSError, SandboxUnavailable) as error:
+            logger.warning("container %s is not shared: %s", self.id[:12], error)
+            return
         entry = share_dir / f"{pool_digest(self.pool_key)}.{self.id[:12]}"
         partial = entry.with_name(f".{entry.name}")
         partial.write_text(json.dumps({"id": self.id, "pid": self.pid, "staging": str(self.staging),
@@ -897,11 +904,16 @@ def host_share_dir(scope: str) -> Path:
     release = hashlib.sha256(SUPERVISOR.read_bytes() + HARNESS.read_bytes()).hexdigest()
     digest = hashlib.sha256("\0".join((scope, image_tag(), release)).encode()).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / f"{SHARE_PREFIX}host-u{os.geteuid()}-ns{pid_namespace()}-{digest}"
+    make_private_folder(folder)
+    return folder
+
+
+def make_private_folder(folder: Path) -> None:
+    """Make `folder` unless it exists; SandboxUnavailable unless it is then this user's and 0700."""
     folder.mkdir(mode=0o700, exist_ok=True)
     found = folder.lstat()
     if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid() or stat.S_IMODE(found.st_mode) != 0o700:
         raise SandboxUnavailable(f"{folder} is not a private folder of this user")
-    return folder
 
 
 def default_pool() -> WarmPool:

@@ -315,7 +315,7 @@ def sibling(share, bot, mode="play") -> subprocess.Popen:
 
 def test_the_pool_processes_of_a_worker_share_a_versions_warm_container(docker_image, tmp_path):
     share = tmp_path / "share"
-    share.mkdir()
+    share.mkdir(mode=0o700)  # (a shared folder must be private: its entries name pids to signal)
     bot = bot_file("first_legal", tmp_path)
     pool = WarmPool(share_dir=share)
     try:
@@ -334,13 +334,29 @@ def test_the_pool_processes_of_a_worker_share_a_versions_warm_container(docker_i
     assert containers_of({first.sandbox_id}) == [] and list(share.iterdir()) == []
 
 
+def test_a_shared_folder_others_may_write_to_is_not_used(docker_image, tmp_path):
+    share = tmp_path / "share"
+    share.mkdir(mode=0o755)  # (an entry there names a pid this process would signal and a folder it would listen in)
+    share.chmod(0o755)
+    bot = bot_file("first_legal", tmp_path)
+    pool = WarmPool(share_dir=share)
+    try:
+        _, first = play_in(pool, bot, "version:s:ann")
+        seat, again = play_in(pool, bot, "version:s:ann")
+        assert seat.status == "ok" and (again.reused, again.sandbox_id) == (True, first.sandbox_id)  # its own still
+        assert list(share.iterdir()) == []
+    finally:
+        pool.close()
+    assert containers_of({first.sandbox_id}) == []
+
+
 # The sibling's limits when it hangs (a pool key includes them).
 HANGING = sandbox.Limits(decision=600, bank=0)
 
 
 def test_a_shared_container_whose_match_was_killed_with_its_process_never_serves_again(docker_image, tmp_path):
     share = tmp_path / "share"
-    share.mkdir()
+    share.mkdir(mode=0o700)  # (a shared folder must be private: its entries name pids to signal)
     bot = BOTS / "sleeper.py"
     pool = WarmPool(share_dir=share)
     try:
@@ -442,15 +458,16 @@ def test_the_worker_processes_of_a_host_warm_a_version_up_once_and_a_killed_one_
             os.kill(first.pid, signal.SIGKILL)
             first.process.wait(timeout=60)
             assert second.ask("reap") == {"reaped": 1}  # its idle time is not up: its maker is gone
-        assert containers_of(made) == [] and list(share.iterdir()) == []
+        assert containers_of(made) == [] and list(share.glob("*")) == []
         assert list(Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}{first.pid}.*")) == []
 
+        share.rmdir()  # (as the sweep of an earlier release does to an empty folder it takes for a dead worker's)
         again = second.ask("play")
         assert again["status"] == "ok" and not again["reused"]
         made.add(again["id"])
         third = WorkerProcess(scope, bot)
         workers.append(third)
-        assert third.ask("play") == {"status": "ok", "id": again["id"], "reused": True}
+        assert third.ask("play") == {"status": "ok", "id": again["id"], "reused": True}  # (entered anew)
         assert third.ask("idle") == {"reaped": 1}  # idle past its time: removed whoever made it
         assert containers_of(made) == []
 
@@ -459,7 +476,7 @@ def test_the_worker_processes_of_a_host_warm_a_version_up_once_and_a_killed_one_
         made.add(last["id"])
         for worker in (second, third):
             worker.stop()
-        assert containers_of(made) == [] and list(share.iterdir()) == []
+        assert containers_of(made) == [] and list(share.glob("*")) == []
     finally:
         for worker in workers:
             if worker.process.poll() is None:
