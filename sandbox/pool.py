@@ -712,9 +712,9 @@ class WarmPool:
             own = {c.id[:12] for c in (*self._idle, *self._busy)}
         due = []
         now = time.time()
-        for entry in self.share_dir.glob("*.*"):  # (not the dot-files of entries still being written)
-            if entry.name.rpartition(".")[2] in own:
-                continue
+        for entry in self.share_dir.glob("*.*"):
+            if entry.name.startswith(".") or entry.name.rpartition(".")[2] in own:
+                continue  # (a dot-file is an entry still being written, leased by its maker)
             try:
                 idle = now - entry.stat().st_mtime
                 made = json.loads(entry.read_text())
