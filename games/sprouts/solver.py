@@ -33,6 +33,7 @@ import time
 from collections import Counter, OrderedDict
 from functools import lru_cache
 
+from . import fast
 from .canon import canonical_key, least_rotation
 from .notation import Position, format_position, named_moves, spot_lives
 from .store import STORE_MIN_LIVES, SolvedStore
@@ -85,12 +86,24 @@ class BoundedTable(OrderedDict):
 
 
 def components_of(position: Position) -> Game:
-    """The reduced, split and canonical form of a position written in the notation."""
-    return _normalise([list(row) for row in position], spot_lives(position))
+    """The reduced, split and canonical form of a position written in the notation: the compiled core's
+    keys when it is built and can hold the position, else the pure Python ones."""
+    game = _normalise([list(row) for row in position], spot_lives(position))
+    if fast.CORE is None or not all(fast.fits(component, _lives(component)) for component in game):
+        return game
+    return tuple(sorted(key for component in game for key in fast.normalise(component)))
 
 
 def _normalise(regions, lives) -> Game:
-    regions = [reduced for reduced, spare in map(_reduce_region, regions, itertools.repeat(lives)) if spare >= 2]
+    kept = []
+    for reduced, spare in map(_reduce_region, regions, itertools.repeat(lives)):
+        if spare > 3:
+            kept.append(reduced)
+        elif spare >= 2:
+            # Glop: in a region with 3 lives or fewer only which live spots it holds matters, not how they
+            # lie on its boundaries; each spot once, as a boundary of its own, stands for every arrangement.
+            kept.append(sorted({(spot,) for boundary in reduced for spot in boundary}))
+    regions = kept
     return tuple(sorted(_canonical(*_numbered(part, lives)) for part in _split(regions)))
 
 
@@ -199,6 +212,8 @@ def options(component: Component) -> tuple[Game, ...]:
     """Every position one move away from `component`, each once."""
     if _deadline.stack and time.monotonic() > _deadline.stack[-1]:
         raise SolveTimeout
+    if isinstance(component, bytes):
+        return fast.options(component)
     regions, lives, new = _expand(component)
     counts = Counter(spot for region in regions for boundary in region for spot in boundary)
     results, drawn = set(), set()
@@ -333,6 +348,8 @@ def normal_wins(game: Game, heap: int = 0) -> bool:
 
 
 def _size(component: Component) -> int:
+    if isinstance(component, bytes):
+        return fast.size(component)
     return sum(len(boundary) for region in component for boundary in region)
 
 
@@ -388,7 +405,10 @@ def longest(component: Component) -> int:
     return best
 
 
+@lru_cache(maxsize=TABLE_SIZE)
 def _lives(component: Component) -> int:
+    if isinstance(component, bytes):
+        return fast.lives(component)
     tokens = [token for region in component for boundary in region for token in boundary]
     return sum(-token for token in tokens if token < 0) + len({token for token in tokens if token >= 0})
 

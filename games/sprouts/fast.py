@@ -1,0 +1,102 @@
+"""The compiled core (core.c, built by `python -m games.sprouts.build_core`) seen from Python.
+
+With the core, a component is keyed by bytes (core.c's format) instead of solver.py's exact canonical
+tuples, and its options come from C; the search in solver.py is the same either way. Without it (not
+built, or ARENA_SPROUTS_PURE=1), `CORE` is None and everything runs in pure Python.
+"""
+
+from __future__ import annotations
+
+import os
+
+try:
+    from . import _core
+except ImportError:  # not built: the pure Python solver
+    _core = None
+
+CORE = None if os.environ.get("ARENA_SPROUTS_PURE") else _core
+
+ANON, BOUNDARY_END, REGION_END, COMPONENT_END = 0xF0, 0xFD, 0xFE, 0xFF
+
+
+def encode(component: tuple) -> bytes:
+    """solver.py's canonical tuple (tokens: a linked spot's number, or -lives) in core.c's format."""
+    out = bytearray()
+    for region in component:
+        for boundary in region:
+            out.extend(token if token >= 0 else ANON - token for token in boundary)
+            out.append(BOUNDARY_END)
+        out.append(REGION_END)
+    return bytes(out)
+
+
+def _records(length: int) -> list[bytes]:
+    if length < 0:
+        raise OverflowError("a position too large for the compiled core")
+    data = CORE.ffi.buffer(CORE.lib.sp_result(), length)[:]
+    found, index = [], 0
+    while index < length:
+        size = data[index] << 8 | data[index + 1]
+        found.append(data[index + 2:index + 2 + size])
+        index += 2 + size
+    return found
+
+
+def _game(record: bytes) -> tuple[bytes, ...]:
+    return tuple(record.split(b"\xff")[:-1])
+
+
+# core.c's bounds (MAX_TOKENS, MAX_BOUNDARIES, MAX_REGIONS, MAX_SPOTS). Each move adds at most 4 tokens, one
+# boundary, one region and one spot, and takes a life, so a position within these less 4 per life left
+# (1 per life for the others) stays within them all game long.
+MAX_TOKENS, MAX_BOUNDARIES, MAX_REGIONS, MAX_SPOTS = 300, 150, 60, 300
+
+
+def fits(component: tuple, lives: int) -> bool:
+    """Whether the core can take this component and every position that can follow it."""
+    boundaries = sum(map(len, component))
+    tokens = sum(len(boundary) for region in component for boundary in region)
+    return (tokens + 4 * lives <= MAX_TOKENS and boundaries + lives <= MAX_BOUNDARIES
+            and len(component) + lives <= MAX_REGIONS and tokens + lives <= MAX_SPOTS)
+
+
+def normalise(component: tuple) -> tuple[bytes, ...]:
+    """The core's keys of one of solver.py's components (one key: it is already split)."""
+    key = encode(component)
+    return _game(_records(CORE.lib.sp_normalise(key, len(key)))[0])
+
+
+def options(component: bytes) -> tuple[tuple[bytes, ...], ...]:
+    """Every position one move away from `component`, each once, in increasing order."""
+    return tuple(map(_game, _records(CORE.lib.sp_options(component, len(component)))))
+
+
+def regions_of(game: tuple[bytes, ...]) -> tuple[list, dict]:
+    """Keys back into regions of spot ids with their lives (for the reference solver and the tests)."""
+    regions, lives, numbers = [], {}, {}
+    for index, component in enumerate(game):
+        for region_bytes in component.split(b"\xfe")[:-1]:
+            region = []
+            for boundary_bytes in region_bytes.split(b"\xfd")[:-1]:
+                spots = []
+                for token in boundary_bytes:
+                    if token > ANON:
+                        spot = len(numbers)
+                        numbers[("once", spot)] = spot
+                        lives[spot] = token - ANON
+                    else:
+                        spot = numbers.setdefault((index, token), len(numbers))
+                        lives[spot] = 1
+                    spots.append(spot)
+                region.append(tuple(spots))
+            regions.append(region)
+    return regions, lives
+
+
+def lives(component: bytes) -> int:
+    return sum(token - ANON for token in component if ANON < token < BOUNDARY_END) + len(
+        {token for token in component if token < ANON})
+
+
+def size(component: bytes) -> int:
+    return len(component) - component.count(BOUNDARY_END) - component.count(REGION_END)
