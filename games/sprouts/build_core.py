@@ -1,4 +1,4 @@
-"""Build the solver's compiled core (core.c) with cffi: `python -m games.sprouts.build_core`.
+"""Build the solver's compiled core (core.c) with cffi: `python games/sprouts/build_core.py`.
 
 scripts/setup runs it; without a C compiler, or when it fails, the solver runs in pure Python
 (solver.py is the reference the tests compare the core with), only slower.

@@ -6,7 +6,8 @@
  *
  * Key format (bytes): a spot met once is 0xF0 + its lives (0xF1..0xF3); a spot met twice or more (one
  * life) is its number 0, 1, 2... in order of first appearance; 0xFD ends a boundary, 0xFE a region.
- * A game (the options' format) is its components' keys in increasing order, each followed by 0xFF.
+ * A game is its components' keys in increasing order, each followed by 0xFF; a list of options is games
+ * each followed by 0xFC.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,11 +30,12 @@
 #define B_END 0xFD
 #define R_END 0xFE
 #define C_END 0xFF
+#define OPTION_END 0xFC
 
 /* ---------- output: every option once ---------- */
 static uint8_t *out_buf = NULL;
 static size_t out_len = 0, out_cap = 0;
-typedef struct { size_t off; int len; } Rec;
+typedef struct { size_t off; int len, largest; } Rec;  /* largest: its largest component's size */
 static Rec *recs = NULL;
 static size_t nrecs = 0, recs_cap = 0;
 
@@ -225,11 +227,16 @@ static void emit_game(const int *flat, int flen, int nspots) {
         used += lbest;
     }
     qsort(comps, ncomp, sizeof(Comp), cmp_comp);
-    int total = 0;
-    for (int c = 0; c < ncomp; c++) total += comps[c].len + 1;
+    int total = 0, largest = 0;
+    for (int c = 0; c < ncomp; c++) {
+        total += comps[c].len + 1;
+        int size = 0;
+        for (int k = 0; k < comps[c].len; k++) size += comps[c].key[k] < B_END;
+        if (size > largest) largest = size;
+    }
     out_reserve(total + 2);
     if (nrecs == recs_cap) { recs_cap = recs_cap * 2 + 256; recs = realloc(recs, recs_cap * sizeof(Rec)); }
-    recs[nrecs].off = out_len; recs[nrecs].len = total; nrecs++;
+    recs[nrecs].off = out_len; recs[nrecs].len = total; recs[nrecs].largest = largest; nrecs++;
     for (int c = 0; c < ncomp; c++) {
         memcpy(out_buf + out_len, comps[c].key, comps[c].len);
         out_len += comps[c].len;
@@ -399,25 +406,26 @@ static void divisions(int index, int new_spot) {
 static const uint8_t *sort_base;
 static int cmp_rec(const void *x, const void *y) {
     const Rec *a = x, *b = y;
+    if (a->largest != b->largest) return a->largest - b->largest;
     return cmp_bytes(sort_base + a->off, a->len, sort_base + b->off, b->len);
 }
 
 static uint8_t *result_buf = NULL;
 static size_t result_cap = 0;
 
-/* The result: each distinct option as a 2-byte big-endian length and its game bytes, in increasing order. */
+/* The result: each distinct option's game bytes, each followed by OPTION_END, smallest first (by the size
+ * of the largest component: the order the search tries them in), ties in increasing order of the bytes. */
 static long collect(void) {
     sort_base = out_buf;
     qsort(recs, nrecs, sizeof(Rec), cmp_rec);
-    size_t need = out_len + 2 * nrecs + 16;
+    size_t need = out_len + nrecs + 16;
     if (need > result_cap) { result_cap = need * 2; result_buf = realloc(result_buf, result_cap); }
     size_t n = 0;
     for (size_t r = 0; r < nrecs; r++) {
         if (r && cmp_rec(&recs[r], &recs[r - 1]) == 0) continue;
-        result_buf[n++] = (uint8_t)(recs[r].len >> 8);
-        result_buf[n++] = (uint8_t)(recs[r].len & 0xFF);
         memcpy(result_buf + n, out_buf + recs[r].off, recs[r].len);
         n += recs[r].len;
+        result_buf[n++] = OPTION_END;
     }
     return (long)n;
 }

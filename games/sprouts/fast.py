@@ -1,4 +1,4 @@
-"""The compiled core (core.c, built by `python -m games.sprouts.build_core`) seen from Python.
+"""The compiled core (core.c, built by `python games/sprouts/build_core.py`) seen from Python.
 
 With the core, a component is keyed by bytes (core.c's format) instead of solver.py's exact canonical
 tuples, and its options come from C; the search in solver.py is the same either way. Without it (not
@@ -16,7 +16,7 @@ except ImportError:  # not built: the pure Python solver
 
 CORE = None if os.environ.get("ARENA_SPROUTS_PURE") else _core
 
-ANON, BOUNDARY_END, REGION_END, COMPONENT_END = 0xF0, 0xFD, 0xFE, 0xFF
+ANON, BOUNDARY_END, REGION_END = 0xF0, 0xFD, 0xFE
 
 
 def encode(component: tuple) -> bytes:
@@ -30,16 +30,11 @@ def encode(component: tuple) -> bytes:
     return bytes(out)
 
 
-def _records(length: int) -> list[bytes]:
+def _result(length: int) -> list[bytes]:
+    """The games the core wrote (each followed by OPTION_END), in its order."""
     if length < 0:
         raise OverflowError("a position too large for the compiled core")
-    data = CORE.ffi.buffer(CORE.lib.sp_result(), length)[:]
-    found, index = [], 0
-    while index < length:
-        size = data[index] << 8 | data[index + 1]
-        found.append(data[index + 2:index + 2 + size])
-        index += 2 + size
-    return found
+    return CORE.ffi.buffer(CORE.lib.sp_result(), length)[:].split(b"\xfc")[:-1]
 
 
 def _game(record: bytes) -> tuple[bytes, ...]:
@@ -63,12 +58,13 @@ def fits(component: tuple, lives: int) -> bool:
 def normalise(component: tuple) -> tuple[bytes, ...]:
     """The core's keys of one of solver.py's components (one key: it is already split)."""
     key = encode(component)
-    return _game(_records(CORE.lib.sp_normalise(key, len(key)))[0])
+    return _game(_result(CORE.lib.sp_normalise(key, len(key)))[0])
 
 
 def options(component: bytes) -> tuple[tuple[bytes, ...], ...]:
-    """Every position one move away from `component`, each once, in increasing order."""
-    return tuple(map(_game, _records(CORE.lib.sp_options(component, len(component)))))
+    """Every position one move away from `component`, each once, smallest first (by the size of its
+    largest component, the order solver.py searches them in)."""
+    return tuple(map(_game, _result(CORE.lib.sp_options(component, len(component)))))
 
 
 def regions_of(game: tuple[bytes, ...]) -> tuple[list, dict]:

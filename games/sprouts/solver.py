@@ -365,11 +365,12 @@ def _wins_with_heap(component: Component, heap: int) -> bool:
             return value != heap
         if STORE.get(f"wins {heap} {component!r}"):
             return True
-    known = [option for option in options(component) if all(part in _nimbers for part in option)]
+    ordered = _smallest_first(component)
+    known = [option for option in ordered if all(map(_nimbers.__contains__, option))]
     # Options whose every part has a known nimber are settled without a search: try them first.
     wins = (any(game_nimber(option) == heap for option in known)
             or any(not _wins_with_heap(component, smaller) for smaller in range(heap))
-            or any(not normal_wins(option, heap) for option in _smallest_first(options(component))))
+            or any(not normal_wins(option, heap) for option in ordered))
     if not wins:
         _nimbers[component] = heap  # the component plus a heap of n is lost exactly when its nimber is n
     if stored:
@@ -378,9 +379,12 @@ def _wins_with_heap(component: Component, heap: int) -> bool:
 
 
 @lru_cache(maxsize=TABLE_SIZE)
-def _smallest_first(games: tuple[Game, ...]) -> tuple[Game, ...]:
-    """Options in order of their largest component's size: the cheap ones are searched first."""
-    return tuple(sorted(games, key=lambda game: max(map(_size, game), default=0)))
+def _smallest_first(component: Component) -> tuple[Game, ...]:
+    """Its options in order of their largest component's size: the cheap ones are searched first (the
+    compiled core lists them in that order already)."""
+    if isinstance(component, bytes):
+        return options(component)
+    return tuple(sorted(options(component), key=lambda game: max(map(_size, game), default=0)))
 
 
 def mover_wins(game: Game, misere: bool) -> bool:

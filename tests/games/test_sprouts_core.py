@@ -11,7 +11,7 @@ from games.sprouts.notation import initial_position, named_moves
 from games.sprouts.store import SolvedStore
 
 compiled = pytest.mark.skipif(fast.CORE is None, reason="the compiled core is not built "
-                                                        "(python -m games.sprouts.build_core)")
+                                                        "(python games/sprouts/build_core.py)")
 
 
 @pytest.fixture(autouse=True)
