@@ -18,6 +18,10 @@ ffibuilder.cdef("""
     long sp_options(const uint8_t *key, int n);
     long sp_normalise(const uint8_t *key, int n);
     const uint8_t *sp_result(void);
+    int sp_misere(const uint8_t *game, int len, double deadline);
+    int sp_normal(const uint8_t *game, int len, int heap, double deadline);
+    long sp_listed(void);
+    void sp_reset(void);
 """)
 ffibuilder.set_source("games.sprouts._core", (HERE / "core.c").read_text(), extra_compile_args=["-O2"])
 

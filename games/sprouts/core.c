@@ -76,16 +76,18 @@ static int cmp_bytes(const uint8_t *a, int la, const uint8_t *b, int lb) {
 static Shaped shaped[MAXB];
 static int counts[MAXV];
 
+/* Sorted through pointers: the structures are large. */
+static Shaped *shaped_order[MAXB];
 static int cmp_shaped(const void *x, const void *y) {
-    const Shaped *a = x, *b = y;
+    const Shaped *a = *(Shaped *const *)x, *b = *(Shaped *const *)y;
     int c = cmp_bytes(a->shape, a->len, b->shape, b->len);
     return c ? c : a->b - b->b;  /* stable: generation order */
 }
 
 typedef struct { int first, n; uint8_t sig[MAXT]; int siglen; } RegOrder;
-static RegOrder regorder[MAXR];
+static RegOrder regorder[MAXR], *region_order[MAXR];
 static int cmp_regorder(const void *x, const void *y) {
-    const RegOrder *a = x, *b = y;
+    const RegOrder *a = *(RegOrder *const *)x, *b = *(RegOrder *const *)y;
     int c = cmp_bytes(a->sig, a->siglen, b->sig, b->siglen);
     return c ? c : a->first - b->first;
 }
@@ -117,25 +119,27 @@ static int component_key(const int *regs, int nregs, int reversed, uint8_t *key)
             sh->len = s.len;
             sh->rot = best;
             sh->b = reg_b0[reg] + k;
+            shaped_order[nshaped] = sh;
             nshaped++;
         }
-        qsort(&shaped[regorder[r].first], regorder[r].n, sizeof(Shaped), cmp_shaped);
+        qsort(&shaped_order[regorder[r].first], regorder[r].n, sizeof(Shaped *), cmp_shaped);
         int len = 0;
         for (int k = 0; k < regorder[r].n; k++) {
-            Shaped *sh = &shaped[regorder[r].first + k];
+            Shaped *sh = shaped_order[regorder[r].first + k];
             memcpy(regorder[r].sig + len, sh->shape, sh->len);
             len += sh->len;
             regorder[r].sig[len++] = B_END;
         }
         regorder[r].siglen = len;
+        region_order[r] = &regorder[r];
     }
-    qsort(regorder, nregs, sizeof(RegOrder), cmp_regorder);
+    qsort(region_order, nregs, sizeof(RegOrder *), cmp_regorder);
     int number[MAXV];
     stamp_now++;
     int next = 0, n = 0;
     for (int r = 0; r < nregs; r++) {
-        for (int k = 0; k < regorder[r].n; k++) {
-            Shaped *sh = &shaped[regorder[r].first + k];
+        for (int k = 0; k < region_order[r]->n; k++) {
+            Shaped *sh = shaped_order[region_order[r]->first + k];
             Span s = rb[sh->b];
             for (int i = 0; i < s.len; i++) {
                 int pos = (sh->rot + i) % s.len;
@@ -463,3 +467,264 @@ long sp_normalise(const uint8_t *key, int n) {
 }
 
 const uint8_t *sp_result(void) { return result_buf; }
+
+/* ---------- misere play: the whole search in C ----------
+ * The same search as solver.py's misere_wins (the mover with no move left has won; a position is won
+ * when some option is lost; options tried smallest first), on games of this file's keys, with two tables:
+ * each game's outcome, and each component's options (listed once). Both are emptied by sp_reset. */
+
+typedef struct { uint8_t *key; uint32_t len; uint32_t hash; int value; uint8_t *data; long dlen; } Entry;
+/* Past `limit` entries a table is emptied and starts again: at most about 300 MB for both. */
+typedef struct { Entry *slots; size_t cap, used, limit; } Table;
+static Table outcomes = {NULL, 0, 0, 2000000}, listed = {NULL, 0, 0, 150000};
+
+static uint32_t hash_bytes(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 16777619u; }
+    return h ? h : 1;
+}
+
+static void table_clear(Table *t) {
+    for (size_t i = 0; i < t->cap; i++) if (t->slots[i].key) { free(t->slots[i].key); free(t->slots[i].data); }
+    free(t->slots);
+    t->slots = NULL; t->cap = t->used = 0;
+}
+
+static Entry *table_find(Table *t, const uint8_t *key, uint32_t len, uint32_t h) {
+    if (!t->cap) return NULL;
+    for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+        Entry *e = &t->slots[i];
+        if (!e->key) return NULL;
+        if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) return e;
+    }
+}
+
+static Entry *table_add(Table *t, const uint8_t *key, uint32_t len, uint32_t h) {
+    if (t->used >= t->limit) table_clear(t);
+    if ((t->used + 1) * 10 > t->cap * 7) {
+        size_t cap = t->cap ? t->cap * 2 : 1 << 16;
+        Entry *slots = calloc(cap, sizeof(Entry));
+        for (size_t i = 0; i < t->cap; i++) if (t->slots[i].key) {
+            size_t j = t->slots[i].hash & (cap - 1);
+            while (slots[j].key) j = (j + 1) & (cap - 1);
+            slots[j] = t->slots[i];
+        }
+        free(t->slots);
+        t->slots = slots; t->cap = cap;
+    }
+    size_t i = h & (t->cap - 1);
+    while (t->slots[i].key) i = (i + 1) & (t->cap - 1);
+    Entry *e = &t->slots[i];
+    e->key = malloc(len ? len : 1); memcpy(e->key, key, len);
+    e->len = len; e->hash = h; e->value = 0; e->data = NULL; e->dlen = 0;
+    t->used++;
+    return e;
+}
+
+/* A component's options (games each followed by OPTION_END, smallest first), listed once. */
+static Entry *options_of(const uint8_t *comp, int len) {
+    uint32_t h = hash_bytes(comp, len);
+    Entry *e = table_find(&listed, comp, len, h);
+    if (e) return e;
+    long n = sp_options(comp, len);
+    if (n < 0) return NULL;
+    e = table_add(&listed, comp, len, h);
+    e->data = malloc(n ? n : 1); memcpy(e->data, result_buf, n); e->dlen = n;
+    return e;
+}
+
+static double deadline_at = 0;  /* seconds of CLOCK_MONOTONIC; 0: none */
+static long nodes = 0;
+#include <time.h>
+static int past_deadline(void) {
+    if (deadline_at <= 0 || (++nodes & 1023)) return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec + now.tv_nsec * 1e-9 > deadline_at;
+}
+
+typedef struct { const uint8_t *p; int len; } Piece;
+static int cmp_piece(const void *x, const void *y) {
+    const Piece *a = x, *b = y;
+    return cmp_bytes(a->p, a->len, b->p, b->len);
+}
+typedef struct { uint8_t *key; int len, largest, order; } Child;
+static int cmp_child(const void *x, const void *y) {
+    const Child *a = x, *b = y;
+    return a->largest != b->largest ? a->largest - b->largest : a->order - b->order;
+}
+
+static int split_game(const uint8_t *g, int len, Piece *pieces) {
+    int n = 0, start = 0;
+    for (int i = 0; i < len; i++) if (g[i] == C_END) { pieces[n].p = g + start; pieces[n].len = i - start; n++; start = i + 1; }
+    return n;
+}
+
+static int key_size(const uint8_t *p, int len) {
+    int size = 0;
+    for (int k = 0; k < len; k++) size += p[k] < B_END;
+    return size;
+}
+
+/* 1: the mover wins `game`; 0: loses; -1: past the deadline; -2: a position too large. */
+static int misere(const uint8_t *game, int len) {
+    if (len == 0) return 1;
+    uint32_t h = hash_bytes(game, len);
+    Entry *known = table_find(&outcomes, game, len, h);
+    if (known) return known->value;
+    if (past_deadline()) return -1;
+    Piece comps[MAXR];
+    int ncomp = split_game(game, len, comps);
+    Child *children = NULL;
+    int nchildren = 0, capchildren = 0;
+    int result = 0;
+    for (int c = 0; c < ncomp && result >= 0; c++) {
+        int twin = 0;
+        for (int d = 0; d < c; d++) if (cmp_piece(&comps[c], &comps[d]) == 0) twin = 1;
+        if (twin) continue;  /* a move in either of two equal components leads to the same position */
+        Entry *opts = options_of(comps[c].p, comps[c].len);
+        if (!opts) { result = -2; break; }
+        int restlargest = 0;
+        for (int d = 0; d < ncomp; d++) if (d != c) { int s = key_size(comps[d].p, comps[d].len); if (s > restlargest) restlargest = s; }
+        long i = 0;
+        while (i < opts->dlen) {
+            long j = i;
+            while (opts->data[j] != OPTION_END) j++;
+            /* the option's components and the rest, in increasing order */
+            Piece parts[MAXR * 2];
+            int np = split_game(opts->data + i, (int)(j - i), parts), largest = restlargest;
+            for (int k = 0; k < np; k++) { int s = key_size(parts[k].p, parts[k].len); if (s > largest) largest = s; }
+            for (int d = 0; d < ncomp; d++) if (d != c) parts[np++] = comps[d];
+            qsort(parts, np, sizeof(Piece), cmp_piece);
+            int clen = 0;
+            for (int k = 0; k < np; k++) clen += parts[k].len + 1;
+            if (nchildren == capchildren) { capchildren = capchildren * 2 + 64; children = realloc(children, capchildren * sizeof(Child)); }
+            Child *ch = &children[nchildren];
+            ch->key = malloc(clen ? clen : 1); ch->len = 0; ch->largest = largest; ch->order = nchildren;
+            for (int k = 0; k < np; k++) { memcpy(ch->key + ch->len, parts[k].p, parts[k].len); ch->len += parts[k].len; ch->key[ch->len++] = C_END; }
+            nchildren++;
+            i = j + 1;
+        }
+    }
+    if (result == 0) {
+        qsort(children, nchildren, sizeof(Child), cmp_child);
+        for (int k = 0; k < nchildren; k++) {
+            int r = misere(children[k].key, children[k].len);
+            if (r < 0) { result = r; break; }
+            if (r == 0) { result = 1; break; }
+        }
+    }
+    for (int k = 0; k < nchildren; k++) free(children[k].key);
+    free(children);
+    if (result >= 0) table_add(&outcomes, game, len, h)->value = result;
+    return result;
+}
+
+/* The misere outcome of a game (keys each followed by 0xFF): 1 won, 0 lost, -1 stopped at `deadline`
+ * (seconds of CLOCK_MONOTONIC, 0 for none), -2 a position too large for the core. */
+int sp_misere(const uint8_t *game, int len, double deadline) {
+    deadline_at = deadline;
+    return misere(game, len);
+}
+
+/* Components listed so far (a measure of the work done). */
+long sp_listed(void) { return (long)listed.used; }
+
+
+/* ---------- normal play: Lemoine and Viennot's search in C ----------
+ * The same as solver.py's nimber / _wins_with_heap / normal_wins: a component's nimber is the least n for
+ * which it plus a nim heap of n is lost; a sum is searched as its largest component plus a heap of the
+ * others' nimbers; options whose parts all have known nimbers are tried first, then the smaller heaps,
+ * then the options smallest first. */
+
+static Table nimbers = {NULL, 0, 0, 2000000}, heaps = {NULL, 0, 0, 2000000};
+
+static int wins_with_heap(const uint8_t *comp, int len, int heap);
+
+static int nimber_of(const uint8_t *comp, int len) {
+    Entry *e = table_find(&nimbers, comp, len, hash_bytes(comp, len));
+    if (e) return e->value;
+    for (int heap = 0;; heap++) {
+        int r = wins_with_heap(comp, len, heap);
+        if (r < 0) return r;
+        if (r == 0) return heap;  /* recorded by wins_with_heap */
+    }
+}
+
+/* The sum of `parts` plus a heap: 1 won by the mover, 0 lost, < 0 stopped. */
+static int sum_wins(Piece *parts, int np, int heap) {
+    if (np == 0) return heap != 0;
+    int largest = 0;
+    for (int k = 1; k < np; k++) {
+        int a = key_size(parts[k].p, parts[k].len), b = key_size(parts[largest].p, parts[largest].len);
+        if (a > b || (a == b && cmp_piece(&parts[k], &parts[largest]) > 0)) largest = k;
+    }
+    for (int k = 0; k < np; k++) {
+        if (k == largest) continue;
+        int n = nimber_of(parts[k].p, parts[k].len);
+        if (n < 0) return n;
+        heap ^= n;
+    }
+    return wins_with_heap(parts[largest].p, parts[largest].len, heap);
+}
+
+static int wins_with_heap(const uint8_t *comp, int len, int heap) {
+    uint32_t h = hash_bytes(comp, len);
+    Entry *e = table_find(&nimbers, comp, len, h);
+    if (e) return e->value != heap;
+    uint8_t key[MAXT * 2];
+    memcpy(key, comp, len);
+    key[len] = (uint8_t)heap;
+    uint32_t hk = hash_bytes(key, len + 1);
+    e = table_find(&heaps, key, len + 1, hk);
+    if (e) return e->value;
+    if (past_deadline()) return -1;
+    Entry *opts = options_of(comp, len);
+    if (!opts) return -2;
+    long dlen = opts->dlen;
+    uint8_t *data = malloc(dlen ? dlen : 1);  /* the table may be emptied while we search */
+    memcpy(data, opts->data, dlen);
+    int result = 0;
+    /* options whose parts all have known nimbers settle at once */
+    for (long i = 0; i < dlen && !result;) {
+        long j = i;
+        while (data[j] != OPTION_END) j++;
+        Piece parts[MAXR];
+        int np = split_game(data + i, (int)(j - i), parts), value = 0, all = 1;
+        for (int k = 0; k < np && all; k++) {
+            Entry *n = table_find(&nimbers, parts[k].p, parts[k].len, hash_bytes(parts[k].p, parts[k].len));
+            if (n) value ^= n->value; else all = 0;
+        }
+        if (all && value == heap) result = 1;
+        i = j + 1;
+    }
+    for (int smaller = 0; smaller < heap && !result; smaller++) {
+        int r = wins_with_heap(comp, len, smaller);
+        if (r < 0) { free(data); return r; }
+        if (r == 0) result = 1;
+    }
+    for (long i = 0; i < dlen && !result;) {
+        long j = i;
+        while (data[j] != OPTION_END) j++;
+        Piece parts[MAXR];
+        int np = split_game(data + i, (int)(j - i), parts);
+        int r = sum_wins(parts, np, heap);
+        if (r < 0) { free(data); return r; }
+        if (r == 0) result = 1;
+        i = j + 1;
+    }
+    free(data);
+    if (!result) table_add(&nimbers, comp, len, h)->value = heap;
+    table_add(&heaps, key, len + 1, hk)->value = result;
+    return result;
+}
+
+/* The normal-play outcome of a game plus a nim heap: 1 won, 0 lost, -1 stopped at `deadline`, -2 too large. */
+int sp_normal(const uint8_t *game, int len, int heap, double deadline) {
+    deadline_at = deadline;
+    Piece parts[MAXR];
+    int np = split_game(game, len, parts);
+    return sum_wins(parts, np, heap);
+}
+
+void sp_reset(void) { table_clear(&outcomes); table_clear(&listed); table_clear(&nimbers); table_clear(&heaps); }

@@ -67,6 +67,25 @@ def options(component: bytes) -> tuple[tuple[bytes, ...], ...]:
     return tuple(map(_game, _result(CORE.lib.sp_options(component, len(component)))))
 
 
+def misere(game: tuple[bytes, ...], deadline: float) -> bool | None:
+    """The misere outcome of `game` searched in C (True: the mover wins); None past `deadline`
+    (time.monotonic(), 0 for none)."""
+    key = b"".join(component + b"\xff" for component in game)
+    return _outcome(CORE.lib.sp_misere(key, len(key), deadline))
+
+
+def normal(game: tuple[bytes, ...], heap: int, deadline: float) -> bool | None:
+    """The normal-play outcome of `game` plus a nim heap of `heap`, searched in C, as misere()."""
+    key = b"".join(component + b"\xff" for component in game)
+    return _outcome(CORE.lib.sp_normal(key, len(key), heap, deadline))
+
+
+def _outcome(result: int) -> bool | None:
+    if result == -2:
+        raise OverflowError("a position too large for the compiled core")
+    return None if result < 0 else bool(result)
+
+
 def regions_of(game: tuple[bytes, ...]) -> tuple[list, dict]:
     """Keys back into regions of spot ids with their lives (for the reference solver and the tests)."""
     regions, lives, numbers = [], {}, {}

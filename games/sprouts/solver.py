@@ -325,8 +325,16 @@ def misere_wins(game: Game) -> bool:
     known = STORE.get(key) if key else None
     if known is not None:
         return bool(known)
-    ordered = sorted(game_options(game), key=lambda option: max(map(_size, option), default=0))
-    wins = any(not misere_wins(option) for option in ordered)
+    if isinstance(game[0], bytes):  # the compiled core: the same search, in C
+        wins = fast.misere(game, _deadline.stack[-1] if _deadline.stack else 0.0)
+        if wins is None:
+            raise SolveTimeout
+    else:
+        if len(game) == 1:  # most often: its options are listed smallest first once and for all
+            ordered = _smallest_first(game[0])
+        else:
+            ordered = sorted(game_options(game), key=lambda option: max(map(_size, option), default=0))
+        wins = any(not misere_wins(option) for option in ordered)
     if key:
         STORE.put(key, int(wins))
     return wins
@@ -341,12 +349,30 @@ def normal_wins(game: Game, heap: int = 0) -> bool:
     """
     if not game:
         return heap != 0
+    if isinstance(game[0], bytes):  # the compiled core: the same search, in C
+        key = f"normal {heap} {game!r}" if sum(map(_lives, game)) >= STORE_MIN_LIVES else None
+        known = STORE.get(key) if key else None
+        if known is not None:
+            return bool(known)
+        wins = fast.normal(game, heap, _deadline.stack[-1] if _deadline.stack else 0.0)
+        if wins is None:
+            raise SolveTimeout
+        if key:
+            STORE.put(key, int(wins))
+        return wins
     *small, largest = sorted(game, key=lambda component: (_size(component), component))
     for component in small:
         heap ^= nimber(component)
     return _wins_with_heap(largest, heap)
 
 
+def expanded() -> int:
+    """How many components have had their options listed in this process (the measure of work the bench
+    and the tests print), by the pure solver and by the compiled core."""
+    return options.cache_info().currsize + (fast.CORE.lib.sp_listed() if fast.CORE else 0)
+
+
+@lru_cache(maxsize=TABLE_SIZE)
 def _size(component: Component) -> int:
     if isinstance(component, bytes):
         return fast.size(component)

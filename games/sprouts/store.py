@@ -18,7 +18,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # The same directory as the platform's settings.VAR_DIR, without importing Django into the games package.
 DEFAULT_PATH = Path(os.environ.get("ARENA_VAR_DIR", REPO_ROOT / "var")) / "sprouts-solved.sqlite3"
 DEFAULT_MAX_ROWS = 300_000  # about 60 MB: every position of many thousand analysed games
-STORE_MIN_LIVES = 9
+STORE_MIN_LIVES = 12
 FLUSH_EVERY = 2_000
 
 
