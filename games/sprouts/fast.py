@@ -8,6 +8,7 @@ built, or ARENA_SPROUTS_PURE=1), `CORE` is None and everything runs in pure Pyth
 from __future__ import annotations
 
 import os
+import threading
 
 try:
     from . import _core
@@ -17,6 +18,9 @@ except ImportError:  # not built: the pure Python solver
 CORE = None if os.environ.get("ARENA_SPROUTS_PURE") else _core
 
 ANON, BOUNDARY_END, REGION_END = 0xF0, 0xFD, 0xFE
+# The core keeps its tables and result buffer in C globals and cffi lets go of the GIL during a call:
+# one thread at a time (the web server analyses in threads).
+_LOCK = threading.Lock()
 
 
 def encode(component: tuple) -> bytes:
@@ -30,11 +34,13 @@ def encode(component: tuple) -> bytes:
     return bytes(out)
 
 
-def _result(length: int) -> list[bytes]:
-    """The games the core wrote (each followed by OPTION_END), in its order."""
-    if length < 0:
-        raise OverflowError("a position too large for the compiled core")
-    return CORE.ffi.buffer(CORE.lib.sp_result(), length)[:].split(b"\xfc")[:-1]
+def _call(function, key: bytes) -> list[bytes]:
+    """The games `function` (sp_options or sp_normalise) wrote, each followed by OPTION_END, in its order."""
+    with _LOCK:
+        length = function(key, len(key))
+        if length < 0:
+            raise OverflowError("a position too large for the compiled core")
+        return CORE.ffi.buffer(CORE.lib.sp_result(), length)[:].split(b"\xfc")[:-1]
 
 
 def _game(record: bytes) -> tuple[bytes, ...]:
@@ -58,26 +64,28 @@ def fits(component: tuple, lives: int) -> bool:
 def normalise(component: tuple) -> tuple[bytes, ...]:
     """The core's keys of one of solver.py's components (one key: it is already split)."""
     key = encode(component)
-    return _game(_result(CORE.lib.sp_normalise(key, len(key)))[0])
+    return _game(_call(CORE.lib.sp_normalise, key)[0])
 
 
 def options(component: bytes) -> tuple[tuple[bytes, ...], ...]:
     """Every position one move away from `component`, each once, smallest first (by the size of its
     largest component, the order solver.py searches them in)."""
-    return tuple(map(_game, _result(CORE.lib.sp_options(component, len(component)))))
+    return tuple(map(_game, _call(CORE.lib.sp_options, component)))
 
 
 def misere(game: tuple[bytes, ...], deadline: float) -> bool | None:
     """The misere outcome of `game` searched in C (True: the mover wins); None past `deadline`
     (time.monotonic(), 0 for none)."""
     key = b"".join(component + b"\xff" for component in game)
-    return _outcome(CORE.lib.sp_misere(key, len(key), deadline))
+    with _LOCK:
+        return _outcome(CORE.lib.sp_misere(key, len(key), deadline))
 
 
 def normal(game: tuple[bytes, ...], heap: int, deadline: float) -> bool | None:
     """The normal-play outcome of `game` plus a nim heap of `heap`, searched in C, as misere()."""
     key = b"".join(component + b"\xff" for component in game)
-    return _outcome(CORE.lib.sp_normal(key, len(key), heap, deadline))
+    with _LOCK:
+        return _outcome(CORE.lib.sp_normal(key, len(key), heap, deadline))
 
 
 def _outcome(result: int) -> bool | None:

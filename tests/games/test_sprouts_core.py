@@ -2,6 +2,7 @@
 region rule, and both solvers against the published outcomes."""
 
 import random
+import threading
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -101,3 +102,21 @@ def test_a_position_too_large_for_the_core_is_solved_in_pure_python():
     game = solver.components_of(initial_position(40))
     assert all(isinstance(component, tuple) for component in game)
     assert all(isinstance(component, bytes) for component in solver.components_of(initial_position(11)))
+
+
+@compiled
+def test_threads_solving_at_once_share_the_core_safely():
+    # The web server analyses in threads; the core's tables and buffers are C globals.
+    results = {}
+
+    def solve(spots, misere):
+        results[spots, misere] = solver.mover_wins(solver.components_of(initial_position(spots)), misere)
+
+    threads = [threading.Thread(target=solve, args=(spots, misere)) for spots in (4, 5, 6) for misere in (False, True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    misere_first = {4: False, 5: True, 6: True}
+    assert results == {(spots, misere): misere_first[spots] if misere else spots % 6 in (3, 4, 5)
+                       for spots in (4, 5, 6) for misere in (False, True)}
