@@ -606,6 +606,11 @@ static int misere(const uint8_t *game, int len) {
             i = j + 1;
         }
     }
+    /* an option already known to be lost wins at once, before any search (enhanced transposition cutoff) */
+    for (int k = 0; k < nchildren && result == 0; k++) {
+        Entry *e = table_find(&outcomes, children[k].key, children[k].len, hash_bytes(children[k].key, children[k].len));
+        if (e && e->value == 0) result = 1;
+    }
     if (result == 0) {
         qsort(children, nchildren, sizeof(Child), cmp_child);
         for (int k = 0; k < nchildren; k++) {
