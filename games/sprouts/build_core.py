@@ -21,6 +21,9 @@ ffibuilder.cdef("""
     int sp_misere(const uint8_t *game, int len, double deadline);
     int sp_normal(const uint8_t *game, int len, int heap, double deadline);
     long sp_listed(void);
+    void sp_export_from(int min_lives);
+    long sp_export(void);
+    void sp_import(int kind, const uint8_t *key, int len, int value);
     void sp_reset(void);
 """)
 ffibuilder.set_source("games.sprouts._core", (HERE / "core.c").read_text(), extra_compile_args=["-O2"])

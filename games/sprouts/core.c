@@ -468,6 +468,37 @@ long sp_normalise(const uint8_t *key, int n) {
 
 const uint8_t *sp_result(void) { return result_buf; }
 
+static int key_lives(const uint8_t *p, long len) {
+    int total = 0;
+    uint8_t seen[256];
+    memset(seen, 0, sizeof seen);
+    for (long k = 0; k < len; k++) {
+        uint8_t t = p[k];
+        if (t == C_END) memset(seen, 0, sizeof seen);
+        else if (t > ANON && t < B_END) total += t - ANON;
+        else if (t < ANON && !seen[t]) { seen[t] = 1; total++; }
+    }
+    return total;
+}
+
+/* The results of positions with at least export_lives lives, queued as they are found: a kind byte ('n'
+ * a component's nimber, 'h' a component and heap's normal outcome, its key ending with the heap, 'm' a
+ * game's misere outcome), the value, a 2-byte length and the key. */
+static int export_lives = 1 << 30;
+static uint8_t *queue = NULL;
+static size_t queue_len = 0, queue_cap = 0;
+
+static void queue_result(int kind, const uint8_t *key, int len, int value, int lives) {
+    if (lives < export_lives) return;
+    if (queue_len + len + 4 > queue_cap) { queue_cap = (queue_len + len + 4) * 2 + 65536; queue = realloc(queue, queue_cap); }
+    queue[queue_len++] = (uint8_t)kind;
+    queue[queue_len++] = (uint8_t)value;
+    queue[queue_len++] = (uint8_t)(len >> 8);
+    queue[queue_len++] = (uint8_t)(len & 0xFF);
+    memcpy(queue + queue_len, key, len);
+    queue_len += len;
+}
+
 /* ---------- misere play: the whole search in C ----------
  * The same search as solver.py's misere_wins (the mover with no move left has won; a position is won
  * when some option is lost; options tried smallest first), on games of this file's keys, with two tables:
@@ -621,7 +652,7 @@ static int misere(const uint8_t *game, int len) {
     }
     for (int k = 0; k < nchildren; k++) free(children[k].key);
     free(children);
-    if (result >= 0) table_add(&outcomes, game, len, h)->value = result;
+    if (result >= 0) { table_add(&outcomes, game, len, h)->value = result; queue_result('m', game, len, result, key_lives(game, len)); }
     return result;
 }
 
@@ -719,8 +750,9 @@ static int wins_with_heap(const uint8_t *comp, int len, int heap) {
         i = j + 1;
     }
     free(data);
-    if (!result) table_add(&nimbers, comp, len, h)->value = heap;
+    if (!result) { table_add(&nimbers, comp, len, h)->value = heap; queue_result('n', comp, len, heap, key_lives(comp, len)); }
     table_add(&heaps, key, len + 1, hk)->value = result;
+    queue_result('h', key, len + 1, result, key_lives(comp, len));
     return result;
 }
 
@@ -733,3 +765,27 @@ int sp_normal(const uint8_t *game, int len, int heap, double deadline) {
 }
 
 void sp_reset(void) { table_clear(&outcomes); table_clear(&listed); table_clear(&nimbers); table_clear(&heaps); }
+
+/* ---------- the store: what the core solved, out to Python and back in ----------
+ * Python keeps the results of large positions in the shared SQLite store (store.py); a new process
+ * puts them back into these tables before its first search, and after each search the new ones go out. */
+
+
+void sp_export_from(int min_lives) { export_lives = min_lives; }
+
+/* The queued results (read with sp_result), the queue emptied; the length of it all. */
+long sp_export(void) {
+    if (queue_len > result_cap) { result_cap = queue_len * 2; result_buf = realloc(result_buf, result_cap); }
+    if (queue_len) memcpy(result_buf, queue, queue_len);
+    long n = (long)queue_len;
+    queue_len = 0;
+    return n;
+}
+
+/* One stored result back into its table ('n', 'h' or 'm', as sp_export writes them). */
+void sp_import(int kind, const uint8_t *key, int len, int value) {
+    Table *t = kind == 'n' ? &nimbers : kind == 'h' ? &heaps : &outcomes;
+    uint32_t h = hash_bytes(key, len);
+    if (table_find(t, key, len, h)) return;
+    table_add(t, key, len, h)->value = value;
+}

@@ -94,6 +94,30 @@ def _outcome(result: int) -> bool | None:
     return None if result < 0 else bool(result)
 
 
+def restore(rows, min_lives: int) -> None:
+    """Put results the store kept (`rows`: its "core n|h|m <hex key>" keys and values) back into the core's
+    tables, and have the core queue every new result of `min_lives` lives or more for the store."""
+    with _LOCK:
+        CORE.lib.sp_export_from(min_lives)
+        for text, value in rows:
+            _, kind, key = text.split(" ")
+            key = bytes.fromhex(key)
+            CORE.lib.sp_import(ord(kind), key, len(key), value)
+
+
+def exported() -> list[tuple[str, int]]:
+    """The results queued since the last call, as store keys and values."""
+    with _LOCK:
+        length = CORE.lib.sp_export()
+        data = CORE.ffi.buffer(CORE.lib.sp_result(), length)[:]
+    rows, index = [], 0
+    while index < length:
+        kind, value, size = chr(data[index]), data[index + 1], data[index + 2] << 8 | data[index + 3]
+        rows.append((f"core {kind} {data[index + 4:index + 4 + size].hex()}", value))
+        index += 4 + size
+    return rows
+
+
 def regions_of(game: tuple[bytes, ...]) -> tuple[list, dict]:
     """Keys back into regions of spot ids with their lives (for the reference solver and the tests)."""
     regions, lives, numbers = [], {}, {}

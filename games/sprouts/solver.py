@@ -326,9 +326,7 @@ def misere_wins(game: Game) -> bool:
     if known is not None:
         return bool(known)
     if isinstance(game[0], bytes):  # the compiled core: the same search, in C
-        wins = fast.misere(game, _deadline.stack[-1] if _deadline.stack else 0.0)
-        if wins is None:
-            raise SolveTimeout
+        wins = _core_search(fast.misere, game)
     else:
         if len(game) == 1:  # most often: its options are listed smallest first once and for all
             ordered = _smallest_first(game[0])
@@ -337,6 +335,27 @@ def misere_wins(game: Game) -> bool:
         wins = any(not misere_wins(option) for option in ordered)
     if key:
         STORE.put(key, int(wins))
+    return wins
+
+
+_restored_from: SolvedStore | None = None  # the store whose results the core's tables hold
+
+
+def _core_search(search, game: Game, *args) -> bool:
+    """fast.normal or fast.misere, with the store: before the first search, what the store kept of the
+    core's results goes back into its tables (so positions of earlier games answer at once); after each
+    search, finished or stopped, what it solved of 12 lives or more goes to the store."""
+    global _restored_from
+    if _restored_from is not STORE:
+        fast.restore(STORE.items("core "), STORE_MIN_LIVES)
+        _restored_from = STORE
+    try:
+        wins = search(game, *args, _deadline.stack[-1] if _deadline.stack else 0.0)
+    finally:
+        for key, value in fast.exported():
+            STORE.put(key, value)
+    if wins is None:
+        raise SolveTimeout
     return wins
 
 
@@ -354,9 +373,7 @@ def normal_wins(game: Game, heap: int = 0) -> bool:
         known = STORE.get(key) if key else None
         if known is not None:
             return bool(known)
-        wins = fast.normal(game, heap, _deadline.stack[-1] if _deadline.stack else 0.0)
-        if wins is None:
-            raise SolveTimeout
+        wins = _core_search(fast.normal, game, heap)
         if key:
             STORE.put(key, int(wins))
         return wins

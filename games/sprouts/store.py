@@ -82,6 +82,18 @@ class SolvedStore:
             except sqlite3.Error:
                 pass
 
+    def items(self, prefix: str) -> list[tuple[str, int]]:
+        """Every (key, value) whose key starts with `prefix`."""
+        self.flush()
+        connection = self._connection()
+        if connection is None:
+            return []
+        try:
+            return connection.execute("SELECT key, value FROM solved WHERE key >= ? AND key < ?",
+                                      (prefix, prefix + "\uffff")).fetchall()
+        except sqlite3.Error:
+            return []
+
     def rows(self) -> int:
         connection = self._connection()
         return 0 if connection is None else connection.execute("SELECT COUNT(*) FROM solved").fetchone()[0]

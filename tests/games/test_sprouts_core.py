@@ -1,7 +1,10 @@
 """The Sprouts solver's compiled core (core.c) against the pure Python reference (solver.py), Glop's
 region rule, and both solvers against the published outcomes."""
 
+import os
 import random
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -120,3 +123,31 @@ def test_threads_solving_at_once_share_the_core_safely():
     misere_first = {4: False, 5: True, 6: True}
     assert results == {(spots, misere): misere_first[spots] if misere else spots % 6 in (3, 4, 5)
                        for spots in (4, 5, 6) for misere in (False, True)}
+
+
+AFTER_ONE_MOVE = """
+from games.sprouts import solver
+from games.sprouts.notation import initial_position, named_moves
+start = initial_position(6)
+if {solve_start}:
+    solver.mover_wins(solver.components_of(start), misere=False)
+else:
+    # every first move's result; the start is lost, so a solve of it searched every one of them
+    wins = [solver.mover_wins(solver.components_of(move.result), misere=False) for _, move in named_moves(start)]
+    print(all(wins), solver.expanded())
+"""
+
+
+@compiled
+def test_positions_searched_inside_an_earlier_solve_answer_at_once_in_a_new_process(tmp_path):
+    def run(solve_start, store):
+        env = {**os.environ, "ARENA_SPROUTS_STORE": str(tmp_path / store)}
+        code = AFTER_ONE_MOVE.format(solve_start=solve_start)
+        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              check=True).stdout.split()
+
+    cold = run(False, "cold.sqlite3")
+    run(True, "shared.sqlite3")  # solves the start only, not the positions asked next
+    warm = run(False, "shared.sqlite3")
+    assert cold[0] == warm[0] == "True"
+    assert int(cold[1]) > 1000 and int(warm[1]) < 10
