@@ -339,15 +339,18 @@ def misere_wins(game: Game) -> bool:
 
 
 _restored_from: SolvedStore | None = None  # the store whose results the core's tables hold
+# The core solves a position of fewer lives again in well under a second (a 6-spot start has 18), and
+# writing every smaller one to SQLite would cost a third of a search's time.
+CORE_STORE_MIN_LIVES = 18
 
 
 def _core_search(search, game: Game, *args) -> bool:
     """fast.normal or fast.misere, with the store: before the first search, what the store kept of the
     core's results goes back into its tables (so positions of earlier games answer at once); after each
-    search, finished or stopped, what it solved of 12 lives or more goes to the store."""
+    search, finished or stopped, what it solved of CORE_STORE_MIN_LIVES lives or more goes to the store."""
     global _restored_from
     if _restored_from is not STORE:
-        fast.restore(STORE.items("core "), STORE_MIN_LIVES)
+        fast.restore(STORE.items("core "), CORE_STORE_MIN_LIVES)
         _restored_from = STORE
     try:
         wins = search(game, *args, _deadline.stack[-1] if _deadline.stack else 0.0)
