@@ -16,6 +16,10 @@ Viennot 2009-2011):
   a cut as soon as one winning move is found. This is exact; it is slower than the genus or
   misere-quotient methods of the literature, which is why the misere bound is lower (docs/bots/sprouts.md).
 
+The search itself runs in the compiled core (core.c, through fast.py) when it is built; this module is
+then the reference it is tested against and the driver: the store, deadlines, the analysis, and a solve
+with no deadline trying the first moves in turns of growing length (_widened).
+
 The tables below are bounded (least recently used entries go first), so a worker or the web server
 that analyses game after game holds at most TABLE_SIZE entries per table; what is worth keeping between
 processes goes to the persistent, bounded store (store.py).
@@ -353,13 +357,38 @@ def _core_search(search, game: Game, *args) -> bool:
         fast.restore(STORE.items("core "), CORE_STORE_MIN_LIVES)
         _restored_from = STORE
     try:
-        wins = search(game, *args, _deadline.stack[-1] if _deadline.stack else 0.0)
+        if _deadline.stack or len(game) != 1 or search is not fast.normal or args != (0,):
+            wins = search(game, *args, _deadline.stack[-1] if _deadline.stack else 0.0)
+        else:
+            wins = _widened(search, game[0])
     finally:
         for key, value in fast.exported():
             STORE.put(key, value)
     if wins is None:
         raise SolveTimeout
     return wins
+
+
+def _widened(search, component: bytes) -> bool:
+    """A normal-play solve with no deadline (the command line, the bench): the first moves are tried in
+    turns with a growing time each (0.25 s, 1 s, 4 s ...), not each to the end in order, so that one hard
+    first move does not hold up an easy winning one behind it. Whatever an unfinished turn solved stays in the
+    core's tables for the next turn. True when the mover wins. (Not for misere play: its start positions
+    up to 9 spots are lost, every first move has to be searched, and the turns cost a quarter more.)"""
+    known = search((component,), 0, time.monotonic() + 0.25)  # at once if the tables (or the store) have it
+    if known is not None:
+        return known
+    unsettled, seconds = list(fast.options(component)), 0.25
+    while unsettled:
+        left = []
+        for option in unsettled:
+            wins = search(option, 0, time.monotonic() + seconds)
+            if wins is None:
+                left.append(option)
+            elif not wins:
+                return True
+        unsettled, seconds = left, seconds * 4
+    return False
 
 
 def normal_wins(game: Game, heap: int = 0) -> bool:
