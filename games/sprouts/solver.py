@@ -496,12 +496,36 @@ def game_length(game: Game) -> int:
     return sum(longest(component) for component in game)
 
 
-def solve_position(position: Position, misere: bool, moves: list | None = None) -> dict:
+def solve_position(position: Position, misere: bool, moves: list | None = None,
+                   seconds_per_move: float | None = None) -> dict:
     """Who wins from `position` with best play (`first` is the player to move) and the moves that win
-    (`moves`: its named_moves, if already listed)."""
+    (`moves`: its named_moves, if already listed).
+
+    A lost position needs no move searched. In a won one every move's result is searched; with
+    `seconds_per_move` (the command line) a result not settled in that time is listed in
+    `unsettled_moves` instead of holding the answer up (a losing move can be far harder to refute than
+    the winning one is to find); without it, only an outer deadline stops the search."""
     moves = named_moves(position) if moves is None else moves
-    winning = [name for name, move in moves if not mover_wins(components_of(move.result), misere)]
-    return {"winner": "first" if winning else "second", "winning_moves": winning}
+    if not mover_wins(components_of(position), misere):
+        return {"winner": "second", "winning_moves": [], "unsettled_moves": []}
+    outcomes: dict[Game, bool | None] = {}  # many moves lead to the same position
+    winning, unsettled = [], []
+    for name, move in moves:
+        game = components_of(move.result)
+        if game not in outcomes:
+            if seconds_per_move is None:
+                outcomes[game] = mover_wins(game, misere)
+            else:
+                try:
+                    with deadline(seconds_per_move):
+                        outcomes[game] = mover_wins(game, misere)
+                except SolveTimeout:
+                    outcomes[game] = None
+        if outcomes[game] is False:
+            winning.append(name)
+        elif outcomes[game] is None:
+            unsettled.append(name)
+    return {"winner": "first", "winning_moves": winning, "unsettled_moves": unsettled}
 
 
 VERDICT_TEXT = {"keeps_win": "keeps the win", "throws_win": "throws the win away",

@@ -154,3 +154,13 @@ def test_positions_searched_inside_an_earlier_solve_answer_at_once_in_a_new_proc
     warm = run(False, "shared.sqlite3")
     assert cold[0] == warm[0] == "True"
     assert int(cold[1]) > 1000 and int(warm[1]) < 10
+
+
+@compiled
+def test_a_won_start_is_answered_with_the_moves_not_settled_in_time_listed_apart():
+    # 9 spots: the start is won and its winning moves come out of its own search; refuting every losing
+    # first move would take minutes, so with a time per move those are listed as not settled.
+    solved = solver.solve_position(initial_position(9), misere=False, seconds_per_move=0.0)
+    assert solved["winner"] == "first" and solved["winning_moves"] and solved["unsettled_moves"]
+    assert not set(solved["winning_moves"]) & set(solved["unsettled_moves"])
+    assert solver.solve_position(initial_position(8), misere=False)["unsettled_moves"] == []
