@@ -27,7 +27,7 @@ from games.sprouts.notation import initial_position
 began, cpu = time.perf_counter(), time.process_time()
 wins = solver.mover_wins(solver.components_of(initial_position({spots})), misere={misere})
 print("first" if wins else "second", time.perf_counter() - began, time.process_time() - cpu,
-      solver.options.cache_info().currsize)
+      solver.expanded())
 """
 
 

@@ -176,6 +176,11 @@ def solve_endgame(args) -> int:
     return 0
 
 
+# In a won Sprouts position every move's result is searched to list the winning moves; a losing move can
+# take minutes to refute, so each gets this long and is reported "not settled" past it.
+SPROUTS_SECONDS_PER_MOVE = 5.0
+
+
 def solve_sprouts(args) -> int:
     from .sprouts import notation, solver
 
@@ -190,13 +195,16 @@ def solve_sprouts(args) -> int:
     else:
         raise ConfigError(f"--spots must be at least 1, not {args.spots}")
     result = {"position": notation.format_position(position), "misere": args.misere,
-              **solver.solve_position(position, args.misere)}
+              **solver.solve_position(position, args.misere, seconds_per_move=SPROUTS_SECONDS_PER_MOVE)}
     if args.json:
         print(json.dumps(result))
     else:
         play = "misere" if args.misere else "normal"
         print(f"{result['position']} ({play} play): the {result['winner']} player wins")
         print(f"winning moves: {' '.join(result['winning_moves']) or 'none'}")
+        if result["unsettled_moves"]:
+            print(f"not settled within {SPROUTS_SECONDS_PER_MOVE:g} s each (so neither winning nor losing as far "
+                  f"as shown): {' '.join(result['unsettled_moves'])}")
     return 0
 
 

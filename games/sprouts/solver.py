@@ -16,6 +16,10 @@ Viennot 2009-2011):
   a cut as soon as one winning move is found. This is exact; it is slower than the genus or
   misere-quotient methods of the literature, which is why the misere bound is lower (docs/bots/sprouts.md).
 
+The search itself runs in the compiled core (core.c, through fast.py) when it is built; this module is
+then the reference it is tested against and the driver: the store, deadlines, the analysis, and a solve
+with no deadline trying the first moves in turns of growing length (_widened).
+
 The tables below are bounded (least recently used entries go first), so a worker or the web server
 that analyses game after game holds at most TABLE_SIZE entries per table; what is worth keeping between
 processes goes to the persistent, bounded store (store.py).
@@ -34,6 +38,7 @@ from collections import Counter, OrderedDict
 from functools import lru_cache
 
 from ..contracts import KEEPS_WIN, LOST_POSITION, THROWS_WIN, UNSETTLED, AnalysisRow
+from . import fast
 from .canon import canonical_key, least_rotation
 from .notation import Position, format_position, named_moves, spot_lives
 from .store import STORE_MIN_LIVES, SolvedStore
@@ -86,12 +91,24 @@ class BoundedTable(OrderedDict):
 
 
 def components_of(position: Position) -> Game:
-    """The reduced, split and canonical form of a position written in the notation."""
-    return _normalise([list(row) for row in position], spot_lives(position))
+    """The reduced, split and canonical form of a position written in the notation: the compiled core's
+    keys when it is built and can hold the position, else the pure Python ones."""
+    game = _normalise([list(row) for row in position], spot_lives(position))
+    if fast.CORE is None or not all(fast.fits(component, _lives(component)) for component in game):
+        return game
+    return tuple(sorted(key for component in game for key in fast.normalise(component)))
 
 
 def _normalise(regions, lives) -> Game:
-    regions = [reduced for reduced, spare in map(_reduce_region, regions, itertools.repeat(lives)) if spare >= 2]
+    kept = []
+    for reduced, spare in map(_reduce_region, regions, itertools.repeat(lives)):
+        if spare > 3:
+            kept.append(reduced)
+        elif spare >= 2:
+            # Glop: in a region with 3 lives or fewer only which live spots it holds matters, not how they
+            # lie on its boundaries; each spot once, as a boundary of its own, stands for every arrangement.
+            kept.append(sorted({(spot,) for boundary in reduced for spot in boundary}))
+    regions = kept
     return tuple(sorted(_canonical(*_numbered(part, lives)) for part in _split(regions)))
 
 
@@ -200,6 +217,8 @@ def options(component: Component) -> tuple[Game, ...]:
     """Every position one move away from `component`, each once."""
     if _deadline.stack and time.monotonic() > _deadline.stack[-1]:
         raise SolveTimeout
+    if isinstance(component, bytes):
+        return fast.options(component)
     regions, lives, new = _expand(component)
     counts = Counter(spot for region in regions for boundary in region for spot in boundary)
     results, drawn = set(), set()
@@ -311,11 +330,66 @@ def misere_wins(game: Game) -> bool:
     known = STORE.get(key) if key else None
     if known is not None:
         return bool(known)
-    ordered = sorted(game_options(game), key=lambda option: max(map(_size, option), default=0))
-    wins = any(not misere_wins(option) for option in ordered)
+    if isinstance(game[0], bytes):  # the compiled core: the same search, in C
+        wins = _core_search(fast.misere, game)
+    else:
+        if len(game) == 1:  # most often: its options are listed smallest first once and for all
+            ordered = _smallest_first(game[0])
+        else:
+            ordered = sorted(game_options(game), key=lambda option: max(map(_size, option), default=0))
+        wins = any(not misere_wins(option) for option in ordered)
     if key:
         STORE.put(key, int(wins))
     return wins
+
+
+_restored_from: SolvedStore | None = None  # the store whose results the core's tables hold
+# The core solves a position of fewer lives again in well under a second (a 6-spot start has 18), and
+# writing every smaller one to SQLite would cost a third of a search's time.
+CORE_STORE_MIN_LIVES = 18
+
+
+def _core_search(search, game: Game, *args) -> bool:
+    """fast.normal or fast.misere, with the store: before the first search, what the store kept of the
+    core's results goes back into its tables (so positions of earlier games answer at once); after each
+    search, finished or stopped, what it solved of CORE_STORE_MIN_LIVES lives or more goes to the store."""
+    global _restored_from
+    if _restored_from is not STORE:
+        fast.restore(STORE.items("core "), CORE_STORE_MIN_LIVES)
+        _restored_from = STORE
+    try:
+        if _deadline.stack or len(game) != 1 or search is not fast.normal or args != (0,):
+            wins = search(game, *args, _deadline.stack[-1] if _deadline.stack else 0.0)
+        else:
+            wins = _widened(search, game[0])
+    finally:
+        for key, value in fast.exported():
+            STORE.put(key, value)
+    if wins is None:
+        raise SolveTimeout
+    return wins
+
+
+def _widened(search, component: bytes) -> bool:
+    """A normal-play solve with no deadline (the command line, the bench): the first moves are tried in
+    turns with a growing time each (0.25 s, 1 s, 4 s ...), not each to the end in order, so that one hard
+    first move does not hold up an easy winning one behind it. Whatever an unfinished turn solved stays in the
+    core's tables for the next turn. True when the mover wins. (Not for misere play: its start positions
+    up to 9 spots are lost, every first move has to be searched, and the turns cost a quarter more.)"""
+    known = search((component,), 0, time.monotonic() + 0.25)  # at once if the tables (or the store) have it
+    if known is not None:
+        return known
+    unsettled, seconds = list(fast.options(component)), 0.25
+    while unsettled:
+        left = []
+        for option in unsettled:
+            wins = search(option, 0, time.monotonic() + seconds)
+            if wins is None:
+                left.append(option)
+            elif not wins:
+                return True
+        unsettled, seconds = left, seconds * 4
+    return False
 
 
 def normal_wins(game: Game, heap: int = 0) -> bool:
@@ -327,13 +401,31 @@ def normal_wins(game: Game, heap: int = 0) -> bool:
     """
     if not game:
         return heap != 0
+    if isinstance(game[0], bytes):  # the compiled core: the same search, in C
+        key = f"normal {heap} {game!r}" if sum(map(_lives, game)) >= STORE_MIN_LIVES else None
+        known = STORE.get(key) if key else None
+        if known is not None:
+            return bool(known)
+        wins = _core_search(fast.normal, game, heap)
+        if key:
+            STORE.put(key, int(wins))
+        return wins
     *small, largest = sorted(game, key=lambda component: (_size(component), component))
     for component in small:
         heap ^= nimber(component)
     return _wins_with_heap(largest, heap)
 
 
+def expanded() -> int:
+    """How many components have had their options listed in this process (the measure of work the bench
+    and the tests print), by the pure solver and by the compiled core."""
+    return options.cache_info().currsize + (fast.CORE.lib.sp_listed() if fast.CORE else 0)
+
+
+@lru_cache(maxsize=TABLE_SIZE)
 def _size(component: Component) -> int:
+    if isinstance(component, bytes):
+        return fast.size(component)
     return sum(len(boundary) for region in component for boundary in region)
 
 
@@ -349,11 +441,12 @@ def _wins_with_heap(component: Component, heap: int) -> bool:
             return value != heap
         if STORE.get(f"wins {heap} {component!r}"):
             return True
-    known = [option for option in options(component) if all(part in _nimbers for part in option)]
+    ordered = _smallest_first(component)
+    known = [option for option in ordered if all(map(_nimbers.__contains__, option))]
     # Options whose every part has a known nimber are settled without a search: try them first.
     wins = (any(game_nimber(option) == heap for option in known)
             or any(not _wins_with_heap(component, smaller) for smaller in range(heap))
-            or any(not normal_wins(option, heap) for option in _smallest_first(options(component))))
+            or any(not normal_wins(option, heap) for option in ordered))
     if not wins:
         _nimbers[component] = heap  # the component plus a heap of n is lost exactly when its nimber is n
     if stored:
@@ -362,9 +455,12 @@ def _wins_with_heap(component: Component, heap: int) -> bool:
 
 
 @lru_cache(maxsize=TABLE_SIZE)
-def _smallest_first(games: tuple[Game, ...]) -> tuple[Game, ...]:
-    """Options in order of their largest component's size: the cheap ones are searched first."""
-    return tuple(sorted(games, key=lambda game: max(map(_size, game), default=0)))
+def _smallest_first(component: Component) -> tuple[Game, ...]:
+    """Its options in order of their largest component's size: the cheap ones are searched first (the
+    compiled core lists them in that order already)."""
+    if isinstance(component, bytes):
+        return options(component)
+    return tuple(sorted(options(component), key=lambda game: max(map(_size, game), default=0)))
 
 
 def mover_wins(game: Game, misere: bool) -> bool:
@@ -389,7 +485,10 @@ def longest(component: Component) -> int:
     return best
 
 
+@lru_cache(maxsize=TABLE_SIZE)
 def _lives(component: Component) -> int:
+    if isinstance(component, bytes):
+        return fast.lives(component)
     tokens = [token for region in component for boundary in region for token in boundary]
     return sum(-token for token in tokens if token < 0) + len({token for token in tokens if token >= 0})
 
@@ -398,12 +497,36 @@ def game_length(game: Game) -> int:
     return sum(longest(component) for component in game)
 
 
-def solve_position(position: Position, misere: bool, moves: list | None = None) -> dict:
+def solve_position(position: Position, misere: bool, moves: list | None = None,
+                   seconds_per_move: float | None = None) -> dict:
     """Who wins from `position` with best play (`first` is the player to move) and the moves that win
-    (`moves`: its named_moves, if already listed)."""
+    (`moves`: its named_moves, if already listed).
+
+    A lost position needs no move searched. In a won one every move's result is searched; with
+    `seconds_per_move` (the command line) a result not settled in that time is listed in
+    `unsettled_moves` instead of holding the answer up (a losing move can be far harder to refute than
+    the winning one is to find); without it, only an outer deadline stops the search."""
     moves = named_moves(position) if moves is None else moves
-    winning = [name for name, move in moves if not mover_wins(components_of(move.result), misere)]
-    return {"winner": "first" if winning else "second", "winning_moves": winning}
+    if not mover_wins(components_of(position), misere):
+        return {"winner": "second", "winning_moves": [], "unsettled_moves": []}
+    outcomes: dict[Game, bool | None] = {}  # many moves lead to the same position
+    winning, unsettled = [], []
+    for name, move in moves:
+        game = components_of(move.result)
+        if game not in outcomes:
+            if seconds_per_move is None:
+                outcomes[game] = mover_wins(game, misere)
+            else:
+                try:
+                    with deadline(seconds_per_move):
+                        outcomes[game] = mover_wins(game, misere)
+                except SolveTimeout:
+                    outcomes[game] = None
+        if outcomes[game] is False:
+            winning.append(name)
+        elif outcomes[game] is None:
+            unsettled.append(name)
+    return {"winner": "first", "winning_moves": winning, "unsettled_moves": unsettled}
 
 
 VERDICT_TEXT = {KEEPS_WIN: "keeps the win", THROWS_WIN: "throws the win away",

@@ -18,7 +18,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # The same directory as the platform's settings.VAR_DIR, without importing Django into the games package.
 DEFAULT_PATH = Path(os.environ.get("ARENA_VAR_DIR", REPO_ROOT / "var")) / "sprouts-solved.sqlite3"
 DEFAULT_MAX_ROWS = 300_000  # about 60 MB: every position of many thousand analysed games
-STORE_MIN_LIVES = 9
+STORE_MIN_LIVES = 12
 FLUSH_EVERY = 2_000
 
 
@@ -81,6 +81,18 @@ class SolvedStore:
                 connection.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
+
+    def items(self, prefix: str) -> list[tuple[str, int]]:
+        """Every (key, value) whose key starts with `prefix`."""
+        self.flush()
+        connection = self._connection()
+        if connection is None:
+            return []
+        try:
+            return connection.execute("SELECT key, value FROM solved WHERE key >= ? AND key < ?",
+                                      (prefix, prefix + "\uffff")).fetchall()
+        except sqlite3.Error:
+            return []
 
     def rows(self) -> int:
         connection = self._connection()

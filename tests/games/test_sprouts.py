@@ -261,7 +261,7 @@ SOLVE_IN_A_NEW_PROCESS = """
 from games.sprouts import solver
 from games.sprouts.notation import initial_position
 wins = solver.mover_wins(solver.components_of(initial_position(6)), misere=False)
-print(wins, solver.options.cache_info().currsize)
+print(wins, solver.expanded())
 """
 
 

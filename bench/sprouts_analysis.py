@@ -1,0 +1,80 @@
+"""The replay page's Sprouts analysis, timed per move: random games of up to 10 spots, every move analysed
+as the site does it (solver.analyse_move with the site's ANALYSIS_SECONDS), first with an empty store of
+solved positions (cold), then again in a new process that has only the store (warm).
+
+Run: python bench/sprouts_analysis.py [--spots 10] [--games 2] [--seconds 1.5]   (prints figures)
+
+Each pass runs in its own process on a store file of its own (not var/). Wall and CPU time per move are
+printed with the load average, because other work on the machine lengthens the wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ANALYSE = """
+import json, random, sys, time
+from games.sprouts import solver
+from games.sprouts.notation import initial_position, named_moves
+spots, misere, seed, seconds = {spots}, {misere}, {seed}, {seconds}
+rng, position, names = random.Random(seed), initial_position(spots), []
+positions = []
+while True:
+    moves = named_moves(position)
+    if not moves:
+        break
+    name, move = rng.choice(moves)
+    positions.append(position)
+    names.append(name)
+    position = move.result
+rows = []
+for step, (position, name) in enumerate(zip(positions, names)):
+    wall, cpu = time.perf_counter(), time.process_time()
+    row = solver.analyse_move(position, name, step, misere, seconds)
+    rows.append([time.perf_counter() - wall, time.process_time() - cpu, row["verdict"]])
+print(json.dumps(rows))
+"""
+
+
+def run(spots: int, misere: bool, seed: int, seconds: float, store: Path) -> list:
+    code = ANALYSE.format(spots=spots, misere=misere, seed=seed, seconds=seconds)
+    env = {**os.environ, "ARENA_SPROUTS_STORE": str(store)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=env,
+                          check=True)
+    return json.loads(done.stdout)
+
+
+def summary(rows: list) -> str:
+    walls = sorted(row[0] for row in rows)
+    cpus = sorted(row[1] for row in rows)
+    unsettled = sum(row[2] == "unsettled" for row in rows)
+    return (f"{len(rows):>3} moves  wall max {walls[-1]:5.2f} s median {walls[len(walls) // 2]:5.2f} s  "
+            f"CPU max {cpus[-1]:5.2f} s  unsettled {unsettled}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--spots", type=int, default=10)
+    parser.add_argument("--games", type=int, default=2, help="random games per play (seeds 0, 1, ...)")
+    parser.add_argument("--seconds", type=float, default=1.5, help="search time per move (the site's 1.5)")
+    args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())} ({os.cpu_count()} cores)")
+    for misere in (False, True):
+        for seed in range(args.games):
+            with tempfile.TemporaryDirectory() as scratch:
+                store = Path(scratch) / "solved.sqlite3"
+                label = f"{args.spots} spots {'misere' if misere else 'normal'} game {seed}"
+                print(f"{label}: cold  {summary(run(args.spots, misere, seed, args.seconds, store))}", flush=True)
+                print(f"{label}: warm  {summary(run(args.spots, misere, seed, args.seconds, store))}", flush=True)
+    print(f"load average after: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
