@@ -83,7 +83,7 @@ def prepare() -> tuple[str, list[int]]:
     from django.core.management import call_command
     from django.test import Client
 
-    from matches.models import Match
+    from arena.matches.models import Match
 
     call_command("migrate", verbosity=0)
     if not Match.objects.exists():

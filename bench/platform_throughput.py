@@ -61,7 +61,7 @@ LONG_SEATS = 4
 
 
 def make_bots(count: int, game: str = "endgame", codes: list[str] = BOTS) -> list:
-    from bots.models import Bot, BotVersion
+    from arena.bots.models import Bot, BotVersion
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects
@@ -99,8 +99,8 @@ def start_worker(mode: str, args) -> subprocess.Popen:
 def queue(game: str, tables, count: int) -> list[int]:
     """`count` rated challenges of `game` between the next tables of `tables`, queued in one transaction."""
     from django.db import transaction
-    from matches.models import Match
-    from matches.services import create_match
+    from arena.matches.models import Match
+    from arena.matches.services import create_match
 
     with transaction.atomic():
         return [create_match(game, list(next(tables)), purpose=Match.Purpose.CHALLENGE, rated=True).pk
@@ -109,7 +109,7 @@ def queue(game: str, tables, count: int) -> list[int]:
 
 def wait_until_played(label: str, queued: list[int]):
     """Poll until every queued match has ended; the time polling began; a failed match is an error."""
-    from matches.models import Match
+    from arena.matches.models import Match
 
     began = time.time()
     mine = Match.objects.filter(pk__in=queued)
@@ -137,7 +137,7 @@ def end_game_rates(mode: str, bots: list, args) -> tuple[float, float]:
 def decision_cost(mode: str, game: str, bots: list, count: int) -> tuple[float, float]:
     """(milliseconds a decision, decisions a match) over `count` matches of `game` with every bot seated."""
     from django.db.models import Sum
-    from matches.models import MatchSeat
+    from arena.matches.models import MatchSeat
 
     queued = queue(game, itertools.repeat(bots), count)
     _, mine = wait_until_played(f"{mode} {game}", queued)

@@ -17,7 +17,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 
-from similarity.winnowing import compare_fingerprints, fingerprint_all, public_fingerprint  # noqa: E402
+from arena.similarity.winnowing import compare_fingerprints, fingerprint_all, public_fingerprint  # noqa: E402
 
 CASES = ROOT / "tests" / "platform" / "similarity_cases"
 

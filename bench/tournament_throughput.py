@@ -78,12 +78,12 @@ def platform_run(args) -> tuple[float, int]:
     import django
 
     django.setup()
-    from accounts.models import Course
-    from bots.models import Bot, BotVersion
+    from arena.accounts.models import Course
+    from arena.bots.models import Bot, BotVersion
     from django.contrib.auth import get_user_model
-    from matches.models import Match
-    from tournaments import services
-    from tournaments.models import Tournament
+    from arena.matches.models import Match
+    from arena.tournaments import services
+    from arena.tournaments.models import Tournament
 
     users = get_user_model().objects
     instructor = users.create_user("bench-teacher", password="x-bench-1234")

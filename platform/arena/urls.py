@@ -3,13 +3,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles.views import serve
 from django.urls import include, path, re_path
-from accounts import urls as account_urls
-from accounts import views as account_views
-from grading import urls as grading_urls
-from tournaments import urls as tournament_urls
+from arena.accounts import urls as account_urls
+from arena.accounts import views as account_views
+from arena.grading import urls as grading_urls
+from arena.tournaments import urls as tournament_urls
 
-from api.throttles import CredentialsAddressThrottle, PasswordResetThrottle, SignInThrottle
-from web.ratelimit import rate_limited
+from arena.core.throttles import CredentialsAddressThrottle, PasswordResetThrottle, SignInThrottle
+from arena.core.ratelimit import rate_limited
 
 # Sign-in attempts (the admin's, the site's) and password reset requests are rate limited per (address,
 # account) and per address, as the API's token endpoint is.
@@ -19,16 +19,16 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(tournament_urls.api_urlpatterns)),
     path("api/", include(grading_urls.api_urlpatterns)),
-    path("api/", include("api.urls")),
+    path("api/", include("arena.core.api_urls")),
     path("", include(tournament_urls)),
     path("accounts/login/", sign_in_limited(auth_views.LoginView.as_view()), name="login"),
     path("accounts/password_reset/", rate_limited(PasswordResetThrottle, CredentialsAddressThrottle)(
         account_views.password_reset), name="password_reset"),
     path("", include(grading_urls)),
     path("accounts/", include(account_urls.password_urlpatterns)),
-    path("", include("notifications.urls")),
-    path("", include("accounts.urls")),
-    path("", include("web.urls")),
+    path("", include("arena.notifications.urls")),
+    path("", include("arena.accounts.urls")),
+    path("", include("arena.core.urls")),
 ]
 
 if settings.ARENA_SERVE_STATIC:
@@ -36,4 +36,4 @@ if settings.ARENA_SERVE_STATIC:
     urlpatterns.append(re_path(r"^static/(?P<path>.*)$", serve, {"insecure": True}))
 
 # The 404 page is Django's view with web/templates/404.html; the 500 page keeps the site's header too.
-handler500 = "web.errors.server_error"
+handler500 = "arena.core.pages.server_error"

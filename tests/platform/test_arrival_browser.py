@@ -5,7 +5,7 @@ lands enrolled and opens the course. And signed out: a join link, registering, c
 import pytest
 from django.core.management import call_command
 
-from accounts.models import Course
+from arena.accounts.models import Course
 from platform_helpers import BROWSER_TIMEOUT_MS
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -28,18 +28,18 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from games.sortinggame.deck import STANDARD_DECK
 from rest_framework.authtoken.models import Token
 
-from accounts import people as people_services
-from accounts.models import Course
-from bots.models import Bot, BotVersion
-from grading import runs as grading_runs
-from grading import services as grading_services
+from arena.accounts import people as people_services
+from arena.accounts.models import Course
+from arena.bots.models import Bot, BotVersion
+from arena.grading import runs as grading_runs
+from arena.grading import services as grading_services
 from grading_helpers import open_assignment, pass_deadline, play_run
-from matches import services as match_services
+from arena.matches import services as match_services
 from platform_helpers import EXAMPLE_BOT, play_now
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot, entered
-from tournaments import services as tournament_services
-from tournaments.models import Tournament
-from variants.services import create_variant
+from arena.tournaments import services as tournament_services
+from arena.tournaments.models import Tournament
+from arena.variants.services import create_variant
 
 pytestmark = pytest.mark.django_db
 ADA_STDERR = "ada's private stderr"
@@ -572,7 +572,7 @@ class World:
             "number": self.version.number, "variant_pk": self.variant.pk,
             "entrant_pk": tournament.entrants.get(bot=self.bots["ada"]).pk,
             "game": "endgame", "verb": objects.get("verb", "start"), "step": 0,
-            "app_label": "bots", "url": "no-such-page/", "path": "web/arena.css",
+            "app_label": "bots", "url": "no-such-page/", "path": "core/arena.css",
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,
             "part_pk": self.part.pk, "submission_pk": self.submission.pk, "code": self.course.invite_code,

@@ -15,11 +15,11 @@ from django.utils import timezone
 from platform_helpers import database_url
 from required import require
 
-from bots.models import Bot
-from matches import services
-from matches.models import Match
-from matches.tasks import run_match
-from ratings.models import Rating
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.matches.models import Match
+from arena.matches.tasks import run_match
+from arena.ratings.models import Rating
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

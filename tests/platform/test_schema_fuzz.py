@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, settings as hypothesis_settings
 from rest_framework.authtoken.models import Token
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from accounts.models import Course
+from arena.accounts.models import Course
 from arena.wsgi import application
-from bots.models import Bot
-from matches import services
+from arena.bots.models import Bot
+from arena.matches import services
 from platform_helpers import active_bot, play_now
-from variants.models import Variant
+from arena.variants.models import Variant
 
 SCHEMA_URL = "/api/schema/?format=json"
 

@@ -12,11 +12,11 @@ import pytest
 
 from arena.celery import app as celery_app
 from celery_lab import BEAT, CeleryProcess
-from matches.models import Match
+from arena.matches.models import Match
 from platform_helpers import EXAMPLE_BOT, database_url, wait_for
 from tournament_helpers import LOOKAHEAD_BOT, course_with_bots, entered
-from tournaments import services
-from tournaments.models import Series, SeriesGame, Tournament
+from arena.tournaments import services
+from arena.tournaments.models import Series, SeriesGame, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.models import Q
 from django.http import Http404
 
-from arena import errors
+from arena.core import errors
 
 from .models import Course, Team
 

@@ -1,6 +1,6 @@
 from django import forms
 
-from web.forms import RegisterForm
+from arena.matches.forms import RegisterForm
 
 from .models import Course, validate_time_zone
 

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from arena.errors import Invalid
+from arena.core.errors import Invalid
 
 from .access import NotAllowed, staffs, teaches
 from .identity import display_name
@@ -192,8 +192,8 @@ def _update(record, email: str, name: str) -> str:
 def _mail_invitation(inviter, invitation: Invitation) -> None:
     """The invitation's link, mailed to its address and, for accounts that confirmed that address, also put in
     their inbox: the student accepts or ignores it."""
-    from notifications.models import Notification
-    from notifications.services import notify_all
+    from arena.notifications.models import Notification
+    from arena.notifications.services import notify_all
 
     course = invitation.course
     path = reverse("accounts:invitation", args=[invitation.token])

@@ -20,7 +20,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .authentication import expires_at
+from arena.core.authentication import expires_at
 
 
 def fresh_token(user) -> Token:

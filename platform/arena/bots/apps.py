@@ -9,7 +9,8 @@ def create_builtin_bots(sender, **kwargs):
 
 
 class BotsConfig(AppConfig):
-    name = "bots"
+    name = "arena.bots"
+    label = "bots"  # the label of the tables, migrations and content types before the package move
 
     def ready(self):
         post_migrate.connect(create_builtin_bots, sender=self)

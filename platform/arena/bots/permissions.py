@@ -1,6 +1,6 @@
 from rest_framework.permissions import BasePermission
 
-from accounts.access import can_see_private
+from arena.accounts.access import can_see_private
 
 
 class CanSeePrivate(BasePermission):

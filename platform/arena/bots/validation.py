@@ -4,7 +4,7 @@ import ast
 
 from django.conf import settings
 
-from arena.errors import Invalid
+from arena.core.errors import Invalid
 
 from .models import Bot, BotVersion
 

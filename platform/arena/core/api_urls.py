@@ -2,7 +2,8 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from . import tokens, views
+from arena.accounts import tokens
+from arena.matches import api as views
 
 router = DefaultRouter()
 # No `.json` suffix routes: they are undocumented, and the extra actions (versions, code, replay...) took no

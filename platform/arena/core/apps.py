@@ -1,10 +1,9 @@
 from django.apps import AppConfig
 
 
-class ApiConfig(AppConfig):
-    name = "api"
+class CoreConfig(AppConfig):
+    """What every domain app shares: the site's base template, static files and error pages, the API's
+    authentication, parsers, pagination and throttles, the error handler, and the cache and queue helpers."""
 
-    def ready(self):
-        from . import tokens
-
-        tokens.connect()
+    name = "arena.core"
+    label = "core"

@@ -94,7 +94,7 @@ class ArenaErrorMiddleware:
         if is_api(request):
             response = JsonResponse({"detail": str(exc)}, status=status_of(exc))
         else:
-            response = render(request, "web/refused.html", {"message": str(exc)}, status=status_of(exc))
+            response = render(request, "core/refused.html", {"message": str(exc)}, status=status_of(exc))
         for name, value in _headers(exc).items():
             response[name] = value
         return response

@@ -25,6 +25,6 @@ def rate_limited(*throttle_classes):
 
 
 def too_many_requests(request, message: str, retry_after: float):
-    response = render(request, "web/too_many_requests.html", {"message": message}, status=429)
+    response = render(request, "core/too_many_requests.html", {"message": message}, status=429)
     response["Retry-After"] = str(int(retry_after))
     return response

@@ -11,7 +11,7 @@ from django.conf import settings
 from rest_framework.exceptions import Throttled
 from rest_framework.throttling import SimpleRateThrottle
 
-from accounts.usernames import username_key
+from arena.accounts.usernames import username_key
 
 PERIOD_WORDS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from arena.matches import pages as views
 
 app_name = "web"
 urlpatterns = [

@@ -11,11 +11,11 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import courses as course_services
-from accounts import people as people_services
-from api.parsers import BoundedJSONParser
-from accounts.access import role_in
-from accounts.models import Course
+from arena.accounts import courses as course_services
+from arena.accounts import people as people_services
+from arena.core.parsers import BoundedJSONParser
+from arena.accounts.access import role_in
+from arena.accounts.models import Course
 
 from . import code_similarity, presentation, runs, serializers, services
 from .models import Assignment, GradingRun, Submission

@@ -2,11 +2,12 @@ from django.apps import AppConfig
 
 
 class GradingConfig(AppConfig):
-    name = "grading"
+    name = "arena.grading"
+    label = "grading"  # the label of the tables, migrations and content types before the package move
     verbose_name = "Assignments and grading"
 
     def ready(self):
-        from matches.signals import match_finished
+        from arena.matches.signals import match_finished
 
         from .runs import on_match_finished
 

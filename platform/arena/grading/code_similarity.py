@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.core.cache import cache
-from similarity import winnowing
-from similarity.highlight import side_by_side
-from similarity.public_code import builtin_bot_sources
-from similarity.winnowing import (Fingerprint, PairReport, SourceError, compare, compare_fingerprints,
+from arena.similarity import winnowing
+from arena.similarity.highlight import side_by_side
+from arena.similarity.public_code import builtin_bot_sources
+from arena.similarity.winnowing import (Fingerprint, PairReport, SourceError, compare, compare_fingerprints,
                                   fingerprint, fingerprint_all, public_fingerprint)
 
 from . import services

@@ -2,9 +2,9 @@ from django import forms
 from django.contrib.auth import get_user_model
 from games import available_games
 
-from api.fields import MAX_POINTS
-from bots.models import Bot
-from variants.models import Variant
+from arena.core.fields import MAX_POINTS
+from arena.bots.models import Bot
+from arena.variants.models import Variant
 
 from . import parts
 

@@ -21,7 +21,7 @@ def new_seed() -> int:
 class AssignmentQuerySet(models.QuerySet):
     def visible_to(self, user):
         """Assignments of the courses `user` teaches, assists in or takes (all for operators)."""
-        from accounts.access import courses_seen_by
+        from arena.accounts.access import courses_seen_by
 
         return self.filter(course__in=courses_seen_by(user)) if user.is_authenticated else self.none()
 

@@ -17,11 +17,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts import courses as course_services
-from accounts import people as people_services
-from accounts.access import role_in
-from accounts.forms import StudentIdForm
-from accounts.models import Course
+from arena.accounts import courses as course_services
+from arena.accounts import people as people_services
+from arena.accounts.access import role_in
+from arena.accounts.forms import StudentIdForm
+from arena.accounts.models import Course
 
 from . import charts, code_similarity, presentation, runs, services
 from . import parts

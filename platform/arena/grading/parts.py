@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from games import get_game
 
-from arena.errors import Invalid
+from arena.core.errors import Invalid
 
 
 class PartError(Invalid):
@@ -293,7 +293,7 @@ class TournamentPlacement(PartType):
     title = "tournament placement"
 
     def choices(self, assignment):
-        from tournaments.models import Tournament
+        from arena.tournaments.models import Tournament
 
         tournaments = Tournament.objects.filter(course=assignment.course_id, game=assignment.game).order_by("-id")
         return [Choice("tournament", "Tournament", [(str(t.pk), t.name) for t in tournaments])]
@@ -313,8 +313,8 @@ class TournamentPlacement(PartType):
                 f"linear between.")
 
     def measure(self, context, params):
-        from tournaments.models import Tournament
-        from tournaments.services import format_of, played_outcomes
+        from arena.tournaments.models import Tournament
+        from arena.tournaments.services import format_of, played_outcomes
 
         tournament = Tournament.objects.get(pk=params["tournament"])
         entrant = tournament.entrants.filter(bot=context.submission.bot).first()
@@ -338,7 +338,7 @@ class EloPercentile(PartType):
         return "Your share of the course's bots rated below yours on the ladder (level ones count half)."
 
     def measure(self, context, params):
-        from ratings.services import ladder
+        from arena.ratings.services import ladder
 
         course = context.assignment.course
         members = set(course.students.values_list("pk", flat=True))

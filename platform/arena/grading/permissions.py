@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from rest_framework.permissions import BasePermission
 
-from accounts.access import ASSISTANT, INSTRUCTOR, STUDENT, has_role, role_in
+from arena.accounts.access import ASSISTANT, INSTRUCTOR, STUDENT, has_role, role_in
 
 __all__ = ["ASSISTANT", "INSTRUCTOR", "STUDENT", "CourseRole", "require"]
 

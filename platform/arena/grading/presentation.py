@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 
 from django.db.models import Sum
 
-from accounts.identity import display_names
-from accounts.models import RosterEntry
-from bots.models import BotVersion
-from matches.models import Match
+from arena.accounts.identity import display_names
+from arena.accounts.models import RosterEntry
+from arena.bots.models import BotVersion
+from arena.matches.models import Match
 
 from . import charts
 from .models import Assignment, Grade, GradingRun, Submission

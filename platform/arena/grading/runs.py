@@ -26,12 +26,12 @@ from django.db.models import Max
 from django.utils import timezone
 from games import get_game
 
-from accounts.access import staffs
-from arena.queue import publish_on_commit
-from bots.models import Bot, BotVersion
-from matches import batches
-from matches import services as match_services
-from matches.models import Match
+from arena.accounts.access import staffs
+from arena.core.queue import publish_on_commit
+from arena.bots.models import Bot, BotVersion
+from arena.matches import batches
+from arena.matches import services as match_services
+from arena.matches.models import Match
 
 from . import parts
 from .models import Assignment, Grade, GradingGame, GradingRun, Submission

@@ -1,11 +1,11 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from accounts.access import staffs
-from accounts.models import Course, Team
-from api.fields import JSONObjectField, points_field
-from bots.models import Bot
-from variants.models import Variant
+from arena.accounts.access import staffs
+from arena.accounts.models import Course, Team
+from arena.core.fields import JSONObjectField, points_field
+from arena.bots.models import Bot
+from arena.variants.models import Variant
 
 from .models import Adjustment, Assignment, Grade, GradingRun, RubricPart, Submission
 

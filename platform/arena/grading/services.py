@@ -13,10 +13,10 @@ from django.db import transaction
 from django.utils import timezone
 from games import ConfigError, get_game
 
-from accounts.access import NotAllowed, attends, staffs, teaches
-from accounts.models import Team
-from arena.errors import Invalid
-from bots.models import Bot, BotVersion
+from arena.accounts.access import NotAllowed, attends, staffs, teaches
+from arena.accounts.models import Team
+from arena.core.errors import Invalid
+from arena.bots.models import Bot, BotVersion
 
 from . import parts
 from .models import Adjustment, Assignment, RubricPart, Submission

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from matches import batches
+from arena.matches import batches
 
 from . import runs
 from .models import GradingRun

@@ -15,27 +15,27 @@ from rest_framework.exceptions import NotFound, PermissionDenied, Throttled, Val
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.access import courses_seen_by, match_visible, visible_matches, with_private_access
-from accounts.models import Course
-from bots.models import Bot, BotVersion
-from bots.services import code_download, create_bot, upload_version
-from bots.validation import BotError, read_upload
-from matches.models import Match, MatchSeat
-from matches.replays import finished_view
-from matches import services as match_services
-from matches.services import TooManyInFlight
-from ratings.presentation import standing_rows, standings
-from ratings.services import history, team_ladder
-from variants.access import RulesSeen
-from variants.models import Variant
-from variants.services import VariantRefused, create_variant, delete_variant
+from arena.accounts.access import courses_seen_by, match_visible, visible_matches, with_private_access
+from arena.accounts.models import Course
+from arena.bots.models import Bot, BotVersion
+from arena.bots.services import code_download, create_bot, upload_version
+from arena.bots.validation import BotError, read_upload
+from arena.matches.models import Match, MatchSeat
+from arena.matches.replays import finished_view
+from arena.matches import services as match_services
+from arena.matches.services import TooManyInFlight
+from arena.ratings.presentation import standing_rows, standings
+from arena.ratings.services import history, team_ladder
+from arena.variants.access import RulesSeen
+from arena.variants.models import Variant
+from arena.variants.services import VariantRefused, create_variant, delete_variant
 
 from . import serializers
-from .pagination import ASCII_NUMBER, RecentCountPagination
-from .parsers import BoundedJSONParser
-from .permissions import CanSeePrivate
-from .throttles import ChallengeThrottle, CredentialsAddressThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
-from .tokens import fresh_token
+from arena.accounts.tokens import fresh_token
+from arena.bots.permissions import CanSeePrivate
+from arena.core.pagination import ASCII_NUMBER, RecentCountPagination
+from arena.core.parsers import BoundedJSONParser
+from arena.core.throttles import ChallengeThrottle, CredentialsAddressThrottle, RegisterThrottle, SignInThrottle, UploadThrottle
 
 # Ids are 64-bit: a larger number, or anything but ASCII digits, is a 400 rather than a database error.
 MAX_ID = 2**63 - 1

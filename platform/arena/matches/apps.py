@@ -2,10 +2,11 @@ from django.apps import AppConfig
 
 
 class MatchesConfig(AppConfig):
-    name = "matches"
+    name = "arena.matches"
+    label = "matches"  # the label of the tables, migrations and content types before the package move
 
     def ready(self):
-        from bots.signals import version_uploaded
+        from arena.bots.signals import version_uploaded
 
         from . import validation
         from .signals import match_finished

@@ -2,10 +2,10 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from games import available_games, get_game
 
-from accounts.usernames import clean_username
-from bots.models import Bot
-from variants.models import Variant
-from variants.services import FILE_OPTION
+from arena.accounts.usernames import clean_username
+from arena.bots.models import Bot
+from arena.variants.models import Variant
+from arena.variants.services import FILE_OPTION
 
 
 class RegisterForm(UserCreationForm):

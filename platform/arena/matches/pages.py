@@ -18,31 +18,32 @@ from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.core import Game, ScoreOrder
 
-from accounts.identity import send_confirmation
-from accounts.navigation import safe_next
-from accounts.access import (attended_course, bots_with_private_access, can_see_private, match_visible,
+from arena.accounts.identity import send_confirmation
+from arena.accounts.navigation import safe_next
+from arena.accounts.access import (attended_course, bots_with_private_access, can_see_private, match_visible,
                              public_matches, teaches, visible_matches)
-from accounts.models import Course
-from bots.models import Bot, BotVersion
-from api.pagination import ASCII_NUMBER
-from api.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
-from bots.services import code_download, create_bot, upload_version
-from bots.validation import BotError, read_upload
-from matches.models import Match, MatchSeat
-from matches.replays import FINISHED_VIEW_SECONDS, finished_view, move_analysis, streams_analysis
-from notifications.models import Notification
-from notifications.services import notify
-from matches import services as match_services
-from matches.services import ChallengeError, TooManyInFlight
-from ratings.fair_play import rules_text
-from ratings.presentation import LADDER_CACHE_SECONDS, places, rating_chart, standings, standings_page
-from ratings.services import team_ladder
-from variants import services as variant_services
-from variants.access import RulesSeen
+from arena.accounts.models import Course
+from arena.bots.models import Bot, BotVersion
+from arena.core.pagination import ASCII_NUMBER
+from arena.core.throttles import ChallengeThrottle, RegisterThrottle, UploadThrottle
+from arena.bots.services import code_download, create_bot, upload_version
+from arena.bots.validation import BotError, read_upload
+from arena.matches.models import Match, MatchSeat
+from arena.matches.replays import FINISHED_VIEW_SECONDS, finished_view, move_analysis, streams_analysis
+from arena.notifications.models import Notification
+from arena.notifications.services import notify
+from arena.matches import services as match_services
+from arena.matches.services import ChallengeError, TooManyInFlight
+from arena.ratings.fair_play import rules_text
+from arena.ratings.presentation import LADDER_CACHE_SECONDS, places, rating_chart, standings, standings_page
+from arena.ratings.services import team_ladder
+from arena.variants import services as variant_services
+from arena.variants.access import RulesSeen
 
-from . import game_docs
+from arena.core.ratelimit import rate_limited, too_many_requests
+from arena.variants import game_docs
+
 from .forms import BotForm, ChallengeForm, RegisterForm, UploadForm, VariantForm
-from .ratelimit import rate_limited, too_many_requests
 
 
 def home(request, bot_form: BotForm | None = None):
@@ -56,7 +57,7 @@ def home(request, bot_form: BotForm | None = None):
         context["recent"] = visible_matches(recent, request.user).prefetch_related("seats__bot__owner")[:10]
         context["courses"] = Course.objects.for_user(request.user).order_by("code")
         context["deadlines"] = _coming_deadlines(request.user)
-    return render(request, "web/home.html", context, status=400 if bot_form else 200)
+    return render(request, "core/home.html", context, status=400 if bot_form else 200)
 
 
 @rate_limited(RegisterThrottle)
@@ -117,12 +118,12 @@ def _render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Chall
         "chart": None if get_game(bot.game).cooperative else rating_chart([bot]),
         "starters": _starters(request.user, bot.game) if bot.owner_id == request.user.pk else [],
     }
-    return render(request, "web/bot.html", context, status=status)
+    return render(request, "bots/bot.html", context, status=status)
 
 
 def _coming_deadlines(user):
     """The assignments of `user`'s courses still open for submissions, the nearest deadline first."""
-    from grading.models import Assignment
+    from arena.grading.models import Assignment
 
     return (Assignment.objects.visible_to(user).filter(deadline__gt=timezone.now())
             .select_related("course").order_by("deadline")[:5])
@@ -130,7 +131,7 @@ def _coming_deadlines(user):
 
 def _starters(user, game: str):
     """The assignments of `user`'s courses on `game` that come with starter code to download."""
-    from grading.models import Assignment
+    from arena.grading.models import Assignment
 
     return (Assignment.objects.visible_to(user).filter(game=game)
             .exclude(starter_code="").select_related("course"))
@@ -146,7 +147,7 @@ def _guide_or_404(game: str) -> game_docs.GameGuide:
 def game_guide(request, game):
     """A game's bot guide: rules as implemented, observation, actions, an example bot, its rule book."""
     found = _guide_or_404(game)
-    return render(request, "web/game_guide.html", {
+    return render(request, "variants/game_guide.html", {
         "guide": found, "starters": _starters(request.user, game),
         "all_guides": [(name, get_game(name).title) for name in game_docs.games_with_guides()]})
 
@@ -160,7 +161,7 @@ def game_example(request, game):
 @login_required
 def assignment_starter(request, pk):
     """An assignment's starter code as a file, for anyone of its course (others: 404, as for the course)."""
-    from grading.models import Assignment
+    from arena.grading.models import Assignment
 
     assignment = get_object_or_404(Assignment.objects.visible_to(request.user), pk=pk)
     if not assignment.starter_code:
@@ -183,7 +184,7 @@ def versions_live(request, pk):
     versions = bot.versions.all()
     if not any(version.status == BotVersion.Status.VALIDATING for version in versions):
         return HttpResponse(status=204, headers={"HX-Refresh": "true"})
-    return render(request, "web/_versions.html",
+    return render(request, "bots/_versions.html",
                   {"bot": bot, "versions": versions, "active": bot.active_version, "validating": True})
 
 
@@ -244,7 +245,7 @@ def challenge_opponent(request, pk):
     mine = list(Bot.objects.owned_by(request.user).active().for_game(opponent.game).exclude(pk=opponent.pk))
     if len(mine) == 1:
         return redirect(f"{reverse('web:bot', args=[mine[0].pk])}?against={opponent.pk}#challenge")
-    return render(request, "web/challenge_pick.html",
+    return render(request, "matches/challenge_pick.html",
                   {"opponent": opponent, "mine": mine, "game": get_game(opponent.game)})
 
 
@@ -261,7 +262,7 @@ def _render_course_page(request, course: Course, variant_form: VariantForm | Non
         "variant_form": variant_form or VariantForm(),
         "max_variant": settings.ARENA_MAX_VARIANT_BYTES,
     }
-    return render(request, "web/course.html", context, status=400 if variant_form else 200)
+    return render(request, "accounts/course.html", context, status=400 if variant_form else 200)
 
 
 @login_required
@@ -315,13 +316,13 @@ def signed_in_or_public_match(view):
 
 @signed_in_or_public_match
 def match_page(request, pk):
-    return render(request, "web/match.html", _match_context(request, _shown_match(request, pk)))
+    return render(request, "matches/match.html", _match_context(request, _shown_match(request, pk)))
 
 
 @signed_in_or_public_match
 def match_live(request, pk):
     """The part of the match page that changes until the match is over (polled by htmx every second)."""
-    return render(request, "web/_match_live.html", _match_context(request, _shown_match(request, pk)))
+    return render(request, "matches/_match_live.html", _match_context(request, _shown_match(request, pk)))
 
 
 def _match_context(request, match: Match) -> dict:
@@ -388,12 +389,12 @@ def replay_page(request, pk):
                        for name, score, points in zip(view["players"], scores, lost)],
         "modules": replay_modules(match.game),
     }
-    return render(request, "web/replay.html", context)
+    return render(request, "matches/replay.html", context)
 
 
 def replay_modules(game: str) -> list[str]:
     """The static file that draws this game's table in the replay viewer, if the game has one."""
-    module = f"web/replay/{game}.js"
+    module = f"matches/replay/{game}.js"
     return [module] if finders.find(module) else []
 
 
@@ -442,7 +443,7 @@ def ladder_page(request, game):
     except KeyError as exc:
         raise Http404(str(exc)) from exc
     if game_obj.cooperative:
-        return render(request, "web/team_ladder.html", {
+        return render(request, "ratings/team_ladder.html", {
             "game": game_obj, "rows": team_ladder(game),
             "lower_is_better": game_obj.score_order == ScoreOrder.LOWER_IS_BETTER})
     # A page of rows at a time (ranked first, then provisional), and the chart of the bots on it.
@@ -456,7 +457,7 @@ def ladder_page(request, game):
                "mine": _own_places(request.user, game), "chart": shown["chart"],
                "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
                "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
-    return render(request, "web/ladder.html", context)
+    return render(request, "ratings/ladder.html", context)
 
 
 def _ladder_viewer(user, rows) -> str:

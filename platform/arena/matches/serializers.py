@@ -7,13 +7,13 @@ from django.utils import timezone
 from games import available_games
 from rest_framework import serializers
 
-from accounts.access import can_see_private, bots_with_private_access
-from accounts.usernames import clean_username
-from accounts.models import Course
-from bots.models import Bot, BotVersion
-from matches.models import Match, MatchSeat
-from variants.access import RulesSeen
-from variants.models import Variant
+from arena.accounts.access import can_see_private, bots_with_private_access
+from arena.accounts.usernames import clean_username
+from arena.accounts.models import Course
+from arena.bots.models import Bot, BotVersion
+from arena.matches.models import Match, MatchSeat
+from arena.variants.access import RulesSeen
+from arena.variants.models import Variant
 
 
 class GameField(serializers.ChoiceField):

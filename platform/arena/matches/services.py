@@ -36,10 +36,10 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 from games import ConfigError, get_game
 
-from accounts.access import attends
-from arena.errors import Invalid, TooMany
-from arena.queue import publish_on_commit
-from bots.models import Bot, BotVersion
+from arena.accounts.access import attends
+from arena.core.errors import Invalid, TooMany
+from arena.core.queue import publish_on_commit
+from arena.bots.models import Bot, BotVersion
 
 from . import runner
 from .models import Match, MatchSeat

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import transaction
 from games import get_game
 
-from bots.models import Bot, BotVersion
+from arena.bots.models import Bot, BotVersion
 
 from .models import Match, MatchSeat
 from .services import create_match, seating

@@ -2,13 +2,14 @@ from django.apps import AppConfig
 
 
 class NotificationsConfig(AppConfig):
-    name = "notifications"
+    name = "arena.notifications"
+    label = "notifications"  # the label of the tables, migrations and content types before the package move
 
     def ready(self):
         from django.db.models.signals import post_save
 
-        from matches.signals import match_finished
-        from tournaments.models import Series, Tournament
+        from arena.matches.signals import match_finished
+        from arena.tournaments.models import Series, Tournament
 
         from . import receivers
 

@@ -9,10 +9,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from games import get_game
 
-from bots.models import BotVersion
-from grading.models import Assignment
-from matches.models import Match
-from tournaments.models import Tournament
+from arena.bots.models import BotVersion
+from arena.grading.models import Assignment
+from arena.matches.models import Match
+from arena.tournaments.models import Tournament
 
 from .models import Notification
 from .services import notify, notify_all

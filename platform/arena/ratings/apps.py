@@ -2,10 +2,11 @@ from django.apps import AppConfig
 
 
 class RatingsConfig(AppConfig):
-    name = "ratings"
+    name = "arena.ratings"
+    label = "ratings"  # the label of the tables, migrations and content types before the package move
 
     def ready(self):
-        from matches.signals import challenge_requested, match_finished
+        from arena.matches.signals import challenge_requested, match_finished
 
         from .fair_play import on_challenge_requested
         from .presentation import forget_ladder

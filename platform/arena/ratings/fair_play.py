@@ -21,9 +21,9 @@ from itertools import combinations
 from django.conf import settings
 from django.utils import timezone
 
-from bots.models import Bot
-from matches.models import Match
-from matches.services import ChallengeError
+from arena.bots.models import Bot
+from arena.matches.models import Match
+from arena.matches.services import ChallengeError
 
 DAY = timedelta(hours=24)
 

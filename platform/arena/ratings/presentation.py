@@ -15,8 +15,8 @@ from django.db.models import Case, Count, F, Q, Value, When
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
-from bots.models import Bot
-from matches.models import Match
+from arena.bots.models import Bot
+from arena.matches.models import Match
 
 from .services import ladder_rows, ranked_bots, rated_seats
 

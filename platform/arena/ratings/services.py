@@ -9,8 +9,8 @@ from django.utils import timezone
 from games import get_game
 from games.core import ScoreOrder
 
-from bots.models import Bot
-from matches.models import MatchSeat
+from arena.bots.models import Bot
+from arena.matches.models import MatchSeat
 
 from . import elo
 from .models import Rating

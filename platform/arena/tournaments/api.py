@@ -6,7 +6,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
-from accounts.access import teaches
+from arena.accounts.access import teaches
 
 from . import serializers, services
 from .models import Tournament

@@ -2,10 +2,11 @@ from django.apps import AppConfig
 
 
 class TournamentsConfig(AppConfig):
-    name = "tournaments"
+    name = "arena.tournaments"
+    label = "tournaments"  # the label of the tables, migrations and content types before the package move
 
     def ready(self):
-        from matches.signals import match_finished
+        from arena.matches.signals import match_finished
 
         from .services import on_match_finished
 

@@ -1,8 +1,8 @@
 from django import forms
 from games import available_games
 
-from bots.models import Bot
-from variants.models import Variant
+from arena.bots.models import Bot
+from arena.variants.models import Variant
 
 from .models import Tournament
 

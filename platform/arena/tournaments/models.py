@@ -103,7 +103,7 @@ class Tournament(models.Model):
 
     def results_visible_to(self, user) -> bool:
         """Results of an `at-end` tournament are hidden from students until it finishes."""
-        from accounts.access import staffs
+        from arena.accounts.access import staffs
 
         return self.visibility == self.Visibility.LIVE or self.is_over or staffs(user, self.course)
 

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from games import get_game
 
-from accounts.access import attended_course, teaches
+from arena.accounts.access import attended_course, teaches
 
 from . import services
 from .forms import EntrantForm, TournamentForm

@@ -2,7 +2,7 @@
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from accounts.access import teaches
+from arena.accounts.access import teaches
 
 
 def may_steer(user, tournament) -> bool:

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from matches.batches import INCOMPLETE
-from matches.models import Match
+from arena.matches.batches import INCOMPLETE
+from arena.matches.models import Match
 
 from .models import Series, Tournament
 from .services import draft_format, format_of, played_outcomes, series_score

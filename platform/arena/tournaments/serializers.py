@@ -1,9 +1,9 @@
 from rest_framework import serializers
 
-from accounts.models import Course
-from api.fields import JSONObjectField
-from bots.models import Bot
-from variants.models import Variant
+from arena.accounts.models import Course
+from arena.core.fields import JSONObjectField
+from arena.bots.models import Bot
+from arena.variants.models import Variant
 
 from .models import Tournament
 

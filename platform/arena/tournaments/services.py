@@ -27,14 +27,14 @@ from games.tournament import Series as SeriesSpec
 from games.tournament import Tournament as Format
 from games.tournament.series import GameRecord, SeriesPlan, SeriesScore
 
-from accounts.access import teaches
-from arena.errors import Invalid
-from arena.queue import publish_on_commit
-from bots.models import Bot
-from matches import batches
-from matches import services as match_services
-from matches.models import Match
-from ratings.models import Rating
+from arena.accounts.access import teaches
+from arena.core.errors import Invalid
+from arena.core.queue import publish_on_commit
+from arena.bots.models import Bot
+from arena.matches import batches
+from arena.matches import services as match_services
+from arena.matches.models import Match
+from arena.ratings.models import Rating
 
 from .models import Entrant, Series, SeriesGame, Tournament
 

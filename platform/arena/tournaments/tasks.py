@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from matches import batches
+from arena.matches import batches
 
 from . import services
 from .models import Tournament

@@ -8,8 +8,8 @@ from django.db import models
 from games import ConfigError, get_game
 from games.core import canonical
 
-from accounts.access import courses_seen_by
-from accounts.models import Course
+from arena.accounts.access import courses_seen_by
+from arena.accounts.models import Course
 
 
 class VariantQuerySet(models.QuerySet):

@@ -5,8 +5,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, Validatio
 
 from games.core import loads_json
 
-from accounts.access import teaches
-from arena.errors import Invalid
+from arena.accounts.access import teaches
+from arena.core.errors import Invalid
 
 from .models import Variant
 

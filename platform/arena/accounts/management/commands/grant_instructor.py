@@ -1,7 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.courses import grant_instructor
+from arena.accounts.courses import grant_instructor
 
 
 class Command(BaseCommand):

@@ -21,11 +21,11 @@ from games import get_game
 from games.bots import builtin_player
 from games.referee import play_match
 
-from accounts.models import Course
-from bots.models import Bot, BotVersion
-from matches.models import Match, MatchSeat
-from ratings.elo import outcome, rating_changes
-from ratings.models import Rating
+from arena.accounts.models import Course
+from arena.bots.models import Bot, BotVersion
+from arena.matches.models import Match, MatchSeat
+from arena.ratings.elo import outcome, rating_changes
+from arena.ratings.models import Rating
 
 GAME = "endgame"
 BOT_CODE = "def act(observation):\n    board = observation['board']\n    return 'left' if board[0] >= board[-1] else 'right'\n"

@@ -12,18 +12,18 @@ from django.db import transaction
 from django.utils import timezone
 from games import get_game
 
-from accounts import people
-from accounts.courses import grant_instructor
-from accounts.models import Course, profile_of
-from bots.models import Bot, BotVersion
-from bots.services import create_bot, upload_version
-from grading import runs
-from grading import services as grading
-from grading.models import GradingGame
-from matches import services
-from matches.models import Match
-from tournaments import services as tournament_services
-from variants.services import create_variant
+from arena.accounts import people
+from arena.accounts.courses import grant_instructor
+from arena.accounts.models import Course, profile_of
+from arena.bots.models import Bot, BotVersion
+from arena.bots.services import create_bot, upload_version
+from arena.grading import runs
+from arena.grading import services as grading
+from arena.grading.models import GradingGame
+from arena.matches import services
+from arena.matches.models import Match
+from arena.tournaments import services as tournament_services
+from arena.variants.services import create_variant
 
 DEMO_BOTS = Path(__file__).resolve().parents[2] / "demo_bots"
 # The README states these; they are for a local demo only.

@@ -3,9 +3,9 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from matches.models import Match, MatchSeat
-from ratings.models import Rating
-from ratings.services import recompute
+from arena.matches.models import Match, MatchSeat
+from arena.ratings.models import Rating
+from arena.ratings.services import recompute
 
 FIELDS = ("value", "played", "wins", "draws", "losses")
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from similarity.public_code import builtin_bot_sources
-from similarity.winnowing import PairReport, SourceError, compare_fingerprints, fingerprint_all, public_fingerprint
+from arena.similarity.public_code import builtin_bot_sources
+from arena.similarity.winnowing import PairReport, SourceError, compare_fingerprints, fingerprint_all, public_fingerprint
 
 
 class Command(BaseCommand):
