@@ -215,33 +215,33 @@ def running(**methods) -> tuple[Case, Case]:
 
 ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # Site pages (web).
-    "web:home": page(PUBLIC),
-    "web:register": page(PUBLIC),  # POST without a form: the form again, with errors
-    "web:new_bot": Case({"GET": POST_ONLY_PAGE, "POST": expect(400, anonymous=LOGIN)}),  # no name: the form again
-    "web:versions_live": page(PRIVATE_POLL),
+    "core:home": page(PUBLIC),
+    "accounts:register": page(PUBLIC),  # POST without a form: the form again, with errors
+    "bots:new_bot": Case({"GET": POST_ONLY_PAGE, "POST": expect(400, anonymous=LOGIN)}),  # no name: the form again
+    "bots:versions_live": page(PRIVATE_POLL),
     # bob has one bot of the game: on to its challenge form; the others pick among theirs (none here).
-    "web:challenge_opponent": page(expect(200, anonymous=LOGIN, classmate=ANY_REDIRECT, mate=200, ta=200)),
-    "web:bot": page(SIGNED_IN_PAGE),
-    "web:upload": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
+    "matches:challenge_opponent": page(expect(200, anonymous=LOGIN, classmate=ANY_REDIRECT, mate=200, ta=200)),
+    "bots:bot": page(SIGNED_IN_PAGE),
+    "bots:upload": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
                        data=code_file),
-    "web:challenge": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
+    "matches:challenge": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
                           data=lambda w: ({"opponents": [w.bots["bob"].pk]}, None)),
-    "web:version_code": page(PRIVATE_PAGE),
-    "web:course": page(COURSE_PAGE),
-    "web:new_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
+    "bots:version_code": page(PRIVATE_PAGE),
+    "accounts:course": page(COURSE_PAGE),
+    "variants:new_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)},
         data=deck_file),
-    "web:delete_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
+    "variants:delete_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)}),
     # The world's match is a finished ladder challenge: public (accounts.access.public_matches); the other
     # kinds stay behind the sign-in (test_front_door).
-    "web:match": page(PUBLIC),
-    "web:replay": page(PUBLIC),
-    "web:match_live": page(PUBLIC),
-    "web:replay_data": page(PUBLIC),
-    "web:replay_file": page(PUBLIC),
+    "matches:match": page(PUBLIC),
+    "matches:replay": page(PUBLIC),
+    "matches:match_live": page(PUBLIC),
+    "matches:replay_data": page(PUBLIC),
+    "matches:replay_file": page(PUBLIC),
     # Streamed move analysis is Sprouts' only: the world's match (End Game) has none to stream.
-    "web:replay_analysis": page(expect(404)),
+    "matches:replay_analysis": page(expect(404)),
     # The inbox: everyone their own.
     "notifications:inbox": page(SIGNED_IN_PAGE),
     "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
@@ -286,11 +286,11 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
                                  instructor=200, operator=200)),
     "grading:adjust": post_only(STAFF_ACTION_PAGE),
     "grading:export": page(STAFF_PAGE),
-    "web:ladder": page(PUBLIC),
-    "web:game_guide": page(PUBLIC),
-    "web:game_example": page(PUBLIC),
+    "ratings:ladder": page(PUBLIC),
+    "variants:game_guide": page(PUBLIC),
+    "variants:game_example": page(PUBLIC),
     # The world's assignment has no starter code: 404 for all (test_game_guides downloads one that has).
-    "web:assignment_starter": page(expect(404, anonymous=LOGIN)),
+    "grading:assignment_starter": page(expect(404, anonymous=LOGIN)),
     # Tournament pages.
     "tournaments:course": Case({"GET": COURSE_PAGE, "POST": expect(  # an empty form is shown again, with errors
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=200, operator=200)}),

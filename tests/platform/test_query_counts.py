@@ -62,10 +62,10 @@ def no_cache(settings):
 def test_ladder(client, no_cache, monkeypatch, url, rows_per_page, django_assert_max_num_queries):
     """Signed in as the owner of a bot on the ladder: the page also says where it stands."""
     from arena.core.pagination import StrictPageNumberPagination
-    from arena.matches import pages as views
+    from arena.ratings import pages as ladder_pages
 
     if rows_per_page:
-        monkeypatch.setattr(views, "LADDER_PAGE_ROWS", rows_per_page)
+        monkeypatch.setattr(ladder_pages, "LADDER_PAGE_ROWS", rows_per_page)
         monkeypatch.setattr(StrictPageNumberPagination, "page_size", rows_per_page)
     fill("a", bots=N, matches=N)
     client.force_login(Match.objects.first().seats.first().bot.owner)
@@ -173,7 +173,7 @@ def test_grading_dashboard(client, make_user, django_assert_max_num_queries):
 
 
 def test_ladder_page_shows_a_page_of_bots_at_a_time(viewer):
-    from arena.matches.pages import LADDER_PAGE_ROWS
+    from arena.ratings.pages import LADDER_PAGE_ROWS
 
     fill("a", bots=LADDER_PAGE_ROWS + 5, matches=10)
     first, second = viewer.get("/ladder/endgame/"), viewer.get("/ladder/endgame/?page=2")

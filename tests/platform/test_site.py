@@ -233,9 +233,9 @@ def test_ladder_pages_continue_the_ranks_and_say_where_my_bots_stand(client, set
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from arena.matches import pages as views
+    from arena.ratings import pages as ladder_pages
 
-    monkeypatch.setattr(views, "LADDER_PAGE_ROWS", 4)
+    monkeypatch.setattr(ladder_pages, "LADDER_PAGE_ROWS", 4)
     settings.ARENA_PROVISIONAL_GAMES = 8
     call_command("fill_scale_data", bots=10, courses=1, matches=40, replays=2, prefix="p", stdout=io.StringIO())
     expected, ranked = _ladder_order(needed=8)

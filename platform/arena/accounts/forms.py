@@ -1,8 +1,8 @@
 from django import forms
-
-from arena.matches.forms import RegisterForm
+from django.contrib.auth.forms import UserCreationForm
 
 from .models import Course, validate_time_zone
+from .usernames import clean_username
 
 
 class CourseForm(forms.ModelForm):
@@ -32,6 +32,17 @@ class StudentIdForm(forms.Form):
     """Asked at join by a course that wants student ids."""
 
     student_id = forms.CharField(max_length=64, label="Your student id")
+
+
+class RegisterForm(UserCreationForm):
+    email = forms.EmailField(help_text="We mail a link to confirm it; your courses reach you there.")
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+    def clean_username(self):
+        username = super().clean_username()  # None when taken (the form already holds that error)
+        return clean_username(username) if username else username
 
 
 class InvitedAccountForm(RegisterForm):

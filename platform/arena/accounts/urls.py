@@ -1,7 +1,17 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
+from rest_framework.routers import SimpleRouter
 
-from . import views
+from . import api, tokens, views
+
+router = SimpleRouter()
+router.register("courses", api.CourseViewSet, basename="course")
+api_urlpatterns = [
+    path("", include(router.urls)),
+    path("auth/register/", api.Register.as_view(), name="register"),
+    path("auth/token/", api.ObtainToken.as_view(), name="token"),
+    path("auth/tokens/", tokens.OwnTokens.as_view(), name="tokens"),
+]
 
 app_name = "accounts"
 urlpatterns = [
@@ -10,6 +20,8 @@ urlpatterns = [
     path("accounts/profile/confirm-again/", views.resend_confirmation, name="resend_confirmation"),
     path("accounts/confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("register/", views.register, name="register"),
+    path("courses/<int:pk>/", views.course_page, name="course"),
 ]
 
 # Django's account pages under their usual names (included without a namespace by arena/urls.py, under

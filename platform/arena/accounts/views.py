@@ -1,6 +1,8 @@
 """Pages of one's own account and of making courses: the new-course form, the profile, the e-mail
-confirmation, the roster invitations and the password pages (styled as the site, not as the admin)."""
+confirmation, the roster invitations and the password pages (styled as the site, not as the admin); registering;
+a course's own page."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -11,9 +13,15 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_POST
 
+from arena.core.ratelimit import rate_limited
+from arena.core.throttles import RegisterThrottle
+from arena.variants.forms import VariantForm
+
 from . import courses, identity, people
-from .forms import CourseForm, InvitedAccountForm, ProfileForm
-from .models import profile_of
+from .access import attended_course, teaches
+from .forms import CourseForm, InvitedAccountForm, ProfileForm, RegisterForm
+from .identity import send_confirmation
+from .models import Course, profile_of
 from .navigation import safe_next
 
 
@@ -29,7 +37,7 @@ def new_course(request):
             form.add_error(None, str(exc))
         else:
             messages.success(request, f"{course.name} created: invite its students from People.")
-            return redirect("web:course", course.pk)
+            return redirect("accounts:course", course.pk)
     return render(request, "accounts/new_course.html", {"form": form},
                   status=400 if form.is_bound and form.errors else 200)
 
@@ -42,7 +50,7 @@ def invitation(request, token):
         invited = people.pending_invitation(token)
     except people.PeopleError as exc:
         messages.error(request, str(exc))
-        return redirect("web:home")
+        return redirect("core:home")
     form = None
     if not request.user.is_authenticated:
         suggested = invited.email.split("@")[0]
@@ -60,7 +68,7 @@ def invitation(request, token):
             messages.error(request, str(exc))
         else:
             messages.success(request, f"You are enrolled in {course.name} (student id {invited.student_id}).")
-            return redirect("web:course", course.pk)
+            return redirect("accounts:course", course.pk)
     return render(request, "accounts/invitation.html", {"invitation": invited, "form": form,
                                                          "here": request.get_full_path()},
                   status=400 if form is not None and form.is_bound else 200)
@@ -125,3 +133,35 @@ password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
     template_name="accounts/password_reset_complete.html")
 password_change = auth_views.PasswordChangeView.as_view(template_name="accounts/password_change.html")
 password_change_done = auth_views.PasswordChangeDoneView.as_view(template_name="accounts/password_change_done.html")
+
+
+@rate_limited(RegisterThrottle)
+def register(request):
+    """A new account, signed in at once; it goes on where it was going (a course's join link, say) and is
+    mailed a link confirming its address."""
+    next_url = safe_next(request)
+    form = RegisterForm(request.POST or None)
+    if form.is_valid():
+        user = form.save()
+        login(request, user)
+        send_confirmation(user, next_url)
+        messages.success(request, f"Welcome, {user.username}. We sent a link to {user.email}: open it to confirm "
+                                  f"your address.")
+        return redirect(next_url or "core:home")
+    return render(request, "registration/register.html", {"form": form, "next": next_url})
+
+
+@login_required
+def course_page(request, pk):
+    return render_course_page(request, attended_course(request.user, pk))
+
+
+def render_course_page(request, course: Course, variant_form: VariantForm | None = None):
+    context = {
+        "course": course,
+        "variants": course.variants.select_related("created_by"),
+        "teaches": teaches(request.user, course),
+        "variant_form": variant_form or VariantForm(),
+        "max_variant": settings.ARENA_MAX_VARIANT_BYTES,
+    }
+    return render(request, "accounts/course.html", context, status=400 if variant_form else 200)

@@ -4,9 +4,10 @@ import hashlib
 
 from django.db import transaction
 from django.http import HttpResponse
-from django.utils.http import content_disposition_header
 from django.db.models import Max
 from games import available_games
+
+from arena.core.downloads import python_download
 
 from .models import Bot, BotVersion
 from .signals import version_uploaded
@@ -39,7 +40,4 @@ def upload_version(bot: Bot, data: bytes, filename: str) -> BotVersion:
 
 def code_download(version: BotVersion) -> HttpResponse:
     """The uploaded file as a download named BOT-vN.py (the header quoted safely whatever the name holds)."""
-    response = HttpResponse(version.code, content_type="text/x-python; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=f"{version.bot.name}-v{version.number}.py")
-    return response
+    return python_download(version.code, f"{version.bot.name}-v{version.number}.py")

@@ -22,6 +22,7 @@ from arena.accounts import people as people_services
 from arena.accounts.access import role_in
 from arena.accounts.forms import StudentIdForm
 from arena.accounts.models import Course
+from arena.core.downloads import python_download
 
 from . import charts, code_similarity, presentation, runs, services
 from . import parts
@@ -147,7 +148,7 @@ def join(request, code):
         course = people_services.invited_course(code)
     except people_services.PeopleError as exc:
         messages.error(request, str(exc))
-        return redirect("web:home")
+        return redirect("core:home")
     if request.method == "POST" and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     form = StudentIdForm(request.POST if request.method == "POST" else None) if course.asks_student_id else None
@@ -159,7 +160,7 @@ def join(request, code):
             messages.error(request, str(exc))
         else:
             messages.success(request, f"You are enrolled in {course.name}.")
-            return redirect("web:course", course.pk)
+            return redirect("accounts:course", course.pk)
     return render(request, "grading/join.html", {"course": course, "role": role_in(request.user, course),
                                                  "form": form, "here": request.get_full_path()},
                   status=400 if form is not None and form.is_bound else 200)
@@ -406,3 +407,12 @@ def similarity_pair(request, pk, a_pk, b_pk):
         return redirect("grading:similarity", assignment.pk)
     return _render(request, assignment.course, "grading/similarity_pair.html",
                    {"assignment": assignment, "pair": compared, "lines": zip_longest(compared.lines["a"], compared.lines["b"])})
+
+
+@login_required
+def assignment_starter(request, pk):
+    """An assignment's starter code as a file, for anyone of its course (others: 404, as for the course)."""
+    assignment = get_object_or_404(Assignment.objects.visible_to(request.user), pk=pk)
+    if not assignment.starter_code:
+        raise Http404("this assignment has no starter code")
+    return python_download(assignment.starter_code, f"{assignment.game}_starter.py")

@@ -44,4 +44,5 @@ urlpatterns = [
     path("assignments/<int:pk>/grades.csv", pages.export_csv, name="export"),
     path("assignments/<int:pk>/similarity/", pages.similarity, name="similarity"),
     path("assignments/<int:pk>/similarity/<int:a_pk>/<int:b_pk>/", pages.similarity_pair, name="similarity_pair"),
+    path("assignments/<int:pk>/starter.py", pages.assignment_starter, name="assignment_starter"),
 ]

@@ -1,35 +1,8 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
-from games import available_games, get_game
+from games import get_game
 
-from arena.accounts.usernames import clean_username
 from arena.bots.models import Bot
 from arena.variants.models import Variant
-from arena.variants.services import FILE_OPTION
-
-
-class RegisterForm(UserCreationForm):
-    email = forms.EmailField(help_text="We mail a link to confirm it; your courses reach you there.")
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")
-
-    def clean_username(self):
-        username = super().clean_username()  # None when taken (the form already holds that error)
-        return clean_username(username) if username else username
-
-
-class BotForm(forms.Form):
-    name = forms.CharField(max_length=60)
-    game = forms.ChoiceField()
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(name, game.title) for name, game in sorted(available_games().items())]
-
-
-class UploadForm(forms.Form):
-    file = forms.FileField(label="Bot file (.py)")
 
 
 class ChallengeForm(forms.Form):
@@ -59,15 +32,3 @@ class ChallengeForm(forms.Form):
         self.fields["opponents"].label = f"Opponent{'s' if high > 1 else ''}" + (
             f" (choose {low} to {high}: Ctrl-click for several)" if high > low else f" (choose {low})"
         )
-
-
-class VariantForm(forms.Form):
-    game = forms.ChoiceField()
-    name = forms.CharField(max_length=60)
-    file = forms.FileField(label="File (JSON)",
-                           help_text="SortingGame: a deck, as python -m games.sortinggame checks it.")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # The page uploads files; games without a file option take their options through the API.
-        self.fields["game"].choices = [(name, get_game(name).title) for name in sorted(FILE_OPTION)]

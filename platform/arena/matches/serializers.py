@@ -1,106 +1,16 @@
+"""The API's shapes of matches, their seats and challenges."""
+
 from functools import cached_property
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils import timezone
-from games import available_games
 from rest_framework import serializers
 
-from arena.accounts.access import can_see_private, bots_with_private_access
-from arena.accounts.usernames import clean_username
-from arena.accounts.models import Course
-from arena.bots.models import Bot, BotVersion
-from arena.matches.models import Match, MatchSeat
+from arena.accounts.access import bots_with_private_access, can_see_private
+from arena.bots.models import Bot
 from arena.variants.access import RulesSeen
 from arena.variants.models import Variant
 
-
-class GameField(serializers.ChoiceField):
-    """A game's name. DRF builds each serializer's fields anew, so the choices are the games of that moment."""
-
-    def __init__(self, **kwargs):
-        super().__init__(choices=sorted(available_games()), **kwargs)
-
-
-class GameSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    title = serializers.CharField()
-    min_players = serializers.IntegerField()
-    max_players = serializers.IntegerField()
-    builtin_bots = serializers.ListField(child=serializers.CharField())
-
-
-class RegisterSerializer(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]{1,150}$")
-    password = serializers.CharField(write_only=True)
-
-    def validate_username(self, value):
-        try:
-            return clean_username(value)
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError(exc.messages) from exc
-
-    def validate(self, data):
-        validate_password(data["password"], get_user_model()(username=data["username"]))
-        return data
-
-
-class CourseSerializer(serializers.ModelSerializer):
-    role = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Course
-        fields = ["id", "code", "name", "role"]
-
-    def get_role(self, course) -> str:
-        user = self.context["request"].user
-        return "instructor" if course.instructors.filter(pk=user.pk).exists() else "student"
-
-
-class VersionSummarySerializer(serializers.ModelSerializer):
-    sha256 = serializers.SerializerMethodField(
-        help_text="The owner's only (null for others): a hash lets anyone confirm a guess of the code. Whoever "
-                  "may read the code finds it under /api/versions/.")
-
-    class Meta:
-        model = BotVersion
-        fields = ["id", "number", "uploaded_at", "sha256"]
-
-    def get_sha256(self, version) -> str | None:
-        request = self.context.get("request")
-        owner = request is not None and request.user.is_authenticated and version.bot.owner_id == request.user.pk
-        return version.sha256 if owner else None
-
-
-class BotSerializer(serializers.ModelSerializer):
-    owner = serializers.CharField(source="owner.username", read_only=True, default=None, allow_null=True,
-                                  help_text="null for a built-in bot")
-    active_version = VersionSummarySerializer(read_only=True, allow_null=True)
-    rating = serializers.FloatField(source="rating.value", read_only=True, default=None, allow_null=True,
-                                    help_text="null until the bot played a rated match")
-    game = GameField()
-
-    class Meta:
-        model = Bot
-        fields = ["id", "label", "name", "game", "owner", "is_builtin", "active_version", "rating", "created_at"]
-        read_only_fields = ["created_at"]
-
-
-class VersionSerializer(serializers.ModelSerializer):
-    """A version as its owner sees it: with the validation verdict and log."""
-
-    bot = serializers.PrimaryKeyRelatedField(read_only=True)
-
-    class Meta:
-        model = BotVersion
-        fields = ["id", "bot", "number", "filename", "sha256", "size", "uploaded_at", "status", "verdict",
-                  "validation_log", "validation_match"]
-        read_only_fields = fields
-
-
-class UploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="The bot's .py file.")
+from .models import Match, MatchSeat
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -231,49 +141,3 @@ class ChallengeSerializer(serializers.Serializer):
         request = self.context.get("request")
         if request is not None:
             self.fields["variant"].queryset = Variant.objects.visible_to(request.user)
-
-
-class VariantSerializer(serializers.ModelSerializer):
-    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None,
-                                       allow_null=True)
-
-    class Meta:
-        model = Variant
-        fields = ["id", "course", "game", "name", "config", "created_by", "created_at"]
-        read_only_fields = fields
-
-
-class NewVariantSerializer(serializers.Serializer):
-    game = GameField()
-    name = serializers.CharField(max_length=60)
-    config = serializers.JSONField(required=False, help_text="The options as a JSON object (JSON body), e.g. "
-                                   "{\"robbery\": true, \"deck\": {...}}; or upload a file instead.")
-    file = serializers.FileField(required=False, help_text="SortingGame: a deck as a JSON file (multipart); "
-                                 "the variant's options become {\"deck\": <the file>}.")
-
-
-class LadderRowSerializer(serializers.Serializer):
-    measure = serializers.ChoiceField(
-        choices=["elo", "average-score"],
-        help_text="elo: ranked by Elo rating; average-score: a cooperative game, ranked by the average team score "
-                  "over the bot's matches (lower_is_better says which way).")
-    rank = serializers.IntegerField(allow_null=True, help_text="Null for a provisional bot: fewer than "
-                                                               "ARENA_PROVISIONAL_GAMES rated matches (Elo), or no "
-                                                               "match yet (cooperative games); listed after the ranked.")
-    provisional = serializers.BooleanField(help_text="Not ranked yet, as the ladder page lists it apart.")
-    bot = BotSerializer()
-    rating = serializers.FloatField(allow_null=True, help_text="Elo; null for a cooperative game.")
-    average_score = serializers.FloatField(allow_null=True, required=False,
-                                           help_text="Cooperative games: the average team score; null before any match.")
-    lower_is_better = serializers.BooleanField(required=False)
-    played = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    draws = serializers.IntegerField(required=False)
-    losses = serializers.IntegerField()
-
-
-class RatingPointSerializer(serializers.Serializer):
-    match = serializers.IntegerField()
-    finished_at = serializers.DateTimeField()
-    rating_before = serializers.FloatField()
-    rating_after = serializers.FloatField()

@@ -44,7 +44,7 @@ def _challenge_finished(match: Match) -> None:
     owners = {seat.bot.owner_id: seat.bot.owner for seat in seats}
     # The challenger (usually the owner of a seat already loaded), and every other student whose bot was challenged.
     challenger = owners.get(match.created_by_id) or match.created_by
-    notify_all([challenger, *owners.values()], Notification.Kind.MATCH, text, reverse("web:match", args=[match.pk]))
+    notify_all([challenger, *owners.values()], Notification.Kind.MATCH, text, reverse("matches:match", args=[match.pk]))
 
 
 def team_result(rules, won: bool, score: float | None) -> str:
@@ -66,7 +66,7 @@ def _validation_finished(match: Match) -> None:
         text = f"{bot.label} v{version.number} could not be validated yet: {version.verdict}"
     else:
         text = f"{bot.label} v{version.number} was rejected by validation: {version.verdict or match.error}"
-    notify(bot.owner, Notification.Kind.VALIDATION, text, reverse("web:bot", args=[bot.pk]))
+    notify(bot.owner, Notification.Kind.VALIDATION, text, reverse("bots:bot", args=[bot.pk]))
 
 
 def on_series_saved(sender, instance, created: bool, **kwargs) -> None:
