@@ -30,7 +30,7 @@ import time
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_platform_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/12")
-from tournament_throughput import BOTS, ROOT, fresh_database  # noqa: E402  (also puts platform/ on sys.path)
+from tournament_throughput import BOTS, ROOT, fresh_database
 
 QUEUE = os.environ["ARENA_QUEUE"] = "arena-platform-bench"
 
@@ -83,8 +83,7 @@ def make_long_game_bots() -> dict[str, list]:
 
 
 def start_worker(mode: str, args) -> subprocess.Popen:
-    env = {**os.environ, **MODES[mode], "ARENA_WARM_MAX_CONTAINERS": str(args.warm_containers),
-           "PYTHONPATH": os.pathsep.join(sys.path[:2])}
+    env = {**os.environ, **MODES[mode], "ARENA_WARM_MAX_CONTAINERS": str(args.warm_containers)}
     command = [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", QUEUE, "--concurrency",
                str(args.workers), "--loglevel", "WARNING", "--without-gossip", "--without-mingle"]
     if args.profile:

@@ -40,13 +40,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAB = ROOT / "tests" / "platform"
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT), str(LAB), str(LAB.parent)]
-PYTHONPATH = os.pathsep.join([str(ROOT / "platform"), str(ROOT)])
 INHERITED_ENV = {key: value for key, value in os.environ.items()
                  if key not in ("DATABASE_URL", "CELERY_BROKER_URL", "ARENA_QUEUE", "PYTEST_XDIST_WORKER")}
 
-from celery_lab import BEAT, CeleryProcess, RedisServer, folders_of, free_port, sandboxes_of  # noqa: E402
-from platform_helpers import wait_for  # noqa: E402
+try:  # the tests' lab of Celery workers and servers (PYTHONPATH=tests/platform:tests, as docs/benchmarks.md runs it)
+    from celery_lab import BEAT, CeleryProcess, RedisServer, folders_of, free_port, sandboxes_of
+    from platform_helpers import wait_for
+except ModuleNotFoundError as exc:
+    raise SystemExit(f"soak: {exc.name} not found: run it as PYTHONPATH=tests/platform:tests python bench/soak.py") from exc
 
 QUEUE = "arena-soak"
 PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1] if Path("/usr/lib/postgresql").exists() else None
@@ -201,7 +202,7 @@ class ChallengeStream(threading.Thread):
 def platform_env(args, postgres: PostgresServer, redis: RedisServer, folder: Path) -> dict:
     return {**INHERITED_ENV, "DATABASE_URL": postgres.url, "CELERY_BROKER_URL": redis.url, "ARENA_QUEUE": QUEUE,
             "ARENA_MATCH_DEADLINE_SECONDS": str(args.deadline), "ARENA_VAR_DIR": str(folder / "var"),
-            "ARENA_SANDBOX": args.sandbox, "DJANGO_SETTINGS_MODULE": "arena.settings", "PYTHONPATH": PYTHONPATH}
+            "ARENA_SANDBOX": args.sandbox, "DJANGO_SETTINGS_MODULE": "arena.settings"}
 
 
 def populate(args):
@@ -466,7 +467,7 @@ def sqlite_burst(args, folder: Path) -> list[tuple]:
     var = folder / "sqlite"
     var.mkdir()
     env = {**INHERITED_ENV, "ARENA_VAR_DIR": str(var), "DJANGO_SETTINGS_MODULE": "arena.settings",
-           "PYTHONPATH": PYTHONPATH, "ARENA_SANDBOX": args.sandbox, "ARENA_MATCH_DEADLINE_SECONDS": "3600"}
+           "ARENA_SANDBOX": args.sandbox, "ARENA_MATCH_DEADLINE_SECONDS": "3600"}
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                    capture_output=True)
     worker = CeleryProcess("sqlite-worker", [sys.executable, "-m", "celery", "-A", "arena", "worker", "--concurrency",

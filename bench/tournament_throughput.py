@@ -24,7 +24,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/9")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
@@ -101,7 +100,7 @@ def platform_run(args) -> tuple[float, int]:
                                   sha256=hashlib.sha256(code.encode()).hexdigest(), status=BotVersion.Status.ACCEPTED)
         services.add_entrant(instructor, tournament, bot)
 
-    env = {**os.environ, "ARENA_SANDBOX": args.sandbox, "PYTHONPATH": os.pathsep.join(sys.path[:2])}
+    env = {**os.environ, "ARENA_SANDBOX": args.sandbox}
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", "arena-bench", "--concurrency",
          str(args.workers), "--loglevel", "WARNING", "--without-gossip", "--without-mingle"],

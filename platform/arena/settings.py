@@ -15,6 +15,8 @@ from django.core.exceptions import ImproperlyConfigured
 REPO_ROOT = Path(__file__).resolve().parents[2]
 IN_CHECKOUT = (REPO_ROOT / "manage.py").is_file()
 VAR_DIR = Path(os.environ.get("ARENA_VAR_DIR", (REPO_ROOT if IN_CHECKOUT else Path.cwd()) / "var"))
+# The games' bot guides the site renders (docs/bots/GAME.md and their example bots): not in the installed package.
+ARENA_GUIDES_DIR = Path(os.environ.get("ARENA_GUIDES_DIR", REPO_ROOT / "docs" / "bots"))
 
 
 def env_bool(name: str, default: bool) -> bool:

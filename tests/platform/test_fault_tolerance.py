@@ -31,7 +31,6 @@ from sandbox.base import STAGING_PREFIX
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROOT = Path(__file__).resolve().parents[2]
 WORKER_ID = os.environ.get("PYTEST_XDIST_WORKER", "main")
 QUEUE = f"arena-fault-{WORKER_ID}"
 # A claimed match still running this long after its claim is presumed lost (production: 600 s). Short, so
@@ -92,7 +91,6 @@ def fault_lab(request, django_db_setup, sandbox_backend, tmp_path, settings, mon
         "ARENA_VAR_DIR": str(settings.VAR_DIR),
         "ARENA_SANDBOX": sandbox_backend,
         "SECRET_KEY": settings.SECRET_KEY,
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
     }
     started = []
 

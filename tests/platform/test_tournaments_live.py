@@ -116,8 +116,7 @@ def kill_lab(django_db_setup, sandbox_backend, tmp_path, settings):
     settings.ARENA_MATCH_DEADLINE_SECONDS = 10
     env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
            "ARENA_QUEUE": queue, "ARENA_MATCH_DEADLINE_SECONDS": "10", "ARENA_VAR_DIR": str(settings.VAR_DIR),
-           "ARENA_SANDBOX": sandbox_backend, "SECRET_KEY": settings.SECRET_KEY,
-           "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)])}
+           "ARENA_SANDBOX": sandbox_backend, "SECRET_KEY": settings.SECRET_KEY}
     celery_app.control.purge()
     started = []
 

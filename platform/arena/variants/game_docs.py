@@ -15,7 +15,7 @@ from django.conf import settings
 from games import available_games
 from markdown_it import MarkdownIt
 
-GUIDES_DIR = Path(settings.REPO_ROOT) / "docs" / "bots"
+GUIDES_DIR = Path(settings.ARENA_GUIDES_DIR)
 # What a guide may contain once rendered: text structure, code, tables, links. No images, no forms.
 ALLOWED_TAGS = {"h1", "h2", "h3", "h4", "p", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote",
                 "table", "thead", "tbody", "tr", "th", "td", "a", "br", "hr"}
