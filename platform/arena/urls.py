@@ -1,13 +1,16 @@
 """The site's URLs: each domain app's urls.py holds its pages (`urlpatterns`, under its own namespace) and its
-API (`api_urlpatterns`, under /api/); a new domain is one more line in DOMAINS."""
+API (`api_urlpatterns`, under /api/). Every app of the package in INSTALLED_APPS that has a urls.py is included,
+in that order: a new domain app is its folder and its line in INSTALLED_APPS, nothing here."""
 
 from importlib import import_module
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles.views import serve
 from django.urls import include, path, re_path
+from django.utils.module_loading import module_has_submodule
 
 from arena.accounts import urls as account_urls
 from arena.accounts import views as account_views
@@ -15,18 +18,8 @@ from arena.core import urls as core_urls
 from arena.core.ratelimit import rate_limited
 from arena.core.throttles import CredentialsAddressThrottle, PasswordResetThrottle, SignInThrottle
 
-DOMAINS = [
-    "arena.core",
-    "arena.accounts",
-    "arena.bots",
-    "arena.matches",
-    "arena.ratings",
-    "arena.variants",
-    "arena.tournaments",
-    "arena.grading",
-    "arena.notifications",
-]
-domain_urls = [import_module(f"{domain}.urls") for domain in DOMAINS]
+domain_urls = [import_module(f"{config.name}.urls") for config in apps.get_app_configs()
+               if config.name.startswith("arena.") and module_has_submodule(config.module, "urls")]
 
 # Sign-in attempts (the admin's, the site's) and password reset requests are rate limited per (address,
 # account) and per address, as the API's token endpoint is.
