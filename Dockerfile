@@ -19,13 +19,12 @@ COPY pyproject.toml README.md ./
 COPY games ./games
 COPY sandbox ./sandbox
 COPY platform ./platform
-# The whole platform as one installed package (arena with games and sandbox; templates, static files and
-# migrations included): no path of its own, and `arena-admin` runs its management commands anywhere.
+# The game guides the site renders (arena/variants/game_docs.py) and their example bots: installed with it.
+COPY docs/bots ./docs/bots
+# The whole platform as one installed package (arena with games and sandbox; templates, static files,
+# migrations and the guides included): no path of its own, and `arena-admin` runs its commands anywhere.
 RUN pip install --no-cache-dir --disable-pip-version-check . gunicorn==23.0.0
 COPY manage.py gunicorn.conf.py ./
-# The game guides the site renders (arena/variants/game_docs.py) and their example bots.
-COPY docs/bots ./docs/bots
-ENV ARENA_GUIDES_DIR=/app/docs/bots
 
 RUN useradd --system --uid 10001 arena && mkdir -p /var/lib/arena && chown arena /var/lib/arena
 USER arena

@@ -5,6 +5,7 @@ broker (both under ARENA_VAR_DIR), so that the demo runs on a fresh machine with
 """
 
 import os
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -15,8 +16,10 @@ from django.core.exceptions import ImproperlyConfigured
 REPO_ROOT = Path(__file__).resolve().parents[2]
 IN_CHECKOUT = (REPO_ROOT / "manage.py").is_file()
 VAR_DIR = Path(os.environ.get("ARENA_VAR_DIR", (REPO_ROOT if IN_CHECKOUT else Path.cwd()) / "var"))
-# The games' bot guides the site renders (docs/bots/GAME.md and their example bots): not in the installed package.
-ARENA_GUIDES_DIR = Path(os.environ.get("ARENA_GUIDES_DIR", REPO_ROOT / "docs" / "bots"))
+# The games' bot guides the site renders (docs/bots/GAME.md and their example bots), which pip installs
+# under <prefix>/share/arena/guides (pyproject.toml's data-files).
+ARENA_GUIDES_DIR = Path(os.environ.get("ARENA_GUIDES_DIR") or (
+    REPO_ROOT / "docs" / "bots" if IN_CHECKOUT else Path(sys.prefix) / "share" / "arena" / "guides"))
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -362,7 +365,7 @@ ARENA_RATES = {
     }.items()
 }
 # Matches one user may have queued or running at once (challenges beyond it wait: 429).
-# An API token's lifetime in days (api/tokens.py); a password change revokes it at once.
+# An API token's lifetime in days (accounts/tokens.py); a password change revokes it at once.
 ARENA_TOKEN_DAYS = int(os.environ.get("ARENA_TOKEN_DAYS", "30"))
 ARENA_MAX_MATCHES_IN_FLIGHT = int(os.environ.get("ARENA_MAX_MATCHES_IN_FLIGHT", "5"))
 # Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of owners, and per bot

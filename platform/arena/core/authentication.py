@@ -1,4 +1,4 @@
-"""Token authentication with an expiry (see api/tokens.py). Apart from the token views: DRF imports the
+"""Token authentication with an expiry (see arena/accounts/tokens.py). Apart from the token views: DRF imports the
 authentication classes while it loads its own views module."""
 
 from datetime import timedelta

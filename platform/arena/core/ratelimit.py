@@ -1,4 +1,4 @@
-"""The API's rate limits (api.throttles) on the pages: a request over its rate gets a 429 page with Retry-After."""
+"""The API's rate limits (core/throttles.py) on the pages: a request over its rate gets a 429 page with Retry-After."""
 
 import functools
 

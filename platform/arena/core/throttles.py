@@ -2,7 +2,7 @@
 
 Rates come from settings.ARENA_RATES, read on every request, so an operator (or a test) can change them
 without a restart of this module. A request over its rate raises Throttled at once: 429, a message saying
-which limit and when to come back, and Retry-After. The pages use the same classes (web.ratelimit).
+which limit and when to come back, and Retry-After. The pages use the same classes (core/ratelimit.py).
 """
 
 import hashlib

@@ -1,4 +1,4 @@
-// The replay viewer. Each game draws its table in a module of its own (web/replay/GAME.js) that calls
+// The replay viewer. Each game draws its table in a module of its own (matches/replay/GAME.js) that calls
 // ArenaReplay.register(GAME, {render}); a game without one is shown as the server's text rendering.
 // The viewer owns everything else: stepping, playing at a chosen speed, jumping to a round or a step,
 // the full or one seat's view, the moves with their analysis, and the decision each seat faced.
