@@ -94,8 +94,9 @@ def top_pairs(found: Report) -> list[dict]:
 
 def _report_key(assignment: Assignment, compared: dict[str, Compared]) -> str:
     """A digest of what a report is made of: each graded source (by submission), the starter code and the
-    built-in bots left out, and the comparison's code."""
-    made_of = hashlib.sha256(repr((ALGORITHM, assignment.game, assignment.starter_code,
+    built-in bots left out, and the comparison's code and where it lives (the cache pickles its classes by
+    module path: a report cached before the package move, under similarity.winnowing, would not load)."""
+    made_of = hashlib.sha256(repr((ALGORITHM, winnowing.__name__, assignment.game, assignment.starter_code,
                                    builtin_bot_sources(assignment.game))).encode())
     for key, item in compared.items():
         made_of.update(f"{key}:{hashlib.sha256(item.source.encode()).hexdigest()};".encode())
