@@ -1,19 +1,25 @@
-"""End Game matches a minute through the whole platform, on the warm Docker path, the cold one and no sandbox.
+"""The sandbox's goals through the whole platform, each against the unsandboxed floor of the same run.
 
-    python bench/platform_throughput.py [--matches 300] [--bots 20] [--workers 2] [--warm-containers 20]
-        [--modes warm,cold,none] [--long-matches 8] [--profile FILE]
+    python bench/platform_throughput.py [--matches 300] [--bots 20] [--workers 2] [--celery-workers 1]
+        [--warm-containers 20] [--modes warm,none] [--long-matches 8] [--round-trips 2000] [--profile FILE]
 
 Needs PostgreSQL and Redis (DATABASE_URL, CELERY_BROKER_URL; defaults: the local ones, database
 arena_platform_bench, dropped and created afresh) and Docker with the bot image. It creates --bots students'
-bots, then for each mode starts one real Celery worker (--workers pool processes, a fresh worker per
-mode so no container outlives its mode), queues --matches rated End Game challenges between the bots
-(every pair in turn) in one transaction and waits until every one is finished. Printed per mode:
-matches a minute from the commit to the last result, and the steady rate (the last two thirds of the
-results, once every warm container has been started), with the ratios to the unsandboxed floor.
-Then, with the same worker, --long-matches rated 4-seat Crazy-KING and SortingGame matches between
-the documented example bots (hundreds of decisions each: they dominate a card-game tournament): the
-cost of a decision through the platform, each match's time from its claim to its recorded result
-divided by the decisions its seats made.
+bots, then for each mode (warm Docker, cold Docker, no sandbox: the floor) starts --celery-workers real
+Celery workers (--workers pool processes each; fresh workers per mode, so no container outlives its mode),
+queues --matches rated End Game challenges between the bots in one transaction and waits until every one
+is finished. The pairs come round by round, every bot once a round, so that the matches played at once
+never seat one version twice and each version is warmed up once. Per mode: matches a minute from the
+commit to the last result, the steady rate (the last two thirds of the results, once every warm container
+has been started), and how many warm containers the engine started. Then, with the same workers,
+--long-matches rated 4-seat Crazy-KING and SortingGame matches between the documented example bots
+(hundreds of decisions each: they dominate a card-game tournament): the cost of a decision through the
+platform, each match's time from its claim to its recorded result divided by the decisions its seats made.
+Before the modes, the decision round trip of one bot in a warm container and as a plain process
+(--round-trips each, alternately, in this process: bench/sandbox_bench.py's measure).
+
+At the end, the issue's goals side by side as a table, with the load average at the start and the end
+(a figure measured while other work ran on the host is not the sandbox's).
 --profile FILE runs the worker's pool processes under cProfile (one FILE.PID per process; read them
 with `python -m pstats`).
 """
@@ -26,14 +32,23 @@ import itertools
 import os
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
+from types import SimpleNamespace
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_platform_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/12")
 from tournament_throughput import BOTS, ROOT, fresh_database
 
 QUEUE = os.environ["ARENA_QUEUE"] = "arena-platform-bench"
+# Where the workers' output goes (a worker that cannot start shows why there).
+WORKER_LOGS = Path(tempfile.gettempdir()) / "platform-bench-workers"
+# A mode whose workers finish no match in this long has failed (see WORKER_LOGS).
+STALLED_SECONDS = 180
 
+# The modes the goals compare; cold Docker (`--modes warm,cold,none`) serves validation only.
+DEFAULT_MODES = "warm,none"
 MODES = {
     # The platform's default where Docker works: warm containers for every match but validation.
     "warm": {"ARENA_SANDBOX": "", "ARENA_WARM_SANDBOX": "1"},
@@ -82,17 +97,43 @@ def make_long_game_bots() -> dict[str, list]:
     return {game: make_bots(LONG_SEATS, game, [(examples / f"{game}_example.py").read_text()]) for game in LONG_GAMES}
 
 
-def start_worker(mode: str, args) -> subprocess.Popen:
+def start_workers(mode: str, args) -> list[subprocess.Popen]:
     env = {**os.environ, **MODES[mode], "ARENA_WARM_MAX_CONTAINERS": str(args.warm_containers)}
-    command = [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", QUEUE, "--concurrency",
-               str(args.workers), "--loglevel", "WARNING", "--without-gossip", "--without-mingle"]
-    if args.profile:
-        env["ARENA_BENCH_PROFILE"] = f"{args.profile}.{mode}"
-        command = [sys.executable, "-c", PROFILE_HOOK + "\nimport sys\nfrom celery.__main__ import main\n"
-                   "sys.argv = ['celery'] + sys.argv[1:]\nmain()", *command[3:]]
-    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(4)  # the worker's start is not part of the figure
-    return worker
+    workers = []
+    WORKER_LOGS.mkdir(exist_ok=True)
+    for number in range(args.celery_workers):
+        command = [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", QUEUE, "--concurrency",
+                   str(args.workers), "--hostname", f"bench{number}@%h", "--loglevel", "WARNING",
+                   "--without-gossip", "--without-mingle"]
+        if args.profile:
+            env["ARENA_BENCH_PROFILE"] = f"{args.profile}.{mode}"
+            command = [sys.executable, "-c", PROFILE_HOOK + "\nimport sys\nfrom celery.__main__ import main\n"
+                       "sys.argv = ['celery'] + sys.argv[1:]\nmain()", *command[3:]]
+        with open(WORKER_LOGS / f"{mode}-{number}.log", "w") as log:
+            workers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log))
+    time.sleep(4 + args.celery_workers)  # the workers' start is not part of the figure
+    return workers
+
+
+def round_by_round(bots: list, window: int = 4):
+    """Every pair of `bots`, round after round for ever (the circle method: a round seats every bot once),
+    each round begun where no bot of the previous round's last `window` - 1 matches plays in its first
+    `window` - 1: the matches a worker's processes play at once (and those they hold next) never seat one
+    version twice, so each version's warm container is started once and then reused. (All the pairs of the
+    first bot in a row would start a container of it in each process.)"""
+    seats = [*bots, None] if len(bots) % 2 else list(bots)
+    half = len(seats) // 2
+    previous: list[tuple] = []
+    while True:
+        for _ in range(len(seats) - 1):
+            pairs = [(seats[i], seats[-1 - i]) for i in range(half) if None not in (seats[i], seats[-1 - i])]
+            recent = {bot for pair in previous[-(window - 1):] for bot in pair}
+            shift = next((shift for shift in range(len(pairs))
+                          if not recent & {bot for pair in (pairs[shift:] + pairs[:shift])[:window - 1] for bot in pair}),
+                         0)
+            previous = pairs[shift:] + pairs[:shift]
+            yield from previous
+            seats = [seats[0], seats[-1], *seats[1:-1]]
 
 
 def queue(game: str, tables, count: int) -> list[int]:
@@ -110,10 +151,15 @@ def wait_until_played(label: str, queued: list[int]):
     """Poll until every queued match has ended; the time polling began; a failed match is an error."""
     from arena.matches.models import Match
 
-    began = time.time()
+    began = progressed = time.time()
     mine = Match.objects.filter(pk__in=queued)
+    before = len(queued)
     while (left := mine.exclude(status__in=[Match.Status.FINISHED, Match.Status.SET_ASIDE]).count()):
         print(f"\r  {label}: {len(queued) - left} played, {time.time() - began:.0f} s", end="", file=sys.stderr)
+        if left < before:
+            before, progressed = left, time.time()
+        elif time.time() - progressed > STALLED_SECONDS:
+            raise RuntimeError(f"{label}: no match played for {STALLED_SECONDS} s; the workers' logs: {WORKER_LOGS}")
         time.sleep(0.5)
     print(file=sys.stderr)
     failed = mine.filter(status=Match.Status.SET_ASIDE).first()
@@ -124,7 +170,7 @@ def wait_until_played(label: str, queued: list[int]):
 
 def end_game_rates(mode: str, bots: list, args) -> tuple[float, float]:
     """(matches a minute overall, steady matches a minute) of End Game challenges between `bots`."""
-    queued = queue("endgame", itertools.cycle(itertools.combinations(bots, 2)), args.matches)
+    queued = queue("endgame", round_by_round(bots), args.matches)
     began, mine = wait_until_played(mode, queued)
     finished = sorted(mine.values_list("finished_at", flat=True))
     overall = args.matches / (finished[-1].timestamp() - began) * 60
@@ -145,64 +191,122 @@ def decision_cost(mode: str, game: str, bots: list, count: int) -> tuple[float, 
     return busy / decisions * 1000, decisions / count
 
 
-def warm_containers_started(since: float) -> int:
-    """How many warm containers the Docker engine started since `since` (a time.time())."""
+def warm_containers_started(since: float, versions) -> int:
+    """How many warm containers of `versions` the Docker engine started since `since` (a time.time())."""
+    from arena.matches.runner import warm_key
     from sandbox.docker_backend import client
-    from sandbox.pool import WARM_LABEL
+    from sandbox.pool import WARM_LABEL, warm_label
 
+    labels = {warm_label(warm_key(SimpleNamespace(bot=version.bot, version=version))) for version in versions}
     events = client().events(since=int(since), until=int(time.time()) + 1, decode=True,
                              filters={"type": "container", "event": "start", "label": WARM_LABEL})
-    return sum(1 for _ in events)
+    return sum(1 for event in events if event["Actor"]["Attributes"].get(WARM_LABEL) in labels)
 
 
 def run_mode(mode: str, bots: list, long_bots: dict[str, list], args) -> dict:
-    """The End Game rates and the long games' decision costs of `mode`, with a worker of its own."""
-    worker = start_worker(mode, args)
+    """The End Game rates and the long games' decision costs of `mode`, with workers of its own."""
+    from arena.bots.models import BotVersion
+
+    workers = start_workers(mode, args)
     try:
         began = time.time()
         figures = {"endgame": end_game_rates(mode, bots, args)}
-        # One warm-up per bot version and worker: its pool processes share their containers.
-        figures["started"] = warm_containers_started(began - 1) if mode == "warm" else None
+        # One warm-up per bot version and host: every worker process shares the containers.
+        figures["started"] = (warm_containers_started(began - 1, BotVersion.objects.filter(bot__in=bots))
+                              if mode == "warm" else None)
         # Other work on a shared host moves the figures: each mode's own load goes with them.
         figures["load"] = os.getloadavg()[0]
         if args.long_matches:
             figures.update({game: decision_cost(mode, game, long_bots[game], args.long_matches) for game in long_bots})
         return figures
     finally:
-        worker.terminate()
-        worker.wait()
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait()
+
+
+def round_trips(count: int, rounds: int = 5) -> dict[str, float]:
+    """Median milliseconds of a decision's round trip of one bot, in a warm container and as a plain process,
+    measured alternately in `rounds` parts (a change of the host's load falls on both)."""
+    import statistics
+
+    from sandbox import pool
+    from sandbox_bench import GREEDY_BOT, time_decisions
+
+    bot = Path(tempfile.mkdtemp(prefix="platform-bench-")) / "greedy.py"
+    bot.write_text(GREEDY_BOT)
+    samples: dict[str, list[float]] = {"docker-warm": [], "none": []}
+    try:
+        for _ in range(rounds):
+            for backend, taken in samples.items():
+                taken += time_decisions(backend, bot, max(count // rounds, 1))
+    finally:
+        pool.close_default_pool()
+    return {backend: statistics.median(taken) * 1000 for backend, taken in samples.items()}
+
+
+def goals_table(figures: dict, trips: dict | None, loads: tuple, args) -> list[str]:
+    """The issue's goals as a Markdown table: each sandboxed figure, its floor of this run, the ratio."""
+    warm, floor = figures["warm"], figures["none"]
+    rows = []
+    if trips:
+        rows.append(("decision round trip, warm container vs the same bot as a plain process",
+                     f"{trips['docker-warm']:.3f} ms", f"{trips['none']:.3f} ms",
+                     trips["docker-warm"] / trips["none"], 1.3))
+    for game, title in LONG_GAMES.items():
+        if game in warm:
+            rows.append((f"{title} decision through the platform ({warm[game][1]:.0f} a match)",
+                         f"{warm[game][0]:.2f} ms", f"{floor[game][0]:.2f} ms", warm[game][0] / floor[game][0], 1.5))
+    for index, (label, goal) in enumerate([("overall, warm-up included", 1.25), ("steady", 1.1)]):
+        rows.append((f"End Game challenges, {label}", f"{warm['endgame'][index]:.0f} a minute",
+                     f"{floor['endgame'][index]:.0f} a minute", floor["endgame"][index] / warm["endgame"][index],
+                     goal))
+    lines = [f"Goals (issue 27), warm Docker against no sandbox in this run; load average {loads[0]:.2f} at the "
+             f"start, {loads[1]:.2f} at the end, {os.cpu_count()} cores; {args.celery_workers} Celery worker(s) of "
+             f"{args.workers} pool processes, {args.matches} End Game challenges between {args.bots} bots, "
+             f"{args.long_matches} long matches a card game, {warm['started']} warm containers started for "
+             f"{args.bots} End Game versions:",
+             "", "| figure | warm Docker | floor | ratio | goal |", "|---|---|---|---|---|"]
+    lines += [f"| {label} | {sandboxed} | {floored} | {ratio:.2f}x | {goal}x {'met' if ratio <= goal else 'missed'} |"
+              for label, sandboxed, floored, ratio, goal in rows]
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=300)
     parser.add_argument("--bots", type=int, default=20)
-    parser.add_argument("--workers", type=int, default=2, help="Celery pool processes")
+    parser.add_argument("--workers", type=int, default=2, help="Celery pool processes a worker")
+    parser.add_argument("--celery-workers", type=int, default=1, help="Celery workers started on this host")
     parser.add_argument("--warm-containers", type=int, default=20,
                         help="ARENA_WARM_MAX_CONTAINERS: warm containers kept per pool process")
-    parser.add_argument("--modes", default="warm,cold,none")
+    parser.add_argument("--modes", default=DEFAULT_MODES, help=f"among {','.join(MODES)}")
     parser.add_argument("--long-matches", type=int, default=8,
                         help="Crazy-KING and SortingGame matches per mode for the cost of a decision (0: none)")
+    parser.add_argument("--round-trips", type=int, default=2000,
+                        help="decisions timed in a warm container and as a plain process (0: none)")
     parser.add_argument("--profile", help="cProfile the pool processes into FILE.MODE.PID")
     args = parser.parse_args()
     modes = args.modes.split(",")
     if unknown := set(modes) - set(MODES):
         parser.error(f"unknown modes {sorted(unknown)}; choose among {sorted(MODES)}")
 
+    began, load_at_start = time.time(), os.getloadavg()[0]
     fresh_database()
     import django
 
     django.setup()
     bots = make_bots(args.bots)
     long_bots = make_long_game_bots()
+    trips = round_trips(args.round_trips) if args.round_trips and {"warm", "none"} <= set(modes) else None
     figures = {mode: run_mode(mode, bots, long_bots, args) for mode in modes}
     load = os.getloadavg()
     print(f"{args.matches} rated End Game matches between {args.bots} bots through the platform (PostgreSQL, Redis, "
-          f"Celery with {args.workers} pool processes, up to {args.warm_containers} warm containers each); "
-          f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores:")
+          f"{args.celery_workers} Celery worker(s) with {args.workers} pool processes, up to {args.warm_containers} "
+          f"warm containers each); load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on "
+          f"{os.cpu_count()} cores, {time.time() - began:.0f} s in all:")
     floor = figures.get("none")
-    if floor:
-        print("  (goals: warm within 1.25x of the floor overall and 1.1x steady; a card game's decision within 1.5x)")
     for mode, rates in figures.items():
         overall, steady = rates["endgame"]
         ratio = (f", floor / {mode}: {floor['endgame'][0] / overall:.2f}x overall, "
@@ -218,6 +322,9 @@ def main() -> None:
                 cost, decisions = rates[game]
                 ratio = f", {cost / floor[game][0]:.2f}x the floor" if floor else ""
                 print(f"  {title:11} {mode:5} {cost:6.2f} ms a decision ({decisions:.0f} decisions a match){ratio}")
+    if "warm" in figures and floor:
+        print()
+        print("\n".join(goals_table(figures, trips, (load_at_start, load[0]), args)))
 
 
 if __name__ == "__main__":

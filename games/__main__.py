@@ -11,8 +11,10 @@ from pathlib import Path
 
 from . import available_games, get_game, replay as replays
 from .bots import BotSpecError, make_player
+from .contracts import Replay, is_verdict, seat_names
 from .core import ConfigError, ScoreOrder, loads_json, short_repr
 from .referee import play_match, seated
+from .table import DEFAULT_MOVE_SECONDS, TableError
 from .tournament import FORMATS
 
 SANDBOXES = ("none", "bwrap", "docker")
@@ -205,30 +207,30 @@ def cmd_replay(args) -> int:
     game = get_game(replay["game"])
     positions = list(replays.states(replay))  # every move checked before the analysis reads them
     analysis = {row["step"]: row for row in (game.analyse(replay) or [])}
-    names = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
+    names = seat_names(replay)
     lost = [0] * replay["num_players"]
     print(f"{game.title}, seed {replay['seed']}, players: {', '.join(names)}")
     previous = None
     for state, event in positions:
         if event is None:
             print(_indent(game.render(state)))
-        elif "verdict" in event:
+        elif is_verdict(event):
             print(f"      seat {event['seat']} ({names[event['seat']]}) is out: {event['verdict']}")
         else:
-            row = analysis.get(previous.step, {})
-            lost[event["seat"]] += row.get("points_lost", 0)
-            note = f"   [{row['text']}]" if "text" in row else ""
+            row = analysis.get(previous.step)
+            lost[event["seat"]] += (row["points_lost"] or 0) if row else 0
+            note = f"   [{row['text']}]" if row else ""
             print(f"{previous.step + 1:>4}. {names[event['seat']]} {game.describe_action(previous, event['action'])}{note}")
             print(_indent(game.render(state)))
         previous = state
     result = replay.get("result", {})
     print(f"winners: {result.get('winners')}, scores: {result.get('scores')}")
-    if any("points_lost" in row for row in analysis.values()):
+    if any(row["points_lost"] is not None for row in analysis.values()):
         print("points lost against optimal play: " + ", ".join(f"{names[s]} {lost[s]}" for s in range(len(lost))))
     return 0
 
 
-def _show_position(replay: dict, step: int, seat: int | None) -> int:
+def _show_position(replay: Replay, step: int, seat: int | None) -> int:
     """One position of a replay (the web viewer's "open offline" link): the table at `step`, seen by `seat`
     or in full, the move that led there and the decision taken next, with its analysis when it has one."""
     game = get_game(replay["game"])
@@ -237,18 +239,18 @@ def _show_position(replay: dict, step: int, seat: int | None) -> int:
     positions = list(replays.states(replay))
     if not 0 <= step < len(positions):
         raise ConfigError(f"--step must be 0 to {len(positions) - 1} for this replay")
-    names = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
+    names = seat_names(replay)
     state, event = positions[step]
     print(f"{game.title}, seed {replay['seed']}, step {step} of {len(positions) - 1}"
           + (f", as {names[seat]} (seat {seat}) sees it" if seat is not None else ", full view"))
-    if event is not None and "action" in event:
+    if event is not None and not is_verdict(event):
         print(f"last move: {names[event['seat']]} {game.describe_action(positions[step - 1][0], event['action'])}")
     print(_indent(game.render(state, seat)))
-    if step + 1 < len(positions) and "action" in positions[step + 1][1]:
-        chosen = positions[step + 1][1]
-        row = {row["step"]: row for row in (game.analyse(replay) or [])}.get(state.step, {})
+    chosen = positions[step + 1][1] if step + 1 < len(positions) else None
+    if chosen is not None and not is_verdict(chosen):
+        row = {row["step"]: row for row in (game.analyse(replay) or [])}.get(state.step)
         hidden = seat is not None and chosen["seat"] != seat  # another seat's analysis may name its cards
-        note = f"   [{row['text']}]" if "text" in row and not hidden else ""
+        note = f"   [{row['text']}]" if row and not hidden else ""
         print(f"next: {names[chosen['seat']]} {game.describe_action(state, chosen['action'])}{note}")
     return 0
 
@@ -268,6 +270,83 @@ def cmd_tournament(args) -> int:
     else:
         print(file=sys.stderr)  # ends the progress line
         print(report.render(result))
+    return 0
+
+
+HUMAN_SPEC = "human"
+
+
+def play_seats(game, assigned: list[list[str]], opponents: list[str] | None, count: int | None) -> list[str]:
+    """Each seat's spec for `play`: the seats given with --seat, the others filled in order with the
+    --opponents, the last of them again for any seat still empty (builtin:random when none is given).
+
+    Without `count`, the table has the seats given and the opponents (at least the game's fewest), or the
+    game's usual number when no opponent is given."""
+    given = {}
+    for seat_text, spec in assigned:
+        if not seat_text.isdigit() or len(seat_text) > 3:
+            raise ConfigError(f"--seat takes a seat number and who plays it, not {short_repr(seat_text)}")
+        if int(seat_text) in given:
+            raise ConfigError(f"seat {int(seat_text)} is given twice")
+        given[int(seat_text)] = spec
+    opponents = list(opponents or [])
+    if max(given) >= game.max_players:
+        raise ConfigError(f"{game.name} has seats 0 to {game.max_players - 1}, not seat {max(given)}")
+    if count is None:
+        count = max(len(given) + len(opponents), game.min_players if opponents else game.default_players,
+                    max(given) + 1)
+    if not game.min_players <= count <= game.max_players:
+        raise ConfigError(f"{game.name} is played by {game.min_players} to {game.max_players} players, not {count}")
+    if max(given) >= count:
+        raise ConfigError(f"seat {max(given)} is not at a table of {count} seats (seats are 0 to {count - 1})")
+    if len(opponents) > count - len(given):
+        raise ConfigError(f"{len(opponents)} opponents do not fit in the {count - len(given)} seats left")
+    fill = iter(opponents)
+    last = opponents[-1] if opponents else "builtin:random"
+    return [given[seat] if seat in given else next(fill, last) for seat in range(count)]
+
+
+def cmd_play(args) -> int:
+    from . import play
+    from .table import Seat, Table, check_move_seconds
+
+    game = get_game(args.game)
+    config = _config(game, args)
+    specs = play_seats(game, args.seat, args.opponents, args.players)
+    if HUMAN_SPEC not in specs:
+        raise ConfigError("no seat is played by a person: give one with --seat K human (or use `match`)")
+    seed = secrets.randbelow(FRESH_SEEDS) if args.seed is None else args.seed
+    # Options and a time the table refuses are refused before any bot is opened.
+    game.new_game(len(specs), config, seed)
+    move_seconds = check_move_seconds(args.move_time or None)
+    bot_seats = [seat for seat, spec in enumerate(specs) if spec != HUMAN_SPEC]
+    openers = [partial(make_player, game, specs[seat], sandbox=args.sandbox, seed=seed, seat=seat) for seat in bot_seats]
+    reader = play.LineReader(sys.stdin.buffer)
+    try:
+        with seated(openers) as opened:
+            players = dict(zip(bot_seats, opened))
+            people = specs.count(HUMAN_SPEC)
+            seats = [Seat(players[seat].name) if seat in players
+                     else Seat("you" if people == 1 else f"person {seat}", human=True) for seat in range(len(specs))]
+            table = Table.open(game, seats, config=config, seed=seed, move_seconds=move_seconds)
+            print(f"{game.title}, seed {seed}; seats: "
+                  + ", ".join(f"{seat} {sitter.name}" for seat, sitter in enumerate(seats)))
+            play.play_to_the_end(table, players, reader, sys.stdout)
+    except KeyboardInterrupt:
+        print("\ninterrupted: the game was not finished and no replay was saved", file=sys.stderr)
+        return 130
+    replay_file = args.replay or f"{game.name}-{seed}.replay.json"
+    try:
+        replays.save(table.replay(), replay_file)
+    except OSError as exc:
+        raise ConfigError(f"cannot save the replay to {replay_file}: {exc.strerror}") from None
+    print("\nfinal table:")
+    print(_indent(game.render(table.state)))
+    scores = table.state.scores()
+    for seat, sitter in enumerate(seats):
+        print(f"seat {seat} {sitter.name}: score {_number(scores[seat])}, place {table.state.ranking()[seat]}")
+    print(f"winners: {', '.join(f'seat {s} {seats[s].name}' for s in table.state.winners()) or 'none'}")
+    print(f"replay saved to {replay_file}; `python -m games replay {replay_file}` shows it with its analysis")
     return 0
 
 
@@ -337,13 +416,33 @@ def parser() -> argparse.ArgumentParser:
     tournament.add_argument("--json", action="store_true", help="print one JSON object with every series and the standings")
     tournament.set_defaults(run=cmd_tournament)
 
+    play = commands.add_parser("play", help="play a game yourself in the terminal, against bots or each other")
+    play.add_argument("game")
+    play.add_argument("--seat", nargs=2, action="append", metavar=("K", "WHO"), required=True,
+                      help="seat K is played by WHO: human (you, at this terminal), builtin:NAME or a bot file")
+    play.add_argument("--opponents", nargs="+", metavar="BOT",
+                      help="who plays the other seats, in order: builtin:NAME or a bot file (default builtin:random)")
+    play.add_argument("--players", type=int, help="how many seats (default: the seats and opponents given, "
+                                                  "at least the game's usual number)")
+    play.add_argument("--seed", type=int, help="all chance in the game (default: a fresh one, printed)")
+    play.add_argument("--move-time", type=float, default=DEFAULT_MOVE_SECONDS, metavar="SECONDS",
+                      help=f"a person's time per move, 0 for none (default {DEFAULT_MOVE_SECONDS:g}); "
+                           "out of time, the seat loses with the verdict timeout. Bots keep their own limits")
+    play.add_argument("--sandbox", choices=SANDBOXES, default="none",
+                      help="how bot files run: none = a plain child process, for your own trusted code only")
+    play.add_argument("--replay", metavar="FILE", help="where to save the finished game (default GAME-SEED.replay.json)")
+    play.add_argument("--config", metavar="JSON", help="game options as a JSON object, or @FILE")
+    play.add_argument("--board", help="End Game: the board, e.g. \"-1 3 9 4\"")
+    play.set_defaults(run=cmd_play)
+
     listing = commands.add_parser("list", help="list the games and built-in bots")
     listing.set_defaults(run=cmd_list)
     return root
 
 
-# Options whose value may start with "-" (a board "-1,3,9,4"), which argparse would take for an option.
-VALUE_MAY_LOOK_LIKE_AN_OPTION = ("--board",)
+# Options whose value may start with "-" (a board "-1,3,9,4", a config "-1e+16" that is refused as JSON that
+# is no object), which argparse would take for an option.
+VALUE_MAY_LOOK_LIKE_AN_OPTION = ("--board", "--config")
 
 
 def _attach_values(argv: list[str]) -> list[str]:
@@ -361,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(_attach_values(sys.argv[1:] if argv is None else argv))
     try:
         return args.run(args)
-    except (ConfigError, BotSpecError, KeyError, replays.ReplayError) as exc:
+    except (ConfigError, BotSpecError, KeyError, replays.ReplayError, TableError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"error: {message}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ match exactly. Out-of-turn decisions (a challenge window, say) are ordinary deci
 from __future__ import annotations
 
 import copy
+import dataclasses
 import enum
 import json
 import math
@@ -19,6 +20,8 @@ import reprlib
 from abc import ABC, abstractmethod
 from itertools import accumulate
 from typing import Any, ClassVar
+
+from .contracts import AnalysisRow, GameInfo, Replay
 
 JSON = Any
 
@@ -232,6 +235,20 @@ class GameState(ABC):
     def _rules_over(self) -> bool:
         """True when the game ended by its own rules."""
 
+    @abstractmethod
+    def _public(self, view: dict) -> dict:
+        """What anyone may see of this position (a spectator, a tournament's stream), made from `view` alone:
+        one seat's `_observe(seat)`, with what only that seat sees taken out or masked.
+
+        Read nothing from `self`: the shared conformance test checks that every seat's view gives the same
+        public view, which then holds only what every seat sees (no hidden card, no seat's own view)."""
+
+    @abstractmethod
+    def _action_label(self, view: dict, action: JSON) -> str:
+        """A person's short reading of `action`, one of the legal actions in `view` (the observation of the
+        seat on move), made from `view` alone, so that it says nothing that seat may not see. Labels of
+        one position's legal actions must differ (the conformance test checks it): a person picks by them."""
+
     def _drop_seat(self, seat: int) -> bool:
         """Take a failed seat out of play; return True if the game can go on without it.
 
@@ -270,6 +287,25 @@ class GameState(ABC):
         obs["step"] = self.step
         obs["legal_actions"] = self.legal_actions() if self.current_player() == seat else []
         return obs
+
+    def move_choices(self, seat: int) -> list["MoveChoice"]:
+        """`seat`'s legal actions as labelled choices a person can read and pick, in the order of
+        `legal_actions`; empty when it is not `seat`'s turn."""
+        if self.current_player() != seat:
+            return []
+        view = self.observation(seat)
+        return [MoveChoice(self._action_label(view, action), action) for action in view["legal_actions"]]
+
+    def public_view(self) -> dict:
+        """What anyone may see of this position: no hidden card, no seed, no seat's own observation.
+
+        The game's `_public` makes it from seat 0's view (any seat's gives the same, as the conformance test
+        checks); what the referee knows publicly is added: whose turn it is, whether the game is over, and
+        the seats out of the game with their verdicts."""
+        view = self._public(self._observe(0))
+        view.update(game=self.game.name, step=self.step, to_move=self.current_player(), over=self.is_terminal(),
+                    failures=[[seat, verdict.value] for seat, verdict in self.failures])
+        return view
 
     def legal_action(self, action: object) -> JSON:
         """The game's own legal action equal to `action` (the same JSON, whatever the key order), or
@@ -349,6 +385,14 @@ class GameState(ABC):
         return new
 
 
+@dataclasses.dataclass(frozen=True)
+class MoveChoice:
+    """One legal action as a person picks it: the game's label for it, and the action itself."""
+
+    label: str
+    action: JSON
+
+
 # The longest reading of a refused action in an error message.
 ACTION_SHOWN = 200
 
@@ -417,9 +461,25 @@ class Game(ABC):
         """Built-in bot classes by name (`builtin:NAME`); each instance has `act(obs)`, maybe `setup(info)`."""
         return {}
 
-    def analyse(self, replay: dict) -> list[dict] | None:
+    def analyse(self, replay: Replay) -> list[AnalysisRow] | None:
         """Per-decision analysis of a played game against the solver, or None if the game has none."""
         return None
+
+    def analyse_move(self, replay: Replay, step: int) -> AnalysisRow:
+        """The analysis of decision `step` alone, for a game whose analysis takes the solver seconds a move
+        (Sprouts): a viewer asks for it move by move (GameInfo.streams_analysis). IndexError past the end."""
+        raise NotImplementedError(f"{self.name} sends its analysis whole (analyse)")
+
+    def info(self) -> GameInfo:
+        """What the platform reads of this game."""
+        return GameInfo(
+            name=self.name, title=self.title, min_players=self.min_players, max_players=self.max_players,
+            default_players=self.default_players, cooperative=self.cooperative,
+            lower_is_better=self.score_order == ScoreOrder.LOWER_IS_BETTER, perfect_score=self.perfect_score,
+            builtin_bots=tuple(sorted(self.builtin_bots())),
+            has_analysis=type(self).analyse is not Game.analyse,
+            streams_analysis=type(self).analyse_move is not Game.analyse_move,
+        )
 
     def describe_action(self, state: GameState, action: JSON) -> str:
         """A short human reading of `action` taken in `state`."""

@@ -16,10 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from typing import Any, Protocol
 
-from .core import ACTION_SHOWN, BotFailure, Game, GameState, IllegalAction, Verdict, short_repr
-
-REPLAY_FORMAT = "arena-replay"
-REPLAY_VERSION = 1
+from .contracts import REPLAY_FORMAT, REPLAY_VERSION, Replay, ReplayEvent
+from .core import ACTION_SHOWN, JSON, BotFailure, Game, GameState, IllegalAction, Verdict, short_repr
 
 
 class Player(Protocol):
@@ -66,7 +64,7 @@ class MatchResult:
     game: str
     winners: list[int]
     players: list[SeatResult]
-    replay: dict
+    replay: Replay
     final_state: GameState
 
     @property
@@ -189,7 +187,7 @@ def play_match(
     """
     state = game.new_game(len(players), config, seed)
     initial = state
-    events: list[dict] = []
+    events: list[ReplayEvent] = []
     details = [""] * len(players)
 
     def fail(seat: int, failure: BotFailure) -> None:
@@ -199,26 +197,21 @@ def play_match(
         state = state.forfeit(seat, failure.verdict)
 
     _prepare(players)
-    for seat, player in enumerate(players):
+    for number, player in enumerate(players):
         try:
-            player.start(setup_info(game, state, seat))
+            player.start(setup_info(game, state, number))
         except BotFailure as failure:
-            fail(seat, failure)
+            fail(number, failure)
             if state.is_terminal():
                 break
 
     while not state.is_terminal():
         seat = state.current_player()
+        assert seat is not None, "a game that is not over has a seat to move"
         try:
-            proposed = players[seat].act(state.observation(seat))
+            action = bot_decision(players[seat], state)
         except BotFailure as failure:
             fail(seat, failure)
-            continue
-        try:
-            action = state.legal_action(proposed)  # the game's own value from here on, never the bot's
-        except IllegalAction:
-            fail(seat, BotFailure(Verdict.ILLEGAL, f"returned {short_repr(proposed, ACTION_SHOWN)}, not one of "
-                                                   "legal_actions"))
             continue
         before = state
         state = state.apply_action(action)
@@ -227,15 +220,15 @@ def play_match(
             on_step(before, seat, action, state)
 
     logs = [player.close() for player in players]
-    verdicts = {seat: verdict.value for seat, verdict in state.failures}
     ranking = state.ranking()
     scores = state.scores()
+    statuses = seat_statuses(state)
     seats = [
         SeatResult(
             name=player.name,
             score=scores[seat],
             placing=ranking[seat],
-            status=verdicts.get(seat, Verdict.OK.value),
+            status=statuses[seat],
             detail=details[seat],
             log=logs[seat],
             think_time=round(getattr(player, "think_time", 0.0), 6),
@@ -243,20 +236,44 @@ def play_match(
         )
         for seat, player in enumerate(players)
     ]
-    replay = {
+    replay = replay_record(state, initial.config, [player.name for player in players], events)
+    return MatchResult(game.name, state.winners(), seats, replay, state)
+
+
+def bot_decision(player: Player, state: GameState) -> JSON:
+    """What `player`, the bot of the seat on move in `state`, decides: the game's own legal action equal to
+    what the bot returned (never the bot's value), or BotFailure: the player's own (timeout, crash...), or
+    ILLEGAL for anything but a legal action. Every bot decision is taken here, in a match or at a table."""
+    proposed = player.act(state.observation(state.current_player()))
+    try:
+        return state.legal_action(proposed)
+    except IllegalAction:
+        raise BotFailure(Verdict.ILLEGAL, f"returned {short_repr(proposed, ACTION_SHOWN)}, not one of "
+                                          "legal_actions") from None
+
+
+def seat_statuses(state: GameState) -> list[str]:
+    """Each seat's status: `ok`, or the verdict it failed with."""
+    verdicts = {seat: verdict.value for seat, verdict in state.failures}
+    return [verdicts.get(seat, Verdict.OK.value) for seat in range(state.num_players)]
+
+
+def replay_record(state: GameState, config: dict, names: list[str], events: list[ReplayEvent]) -> Replay:
+    """The replay of a game that reached `state` from `config` and `state.seed` by `events` (each seat's
+    actions and verdicts), played by the seats `names`: what a match and a table alike keep."""
+    return {
         "format": REPLAY_FORMAT,
         "version": REPLAY_VERSION,
-        "game": game.name,
-        "config": initial.config,
-        "seed": seed,
-        "num_players": len(players),
-        "players": [player.name for player in players],
+        "game": state.game.name,
+        "config": config,
+        "seed": state.seed,
+        "num_players": state.num_players,
+        "players": list(names),
         "events": events,
         "result": {
             "winners": state.winners(),
-            "scores": scores,
-            "placings": ranking,
-            "statuses": [s.status for s in seats],
+            "scores": state.scores(),
+            "placings": state.ranking(),
+            "statuses": seat_statuses(state),
         },
     }
-    return MatchResult(game.name, state.winners(), seats, replay, state)

@@ -7,23 +7,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
+from .contracts import REPLAY_FORMAT, REPLAY_VERSION, Replay, ReplayEvent, is_verdict
 from .core import GameState, IllegalAction, Verdict, loads_json, short_repr
-from .referee import REPLAY_FORMAT, REPLAY_VERSION
 
 
 class ReplayError(ValueError):
     """A replay file that is not one, is of an unknown version, or does not replay."""
 
 
-def save(replay: dict, path: str | Path) -> None:
+def save(replay: Replay, path: str | Path) -> None:
     Path(path).write_text(json.dumps(replay, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
-def load(path: str | Path) -> dict:
+def load(path: str | Path) -> Replay:
     try:
-        replay = loads_json(Path(path).read_text(encoding="utf-8"))
+        replay: Replay = loads_json(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:  # not UTF-8, not JSON, nested too deep, NaN: all ValueErrors
         raise ReplayError(f"{path}: not a readable replay file ({exc})") from None
     try:
@@ -39,7 +39,7 @@ REQUIRED_FIELDS = {"game": (str, "a game's name"), "config": (dict, "an object")
 VERDICTS = {verdict.value for verdict in Verdict}
 
 
-def check(replay: dict) -> None:
+def check(replay: Any) -> None:
     """ReplayError unless `replay` has every field of a replay, each of its type, and events that name a
     seat of the match (a replay file may hold anything: what it holds is shown, never a traceback)."""
     if not isinstance(replay, dict) or replay.get("format") != REPLAY_FORMAT:
@@ -70,7 +70,7 @@ def _is_event(event: object, num_players: int) -> bool:
     return event.keys() == {"seat", "action"} or (event.keys() == {"seat", "verdict"} and event["verdict"] in VERDICTS)
 
 
-def states(replay: dict) -> Iterator[tuple[GameState, dict | None]]:
+def states(replay: Replay) -> Iterator[tuple[GameState, ReplayEvent | None]]:
     """Yield (state, event that led to it): first the initial state with None, then one per event."""
     from . import get_game
 
@@ -79,7 +79,7 @@ def states(replay: dict) -> Iterator[tuple[GameState, dict | None]]:
     state = game.new_game(replay["num_players"], replay["config"], replay["seed"])
     yield state, None
     for index, event in enumerate(replay["events"]):
-        if "verdict" in event:
+        if is_verdict(event):
             if event["seat"] in state.failed_seats or state.is_terminal():
                 raise ReplayError(f"event {index}: seat {event['seat']} fails, but it is out or the game is over")
             state = state.forfeit(event["seat"], Verdict(event["verdict"]))
@@ -93,8 +93,6 @@ def states(replay: dict) -> Iterator[tuple[GameState, dict | None]]:
         yield state, event
 
 
-def final_state(replay: dict) -> GameState:
-    state = None
-    for state, _ in states(replay):
-        pass
+def final_state(replay: Replay) -> GameState:
+    *_, (state, _) = states(replay)
     return state

@@ -34,7 +34,8 @@ HARNESS = Path(__file__).with_name("harness.py")
 STAGING_PREFIX = "arena-sandbox-"
 # Workers on one host sweep leftovers one at a time (named outside STAGING_PREFIX: a sweep never takes it).
 SWEEP_LOCK = Path(tempfile.gettempdir()) / "arena-sweep.lock"
-# The folders of shared warm pools (sandbox/pool.py): an entry per container, locked while a match uses it.
+# The folders of shared warm pools (sandbox/pool.py, one per deployment, user and PID namespace on a host): an
+# entry per container, locked while a match uses it. They stay, empty, once their containers are gone.
 SHARE_PREFIX = "arena-warm-"
 READ_CHUNK = 1 << 16
 # How long to wait for the rest of stderr and the exit status once the bot's stdout has closed.
@@ -60,7 +61,7 @@ def owner_token() -> str:
     worker, nor does a worker of another PID namespace (a container) that shares the host name, a /tmp or
     the Docker engine. A worker of an earlier release, which knows no namespace, sees another host in it:
     it leaves alone what this one made."""
-    return f"{socket.gethostname()}/{_pid_namespace()}:{os.getpid()}:{_start_time(os.getpid())}"
+    return f"{socket.gethostname()}/{pid_namespace()}:{os.getpid()}:{_start_time(os.getpid())}"
 
 
 def _owner_parts(token: str) -> tuple[bool, str, str]:
@@ -68,7 +69,7 @@ def _owner_parts(token: str) -> tuple[bool, str, str]:
     place, _, rest = token.partition(":")
     pid, _, start = rest.partition(":")
     host, _, namespace = place.partition("/")
-    return host == socket.gethostname() and namespace in ("", _pid_namespace()), pid, start
+    return host == socket.gethostname() and namespace in ("", pid_namespace()), pid, start
 
 
 def owner_alive(token: str) -> bool:
@@ -86,7 +87,7 @@ def local_owner_pid(token: str) -> int | None:
 
 def process_name(pid: int) -> str:
     """A process of this host as "pid.start time-nsPID namespace" (a reused pid names another process)."""
-    return f"{pid}.{_start_time(pid)}-ns{_pid_namespace()}"
+    return f"{pid}.{_start_time(pid)}-ns{pid_namespace()}"
 
 
 def local_owner_prefix() -> str:
@@ -104,7 +105,7 @@ def local_owner_alive(name: str) -> bool:
     return owner_alive(f"{socket.gethostname()}{namespace}:{pid}:{start}")
 
 
-def _pid_namespace() -> str:
+def pid_namespace() -> str:
     """This process's PID namespace (its inode number): pids mean something only within one."""
     try:
         return os.readlink("/proc/self/ns/pid").partition("[")[2].rstrip("]") or "0"
@@ -135,9 +136,6 @@ def remove_stale_staging() -> list[Path]:
         if not local_owner_alive(staging.name[len(STAGING_PREFIX):]) and str(staging) not in in_use:
             shutil.rmtree(staging, ignore_errors=True)
             removed.append(staging)
-    for folder in Path(tempfile.gettempdir()).glob(f"{SHARE_PREFIX}*"):
-        if not local_owner_alive(folder.name[len(SHARE_PREFIX):]) and not any(folder.iterdir()):
-            folder.rmdir()  # the folder of a worker that is gone, whose containers are all gone too
     return removed
 
 

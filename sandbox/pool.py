@@ -18,12 +18,14 @@ containers are removed after `idle_seconds` (`reap`, also run at each acquire), 
 `max_containers` (idle and in use); past that a match gets a container of its own, removed after it, as
 every match of the cold backend does.
 
-A pool given a `share_dir` (the default pool of a Celery worker's pool processes, `share_default_pool`)
+A pool given a `share_dir` (the default pool of every Celery worker process on a host, `share_default_pool`)
 shares its idle containers with the other pools of that folder: each container it keeps has an entry
 there, locked (flock) by the process whose match uses it; an idle container is parked (its supervisor
-waits, unconnected) and any of those processes may take it, so a bot version is warmed up once per
-worker, not once per pool process. A container stays its maker's: its maker reaps it when idle and
-removes it when closing, and one whose maker is gone is removed by whoever used it last (or the sweep).
+waits, unconnected) and any of those processes may take it, so a bot version is warmed up once per host,
+not once per pool process or per worker. A container stays its maker's: its maker removes it when
+closing, and one whose maker is gone is removed by whoever used it last. Any process of the folder
+removes, when it reaps, the idle containers whose idle time is up whoever made them, and those whose
+maker is gone (a killed worker process: no sweep needed).
 See docs/operator-sandbox.md.
 """
 
@@ -39,6 +41,7 @@ import select
 import shutil
 import signal
 import socket
+import stat
 import struct
 import tempfile
 import threading
@@ -47,8 +50,8 @@ from pathlib import Path
 
 from games.core import BotFailure, Verdict, cut, loads_json
 
-from .base import (READ_CHUNK, SHARE_PREFIX, PipeChannel, SandboxPlayer, SandboxUnavailable, make_staging,
-                   owner_alive, owner_token, process_name)
+from .base import (HARNESS, READ_CHUNK, SHARE_PREFIX, PipeChannel, SandboxPlayer, SandboxUnavailable, make_staging,
+                   owner_alive, owner_token, pid_namespace)
 from .cgroup import Cgroup
 from .docker_backend import client, container_config, container_exit_status, remove_container, start_detached
 from .limits import Limits
@@ -78,6 +81,8 @@ READ_ROUNDS_AT_THE_END = 8
 # Starting python in a fresh container on a busy host; then the reset (its kill patience is 3 s).
 READY_TIMEOUT = 20.0
 RESET_TIMEOUT = 6.0
+# How often a pool's acquire looks in a shared folder for other processes' containers that are due to go.
+SHARED_REAP_INTERVAL = 10.0
 # A container is retired after this long, busy or not: well under docker_backend.MAX_AGE, past which
 # cleanup_leftovers() removes any bot container whoever owns it.
 MAX_LIFETIME = 3600.0
@@ -187,9 +192,8 @@ class WarmContainer:
         """A started container, its supervisor connected and its first harness waiting; `warm` labels it as
         a warm pool's (WARM_LABEL: a hash of its key); with `share_dir`, entered there and leased."""
         staging = make_staging(bot, (SUPERVISOR,))
-        key_digest = hashlib.sha256(repr(pool_key[0]).encode()).hexdigest()[:16]
         config = container_config(image, staging, limits, command=SUPERVISOR_COMMAND,
-                                  labels={WARM_LABEL: key_digest} if warm else None)
+                                  labels={WARM_LABEL: warm_label(pool_key[0])} if warm else None)
         listener = _listen(staging / CONTROL_SOCKET)
         try:
             container_id, pid = start_detached(config)
@@ -218,7 +222,14 @@ class WarmContainer:
         return container
 
     def enter(self, share_dir: Path) -> None:
-        """Put the container in a shared pool's folder, leased to this process."""
+        """Put the container in a shared pool's folder, leased to this process (made again if a sweep of an
+        earlier release took it for a dead worker's, empty); if it is not private, the container is not
+        shared."""
+        try:
+            make_private_folder(share_dir)
+        except (OSError, SandboxUnavailable) as error:
+            logger.warning("container %s is not shared: %s", self.id[:12], error)
+            return
         entry = share_dir / f"{pool_digest(self.pool_key)}.{self.id[:12]}"
         partial = entry.with_name(f".{entry.name}")
         partial.write_text(json.dumps({"id": self.id, "pid": self.pid, "staging": str(self.staging),
@@ -441,6 +452,11 @@ class WarmContainer:
             return float("inf")  # removed by another process: nothing left to wait for
 
 
+def warm_label(key: str) -> str:
+    """The WARM_LABEL of the containers kept for `key` (a hash: the key names an owner and a version)."""
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+
+
 def pool_digest(pool_key: tuple) -> str:
     """A pool key's name in a shared pool's folder (the same in every process)."""
     return hashlib.sha256(repr(pool_key).encode()).hexdigest()[:24]
@@ -645,6 +661,8 @@ class WarmPool:
         self._starting = 0
         self._lock = threading.Lock()
         self._closed = False
+        # When an acquire next looks in the shared folder for others' containers that are due to go.
+        self._next_shared_reap = 0.0
 
     def player(self, bot_path: str, *, key: str, name: str | None = None, limits: Limits | None = None
                ) -> WarmPlayer:
@@ -672,13 +690,42 @@ class WarmPool:
         for container in unclean:
             container.remove()
 
-    def reap(self) -> int:
-        """Remove the containers idle longer than `idle_seconds`; how many."""
+    def reap(self, *, shared: bool = True) -> int:
+        """Remove the containers idle longer than `idle_seconds`; how many. With `shared`, also those other
+        processes keep in the shared folder that are due to go (see `_take_due_shared`)."""
         with self._lock:
             stale = self._take_own(lambda c: c.idle_seconds() > self.idle_seconds)
+        if shared:
+            stale += self._take_due_shared()
         for container in stale:
             container.remove()
         return len(stale)
+
+    def _take_due_shared(self) -> list[WarmContainer]:
+        """The idle containers of the shared folder that other processes made and that are due to go,
+        leased: idle past `idle_seconds` (its maker may be a process that gets no match any more), past
+        MAX_LIFETIME, or made by a process that is gone (killed: nobody else would remove it before a
+        sweep). A live maker finds out when it next wants the container (its entry is gone)."""
+        if self.share_dir is None:
+            return []
+        with self._lock:
+            own = {c.id[:12] for c in (*self._idle, *self._busy)}
+        due = []
+        now = time.time()
+        for entry in self.share_dir.glob("*.*"):
+            if entry.name.startswith(".") or entry.name.rpartition(".")[2] in own:
+                continue  # (a dot-file is an entry still being written, leased by its maker)
+            try:
+                idle = now - entry.stat().st_mtime
+                made = json.loads(entry.read_text())
+            except (OSError, ValueError):
+                continue  # (removed meanwhile; a broken entry is removed by whoever adopts it)
+            if idle <= self.idle_seconds and now - made["created"] < MAX_LIFETIME and owner_alive(made["maker"]):
+                continue
+            container = WarmContainer.adopt(entry, pool_key=())  # None if in use (or gone: removed already)
+            if container is not None:
+                due.append(container)
+        return due
 
     def close(self) -> None:
         """Remove every idle container now; those in a match go when their player closes (in a shared pool,
@@ -711,7 +758,10 @@ class WarmPool:
     def _acquire(self, key: str, bot: bytes, limits: Limits) -> tuple[WarmContainer, bool]:
         """A container for this key, bot and limits, and whether it is a reused one (safe to call from the
         threads that prepare a match's seats at once)."""
-        self.reap()
+        shared_due = time.monotonic() >= self._next_shared_reap
+        if shared_due:
+            self._next_shared_reap = time.monotonic() + SHARED_REAP_INTERVAL
+        self.reap(shared=shared_due)
         pool_key = (key, hashlib.sha256(bot).hexdigest(), limits)
         found = self._take_idle(pool_key)
         if found is not None:
@@ -830,13 +880,40 @@ _default: tuple[int, WarmPool] | None = None
 _share_dir: Path | None = None
 
 
-def share_default_pool() -> None:
-    """Share this process's default pool with its siblings: the other children of its parent (a Celery
-    worker's pool processes), so that each bot version is warmed up once per worker. Call it before the
-    pool is first used (Celery's worker_process_init)."""
+def share_default_pool(scope: str) -> None:
+    """Share this process's default pool with every process of this host that shares `scope` (a deployment:
+    the bot versions and owners its keys name, e.g. its database), so that each bot version is warmed up
+    once per host: a Celery worker's pool processes, and the other workers' on the host. Call it before
+    the pool is first used (Celery's worker_process_init). A folder that is not this user's own is not
+    used: the pool is then this process's alone."""
     global _share_dir
-    _share_dir = Path(tempfile.gettempdir()) / f"{SHARE_PREFIX}{process_name(os.getppid())}-pool"
-    _share_dir.mkdir(mode=0o700, exist_ok=True)
+    try:
+        _share_dir = host_share_dir(scope)
+    except SandboxUnavailable as error:
+        logger.warning("warm containers are not shared: %s", error)
+        _share_dir = None
+
+
+def host_share_dir(scope: str) -> Path:
+    """The folder of the host's shared pools for `scope`: one per user and PID namespace (an entry names its
+    container's PID 1 by its pid), image, and release of the supervisor and the harness (a process speaks
+    its own release's protocol to the containers others made). Private to the user (0700): whoever can
+    write an entry there has its processes signal a pid and listen in a folder."""
+    from .image import image_tag
+
+    release = hashlib.sha256(SUPERVISOR.read_bytes() + HARNESS.read_bytes()).hexdigest()
+    digest = hashlib.sha256("\0".join((scope, image_tag(), release)).encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"{SHARE_PREFIX}host-u{os.geteuid()}-ns{pid_namespace()}-{digest}"
+    make_private_folder(folder)
+    return folder
+
+
+def make_private_folder(folder: Path) -> None:
+    """Make `folder` unless it exists; SandboxUnavailable unless it is then this user's and 0700."""
+    folder.mkdir(mode=0o700, exist_ok=True)
+    found = folder.lstat()
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid() or stat.S_IMODE(found.st_mode) != 0o700:
+        raise SandboxUnavailable(f"{folder} is not a private folder of this user")
 
 
 def default_pool() -> WarmPool:

@@ -1,6 +1,6 @@
 """The test tiers: each test is marked with the heavy parts it needs, read from its fixtures and parameters.
 
-`pytest --quick` (what `scripts/test --quick` runs) leaves out every test marked docker, browser or compose.
+`pytest --quick` (what `scripts/test --quick` runs) leaves out every test marked docker, browser, compose or slow.
 The marks are given here, at collection, rather than written in each file, so that a new test that asks for
 `live_worker`, `docker_image` or a `[docker]` backend lands in the full tier without anyone remembering a
 decorator (tests/test_tiers.py checks that it does).
@@ -23,7 +23,9 @@ FIXTURE_MARKS = {
 # Backends chosen by parameter (`backend`, `backend_name`): the fixture the test then asks for with
 # request.getfixturevalue() is invisible at collection, the parameter's value is not.
 BACKEND_MARKS = {"docker": "docker", "docker-warm": "docker", "bwrap": "bwrap"}
-QUICK_TIER_LEAVES_OUT = {"docker", "browser", "compose"}
+# `slow` is written on the few tests that are long by nature and check nothing the quick tier's users wait
+# for (a fuzz sweep of the whole API, the strength of built-in bots over many matches); the full suite runs them.
+QUICK_TIER_LEAVES_OUT = {"docker", "browser", "compose", "slow"}
 # Where the quick tier's Docker client looks for an engine: nowhere. A test that needs Docker without being
 # marked then skips (fails under CI=true) in the quick tier on every host, not only on hosts without Docker.
 NO_DOCKER_ENGINE = "unix:///nonexistent/the-quick-tier-runs-without-docker.sock"

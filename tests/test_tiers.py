@@ -1,5 +1,6 @@
-"""`pytest --quick` (scripts/test --quick) holds every test that needs no Docker, browser or compose stack, and
-none that does: the suite is collected in a subprocess as the quick tier would collect it."""
+"""`pytest --quick` (scripts/test --quick) holds every test that needs no Docker, browser or compose stack and is
+not marked slow, and none that does or is: the suite is collected in a subprocess as the quick tier would collect
+it; the full suite (no option) still collects the slow ones."""
 
 import json
 import subprocess
@@ -30,6 +31,12 @@ sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "--quick
 # What brings up Docker (a sandbox container, a worker playing in one), a browser or the compose stack.
 HEAVY_FIXTURES = {"docker_image", "sandbox_backend", "live_worker", "chromium", "browser_page", "compose_project"}
 DOCKER_BACKENDS = {"docker", "docker-warm"}
+# Marked slow (long by nature, nothing the quick tier needs): left out of --quick, kept in the full suite.
+SLOW = [
+    "tests/platform/test_schema_fuzz.py::test_every_operation_answers_as_its_schema_says",
+    "tests/games/test_crazyking.py::test_the_tactician_beats_random_and_most_suit_over_seeded_two_player_matches",
+    "tests/games/test_sorted.py::test_the_planner_wins_every_seeded_deal_and_beats_the_helper",
+]
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +65,18 @@ def test_no_test_of_the_quick_tier_asks_for_docker_a_browser_or_compose(quick_ti
     "tests/sandbox/test_sandbox_cleanup.py::test_a_game_that_raises_mid_match_leaves_nothing_of_the_cli_s_sandboxes[docker]",
     "tests/sandbox/test_sandbox_protocol.py::test_cli_match_runs_in_the_sandbox[docker]",
     "tests/platform/test_match_boundary.py::test_a_game_that_raises_mid_match_leaves_no_sandbox_of_the_runner[docker-warm]",
+    *SLOW,
 ])
-def test_what_needs_docker_a_browser_or_compose_is_left_out(quick_tier, test):
+def test_what_needs_docker_a_browser_or_compose_or_is_slow_is_left_out(quick_tier, test):
     assert [nodeid for nodeid in quick_tier if nodeid.startswith(test)] == []
+
+
+def test_the_full_suite_still_runs_the_slow_tests():
+    files = sorted({test.split("::")[0] for test in SLOW})
+    run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert [test for test in SLOW if test not in run.stdout.splitlines()] == []
 
 
 @pytest.mark.parametrize("test", [

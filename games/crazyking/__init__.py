@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from ..core import Game, check_int_option
 from . import bots, cards
-from .cards import JACK, QUEEN, show
+from .cards import EFFECT_NAMES, QUEEN, show
 from .state import PASS, CrazyKingState
 
 # Bounds on the options, so a configured match still ends in reasonable time: at the extremes five random
 # bots make about 4,400 decisions (a replay the viewer still shows); the old 100,000 / 1,000 / 100 made 58,000.
 OPTION_RANGES = {"target_score": (1, 2_000), "max_rounds": (1, 100), "max_run_outs": (1, 10)}
-EFFECT_NAMES = {JACK: "JACK", QUEEN: "QUEEN"}
 
 
 class CrazyKing(Game):

@@ -8,6 +8,8 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 KING, QUEEN, JACK, ACE = "K", "Q", "J", "A"
+# The cards aimed at the next seat, by the names the rules give them.
+EFFECT_NAMES = {JACK: "JACK", QUEEN: "QUEEN"}
 ACTION_POINTS = {KING: 30, QUEEN: 10, JACK: 10, ACE: 10}
 
 DECK = tuple(rank + suit for suit in SUITS for rank in RANKS)

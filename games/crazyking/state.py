@@ -99,6 +99,26 @@ class CrazyKingState(GameState):
             view["hand_total"] = cards.hand_points(self.hands[seat])
         return view
 
+    def _public(self, view):
+        """Every seat's view but for its own cards (and the card it just drew, if it is on turn)."""
+        public = {key: value for key, value in view.items() if key not in ("hand", "hand_total")}
+        public["drawn_card"] = None
+        return public
+
+    def _action_label(self, view, action):
+        effect = cards.EFFECT_NAMES.get(view["pending"])
+        if action == PASS:
+            return f"pass: take the {effect}" + (" (skip and draw two)" if view["pending"] == QUEEN else " (skip)")
+        card = action["play"]
+        label = f"play {cards.show(card)}" + (" (the card you drew)" if card == view["drawn_card"] else "")
+        if "suit" in action:
+            label += f" and name {cards.SUIT_SYMBOLS[action['suit']]} ({cards.SUIT_NAMES[action['suit']]})"
+        if effect:
+            label += f" against the {effect}"
+        if len(view["hand"]) == 1:
+            label += ": your last card"
+        return label
+
     def _apply(self, action):
         seat = self.turn
         self._run_round(lambda: self._decide(seat, action))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..contracts import actions
 from ..core import ConfigError, Game, GameState, check_int_option
 from . import bots, solver
 
@@ -51,6 +52,13 @@ class EndGameState(GameState):
             "moves": list(self.moves),
         }
 
+    def _public(self, view):
+        return view  # nothing is hidden: the board, the scores and the moves are on the table
+
+    def _action_label(self, view, action):
+        board = view["board"]
+        return f"take {board[0] if action == 'left' else board[-1]} from the {action} end"
+
     def _apply(self, action):
         seat = len(self.moves) % 2
         if action == "left":
@@ -98,8 +106,7 @@ class EndGame(Game):
 
     def analyse(self, replay):
         state = self.new_game(replay["num_players"], replay["config"], replay["seed"])
-        moves = [event["action"] for event in replay["events"] if "action" in event]
-        return solver.analyse_moves(state.initial_board, moves)
+        return solver.analyse_moves(state.initial_board, actions(replay))
 
     def describe_action(self, state, action):
         value = state.initial_board[state.left if action == "left" else state.right - 1]

@@ -17,6 +17,17 @@ import dataclasses
 
 import numpy as np
 
+from ..contracts import AnalysisRow
+
+
+class MoveAnalysis(AnalysisRow):
+    """End Game's analysis of a move: the points it collects to the end against the best move's."""
+
+    move: str
+    best_value: int
+    move_value: int
+    best_moves: list[str]
+
 MOVES = ("left", "right")
 
 
@@ -108,14 +119,14 @@ class Table:
         return Solution(first, self.total(0, n) - first)
 
 
-def analyse_moves(board, moves: list[str]) -> list[dict]:
+def analyse_moves(board, moves: list[str]) -> list[MoveAnalysis]:
     """For each move of a played game: the best value available, the value of the move played, the cost.
 
     Values are the points the mover collects from that position to the end under optimal play after it.
     """
     table = Table(board)
     start, length = 0, len(board)
-    rows = []
+    rows: list[MoveAnalysis] = []
     for index, move in enumerate(moves):
         best = table.best_points(start, length)
         played = table.move_points(start, length, move)
@@ -127,6 +138,7 @@ def analyse_moves(board, moves: list[str]) -> list[dict]:
                 "best_value": best,
                 "move_value": played,
                 "points_lost": best - played,
+                "verdict": None,
                 "best_moves": table.best_moves(start, length),
                 "text": f"best {best}, this move {played}, lost {best - played}",
             }

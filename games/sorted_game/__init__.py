@@ -8,9 +8,7 @@ from __future__ import annotations
 from ..core import ConfigError, Game, ScoreOrder
 from . import bots, solver
 from .solver import DECLARE, HAND, SEATS, DealError, swap_action
-from .state import SortedState
-
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+from .state import ORDINALS, SortedState
 MAX_TURNS_RANGE = (12, 1000)  # every deal can be sorted within 12 turns
 
 

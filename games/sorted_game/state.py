@@ -120,6 +120,26 @@ class SortedState(GameState):
         return variant
 
     # --- what a seat sees ----------------------------------------------------------------------------
+    def _public(self, view):
+        """What every seat sees: no card's value but those turned toward their holder, since each seat
+        sees every hand but its own, until a declare lays them all face up."""
+        if view["over"]:
+            return view
+        hands = [[card if face else None for card, face in zip(cards, turned)]
+                 for cards, turned in zip(view["hands"], view["turned"])]
+        history = [{**entry, "gave": None, "took": None} if entry["action"] == "swap" else entry
+                   for entry in view["history"]]
+        return {**view, "hands": hands, "history": history}
+
+    def _action_label(self, view, action):
+        if action["action"] == "declare":
+            return "declare that every hand is sorted (ends the game)"
+        mover = view["seat"]
+        mine = view["hands"][mover][action["mine"] - 1]
+        theirs = view["hands"][action["seat"]][action["theirs"] - 1]
+        return (f"swap your {ORDINALS[action['mine']]} card ({'?' if mine is None else mine}) with seat "
+                f"{action['seat']}'s {ORDINALS[action['theirs']]} card ({theirs})")
+
     def _observe(self, seat):
         full = seat < 0 or self.is_terminal()  # a declare lays every hand face up
         hands = []
@@ -144,6 +164,9 @@ class SortedState(GameState):
         if full:
             view["initial"] = [list(self.initial[h * HAND : h * HAND + HAND]) for h in range(SEATS)]
         return view
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
 def _seen(entry: dict, seat: int | None) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..contracts import AnalysisRow, Replay, is_verdict
 from .rules import case_words, judge, time_of, valid_in_hand
 from .state import SPOTS, SortingState
 
@@ -9,7 +10,7 @@ OWN_EVENTS = ("special", "algorithm", "pass", "question", "robbery")
 CONSEQUENCES = ("round", "bluff", "end")
 
 
-def analyse(replay: dict) -> list[dict]:
+def analyse(replay: Replay) -> list[AnalysisRow]:
     """One entry per decision: what was done, every ruling it caused (from the deck data) and, in the
     algorithm phase, the best valid card the seat held and whether it was better than its choice."""
     from ..replay import states  # the replay module imports the game registry, which imports this game
@@ -17,18 +18,18 @@ def analyse(replay: dict) -> list[dict]:
     rows = []
     previous = None
     for state, event in states(replay):
-        if event is not None and "action" in event:
+        if event is not None and not is_verdict(event):
             rows.append(_decision(previous, state, event["seat"], event["action"]))
         previous = state
     return rows
 
 
-def _decision(before: SortingState, after: SortingState, seat: int, action: dict) -> dict:
+def _decision(before: SortingState, after: SortingState, seat: int, action: dict) -> AnalysisRow:
     notes = after.log[len(before.log):]
     rulings = [note["text"] for note in notes]
     rulings += [note["hidden"]["ruling"] for note in notes if "ruling" in note.get("hidden", {})]
     row = {"step": before.step, "seat": seat, "round": before.round, "phase": before.phase, "action": action,
-           "rulings": rulings}
+           "rulings": rulings, "points_lost": None, "verdict": None}
     # The seat's own note tells its play, pass (with the penalty), question or robbery with the ruling.
     own = [note["text"] for note in notes if note["event"] in OWN_EVENTS and note["seat"] == seat][:1]
     text = own or [f"seat {seat} {describe_action(before, action)}"]

@@ -380,6 +380,31 @@ class SortingState(GameState):
         # proves the view is JSON; much faster than a deep copy.
         return json.loads(json.dumps(view))
 
+    def _public(self, view):
+        """Every seat's view but for its own hand and victory stack (the others see only their sizes)."""
+        return {key: value for key, value in view.items() if key not in ("hand", "victory")}
+
+    def _action_label(self, view, action):
+        names = {card_id: card["name"] for card_id, card in view["cards"].items()}
+        kind = action["action"]
+        if kind == "play" and "spot" in action:
+            covered = view["spots"][action["spot"]]
+            covering = f", covering '{names[covered[-1]['card']]}'" if covered else ""
+            return f"play '{names[action['card']]}' on {action['spot']}{covering}"
+        if kind == "play":
+            return f"play {names[action['card']]}"
+        if kind == "question":
+            return f"question seat {action['seat']}'s {names[view['plays'][action['seat']]['card']]}"
+        if kind == "rob":
+            taken = view["spots"][action["spot"]][-1] if "spot" in action else {**view["plays"][action["seat"]],
+                                                                                "seat": action["seat"]}
+            where = f" from {action['spot']}" if "spot" in action else ""
+            return f"rob seat {taken['seat']}'s {names[taken['card']]}{where} with '{names[action['card']]}'"
+        if "discard" in action:
+            return f"play no algorithm and discard {names[action['discard']]} for a new card"
+        return {"algorithm": "play no algorithm", "special": "play no special card"}.get(view["phase"],
+                                                                                         "question no one")
+
     @staticmethod
     def _play_view(play: dict | None, full: bool) -> dict | None:
         if play is None:

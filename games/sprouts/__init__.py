@@ -5,6 +5,7 @@ Normal play: the last player to move wins. Misere play: the last player to move 
 
 from __future__ import annotations
 
+from ..contracts import actions
 from ..core import ConfigError, Game, GameState
 from . import bots, drawing, solver
 from .notation import (
@@ -73,6 +74,12 @@ class SproutsState(GameState):
         if self._labelled is not None:
             self._labelled = drawing.apply_move(self._labelled, move, len(self.moves))
 
+    def _public(self, view):
+        return view  # nothing is hidden: the drawing and the moves are on the table
+
+    def _action_label(self, view, action):
+        return move_words(action)
+
     def scores(self):
         if self._forfeited or not self._rules_over():
             return [0, 0]
@@ -90,6 +97,13 @@ def move_action(name: str, move) -> dict:
         "new_spot": move.new_spot,
         "position": format_position(move.result),
     }
+
+
+def move_words(action: dict) -> str:
+    """A move in words, for a person choosing it and for a replay alike: its notation, the line and the effect."""
+    low, high = action["spots"]
+    effect = "joining two boundaries" if action["kind"] == "join" else "dividing a region"
+    return f"{action['move']}: a line from {low} to {high} through the new spot {action['new_spot']}, {effect}"
 
 
 def position_view(position: Position) -> dict:
@@ -135,17 +149,14 @@ class Sprouts(Game):
             raise IndexError(f"this game has {len(names)} moves: no move {step}")
         # Each action carries the position it led to: the position before move `step` without replaying
         # the moves before it (listing the moves of a 10-spot start takes most of a second).
-        actions = [event["action"] for event in replay["events"] if "action" in event]
-        position = parse_position(actions[step - 1]["position"]) if step else initial_position(config["spots"])
+        position = parse_position(actions(replay)[step - 1]["position"]) if step else initial_position(config["spots"])
         return solver.analyse_move(position, names[step], step, config["misere"], seconds)
 
     def _played(self, replay):
-        return self.configure(replay["config"]), [event["action"]["move"] for event in replay["events"] if "action" in event]
+        return self.configure(replay["config"]), [action["move"] for action in actions(replay)]
 
     def describe_action(self, state, action):
-        low, high = action["spots"]
-        effect = "joining two boundaries" if action["kind"] == "join" else "dividing a region"
-        return f"{action['move']}: a line from {low} to {high} through the new spot {action['new_spot']}, {effect}"
+        return move_words(action)
 
     def render(self, state, seat=None):
         return render_position(state.position)

@@ -33,6 +33,7 @@ import time
 from collections import Counter, OrderedDict
 from functools import lru_cache
 
+from ..contracts import KEEPS_WIN, LOST_POSITION, THROWS_WIN, UNSETTLED, AnalysisRow
 from .canon import canonical_key, least_rotation
 from .notation import Position, format_position, named_moves, spot_lives
 from .store import STORE_MIN_LIVES, SolvedStore
@@ -405,15 +406,15 @@ def solve_position(position: Position, misere: bool, moves: list | None = None) 
     return {"winner": "first" if winning else "second", "winning_moves": winning}
 
 
-VERDICT_TEXT = {"keeps_win": "keeps the win", "throws_win": "throws the win away",
-                "lost_position": "made in a lost position", "unsettled": "not settled"}
+VERDICT_TEXT = {KEEPS_WIN: "keeps the win", THROWS_WIN: "throws the win away",
+                LOST_POSITION: "made in a lost position", UNSETTLED: "not settled"}
 
 
-def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> dict:
+def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> AnalysisRow:
     """One move of a played game: was the mover's position won, and did the move keep it won? Past
     `seconds` (listing the moves included) the row says so (verdict "unsettled"); what was solved
     meanwhile is kept."""
-    row = {"step": step, "seat": step % 2, "move": name}
+    row = {"step": step, "seat": step % 2, "move": name, "points_lost": None}
     try:
         with deadline(seconds):
             moves = named_moves(position)
@@ -421,11 +422,11 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
                 raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
             solved = solve_position(position, misere, moves)
     except SolveTimeout:
-        return {**row, "won_before": None, "keeps_win": None, "verdict": "unsettled", "winning_moves": None,
-                "text": f"{VERDICT_TEXT['unsettled']} within {seconds:g} s (the game is too young to solve yet)"}
+        return {**row, "won_before": None, "keeps_win": None, "verdict": UNSETTLED, "winning_moves": None,
+                "text": f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s (the game is too young to solve yet)"}
     won = solved["winner"] == "first"
     kept = name in solved["winning_moves"]
-    verdict = "keeps_win" if kept else "throws_win" if won else "lost_position"
+    verdict = KEEPS_WIN if kept else THROWS_WIN if won else LOST_POSITION
     best = ", ".join(solved["winning_moves"][:6]) + (" ..." if len(solved["winning_moves"]) > 6 else "")
     return {**row, "won_before": won, "keeps_win": kept, "verdict": verdict, "winning_moves": solved["winning_moves"],
             "text": VERDICT_TEXT[verdict] + (f" (winning: {best})" if won and not kept else "")}
@@ -439,7 +440,7 @@ def positions_before(start: Position, names: list[str]) -> list[Position]:
     return positions[:len(names)]
 
 
-def analyse_moves(start: Position, names: list[str], misere: bool, seconds: float | None = None) -> list[dict]:
+def analyse_moves(start: Position, names: list[str], misere: bool, seconds: float | None = None) -> list[AnalysisRow]:
     """analyse_move for every move of a played game (`seconds`: the search allowed per move)."""
     return [analyse_move(position, name, step, misere, seconds)
             for step, (position, name) in enumerate(zip(positions_before(start, names), names))]

@@ -149,7 +149,6 @@ INSTALLED_APPS = [
     "arena.similarity",
     "arena.tournaments",
     "arena.grading",
-    # After matches: its match_finished receiver reads the validation verdict the matches app's wrote.
     "arena.notifications",
 ]
 
@@ -237,7 +236,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "arena.core.errors.api_exception_handler",  # the platform's errors, mapped once
     # Token first: an anonymous API request is answered 401 with `WWW-Authenticate: Token`, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "arena.core.authentication.ExpiringTokenAuthentication",
+        "arena.core.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -365,7 +364,7 @@ ARENA_RATES = {
     }.items()
 }
 # Matches one user may have queued or running at once (challenges beyond it wait: 429).
-# An API token's lifetime in days (accounts/tokens.py); a password change revokes it at once.
+# An API token's lifetime in days (accounts/tokens.py); a password change revokes all the user's tokens at once.
 ARENA_TOKEN_DAYS = int(os.environ.get("ARENA_TOKEN_DAYS", "30"))
 ARENA_MAX_MATCHES_IN_FLIGHT = int(os.environ.get("ARENA_MAX_MATCHES_IN_FLIGHT", "5"))
 # Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of owners, and per bot

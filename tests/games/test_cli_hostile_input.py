@@ -81,6 +81,11 @@ def test_a_config_nested_200000_deep_is_refused_by_the_real_command(tmp_path):
         assert_refused(proc.returncode, proc.stderr, "nested more than 64 levels deep")
 
 
+@pytest.mark.parametrize("text", ["-1e+16", "-", "--json"])
+def test_a_config_that_starts_with_a_minus_is_read_as_the_config(text):
+    assert_refused(*run_in_process([*MATCH, "--config", text])[::2], "--config")
+
+
 @pytest.mark.parametrize("command", ["match", "tournament"])
 @FUZZ
 @given(text=hostile_json_texts)

@@ -193,3 +193,61 @@ class Returns:
 
     def act(self, obs):
         return self.value
+
+
+# --- what people see: their moves as labelled choices, and the public view for spectators ----------------
+def keys_anywhere(value) -> set:
+    """Every key of every object nested in `value`."""
+    if isinstance(value, dict):
+        return set(value).union(*(keys_anywhere(item) for item in value.values()))
+    if isinstance(value, list):
+        return set().union(*(keys_anywhere(item) for item in value))
+    return set()
+
+
+# A label a person reads in a list of choices: one line, not a paragraph.
+LONGEST_LABEL = 160
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_every_legal_move_is_a_choice_with_its_own_label_from_the_seats_view_only(name, game):
+    rng = random.Random(9)
+    for seed in range(3):
+        for state in random_states(game, seed)[::4]:
+            seat = state.current_player()
+            if seat is None:
+                continue
+            choices = state.move_choices(seat)
+            assert [choice.action for choice in choices] == state.legal_actions()
+            labels = [choice.label for choice in choices]
+            assert all(isinstance(label, str) and label.strip() and "\n" not in label for label in labels)
+            assert all(len(label) <= LONGEST_LABEL for label in labels), max(labels, key=len)
+            # A person picks by label (in any case): two moves must never read the same.
+            assert len({label.casefold() for label in labels}) == len(labels), (seed, state.step, labels)
+            assert not any(label == canonical(choice.action) for label, choice in zip(labels, choices))
+            assert all(state.move_choices(other) == [] for other in range(state.num_players) if other != seat)
+            variant = state.hidden_variant(seat, rng)
+            if variant is not None:  # what the seat may not see never changes how its moves read
+                assert [choice.label for choice in variant.move_choices(seat)] == labels, (seed, state.step)
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_the_public_view_is_what_every_seat_sees_and_carries_nothing_hidden(name, game):
+    rng = random.Random(13)
+    for seed in range(4):
+        for state in random_states(game, seed)[::3]:
+            public = state.public_view()
+            assert json.loads(json.dumps(public)) == public
+            assert public["game"] == name and public["step"] == state.step and public["over"] == state.is_terminal()
+            assert not keys_anywhere(public) & {"seed", "rng", "legal_actions", "hand", "hands_cards"}
+            assert "seat" not in public
+            # Made from any one seat's view, it is the same: it holds only what every seat sees.
+            from_each_seat = [state._public(state._observe(seat)) for seat in range(state.num_players)]
+            assert all(view == from_each_seat[0] for view in from_each_seat), (seed, state.step)
+            # Two positions that differ only in what some seat may not see look the same to a spectator.
+            for seat in range(state.num_players):
+                variant = state.hidden_variant(seat, rng)
+                if variant is not None:
+                    assert variant.public_view() == public, (seed, state.step, seat)
+    last = random_states(game, 0)[-1]
+    assert last.public_view() != game.new_game(seed=0).public_view()  # it does show the game going on

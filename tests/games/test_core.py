@@ -13,7 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from games.core import (BotFailure, ConfigError, Game, GameState, IllegalAction, Verdict, canonical, placings)
+from games.core import (BotFailure, ConfigError, Game, GameState, IllegalAction, MoveChoice, Verdict, canonical,
+                        placings)
 from games import referee
 from games.referee import InProcessPlayer, play_match, setup_info
 
@@ -37,6 +38,12 @@ class RaceState(GameState):
 
     def _observe(self, seat):
         return {"counter": self.counter}
+
+    def _public(self, view):
+        return view
+
+    def _action_label(self, view, action):
+        return f"add {action['add']}"
 
     def _apply(self, action):
         self.counter += action["add"]
@@ -210,7 +217,7 @@ def test_by_default_a_failed_seat_ends_the_game_whatever_the_number_of_seats():
     assert state.ranking()[2] == 4
 
 
-HOOKS = ["current_player", "legal_actions", "_observe", "_apply", "scores", "_rules_over"]
+HOOKS = ["current_player", "legal_actions", "_observe", "_apply", "scores", "_rules_over", "_public", "_action_label"]
 
 
 @pytest.mark.parametrize("hook", HOOKS)
@@ -444,6 +451,12 @@ def test_a_cooperative_game_must_say_when_its_team_has_won():
         def _observe(self, seat):
             return {}
 
+        def _public(self, view):
+            return view
+
+        def _action_label(self, view, action):
+            return ""
+
         def _apply(self, action):
             pass
 
@@ -461,3 +474,20 @@ def test_a_cooperative_game_must_say_when_its_team_has_won():
 
     with pytest.raises(TypeError, match="must say when the team has won"):
         Team().new_game()
+
+
+def test_move_choices_label_the_seat_on_moves_legal_actions_and_nobody_elses():
+    state = GAME.new_game(3, seed=1)
+    seat = state.current_player()
+    assert state.move_choices(seat) == [MoveChoice("add 1", {"add": 1, "by": seat}),
+                                       MoveChoice("add 2", {"add": 2, "by": seat})]
+    assert all(state.move_choices(other) == [] for other in range(3) if other != seat)
+    assert state.apply_action(state.move_choices(seat)[1].action).full_view() == {"counter": 2}
+
+
+def test_the_public_view_adds_what_the_referee_knows_publicly():
+    state = GAME.new_game(3, seed=1)
+    seat = state.current_player()
+    out = state.forfeit(seat, Verdict.TIMEOUT)
+    assert out.public_view() == {"counter": 0, "game": "race", "step": 0, "to_move": out.current_player(),
+                                 "over": False, "failures": [[seat, "timeout"]]}

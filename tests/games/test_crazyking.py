@@ -143,6 +143,7 @@ def test_a_two_player_match_ends_when_one_seat_fails():
     assert after.is_terminal() and after.winners() == [1]
 
 
+@pytest.mark.slow  # a strength measure over 120 matches, not a rule of the game
 def test_the_tactician_beats_random_and_most_suit_over_seeded_two_player_matches():
     config = {"target_score": 200}
     for opponent in ("random", "most-suit"):

@@ -242,6 +242,7 @@ def test_the_analysis_charges_every_wasted_turn_and_adds_up_to_the_score():
                and row["action"]["action"] == "swap")
 
 
+@pytest.mark.slow  # a strength measure over 24 deals, not a rule of the game
 def test_the_planner_wins_every_seeded_deal_and_beats_the_helper():
     planner = [team("planner", seed) for seed in range(12)]
     helper = [team("helper", seed) for seed in range(12)]

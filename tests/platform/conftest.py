@@ -35,6 +35,17 @@ def ci_services():
         assert settings.CELERY_BROKER_URL.startswith("redis://"), "CI needs CELERY_BROKER_URL=redis://..."
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Passwords hashed with MD5 in the tests (Django's advice for test settings): production's PBKDF2 costs a
+    quarter of a second of CPU per hash, by design, and every user a test makes or signs in pays it. What the
+    tests check of passwords (accepted, refused, changed, reset) does not depend on the algorithm."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(scope="session")
 def sandbox_backend():
     """The real Docker sandbox, as in production (the engine answering, with the bot image built)."""

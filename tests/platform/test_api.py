@@ -13,7 +13,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_register_then_use_the_token(api_client):
-    response = api_client.post("/api/auth/register/", {"username": "newbie", "password": "correct-horse-battery"})
+    response = api_client.post("/api/auth/register/", {"username": "newbie", "email": "newbie@uni.example",
+                                                       "password": "correct-horse-battery"})
     assert response.status_code == 201
     api_client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
     created = api_client.post("/api/bots/", {"name": "first", "game": "endgame"})
@@ -22,8 +23,10 @@ def test_register_then_use_the_token(api_client):
 
 def test_weak_password_and_taken_name_are_refused(api_client, make_user):
     make_user("taken")
-    assert api_client.post("/api/auth/register/", {"username": "x", "password": "123"}).status_code == 400
-    response = api_client.post("/api/auth/register/", {"username": "taken", "password": "correct-horse-battery"})
+    assert api_client.post("/api/auth/register/", {"username": "x", "email": "x@uni.example", "password": "123"}
+                           ).status_code == 400
+    response = api_client.post("/api/auth/register/", {"username": "taken", "email": "t@uni.example",
+                                                       "password": "correct-horse-battery"})
     assert "taken" in response.json()["username"][0]
 
 

@@ -30,6 +30,27 @@ def path_of(link: str) -> str:
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
+
+def test_registering_through_the_api_asks_for_an_address_and_mails_the_link_that_confirms_it(smtp_server, settings):
+    from rest_framework.test import APIClient
+
+    settings.ARENA_SITE_URL = SITE
+    api = APIClient()
+    refused = api.post("/api/auth/register/", {"username": "scripted", "password": "a-long-passphrase-77"})
+    assert refused.status_code == 400 and "email" in refused.json()
+    assert api.post("/api/auth/register/", {"username": "scripted", "email": "not an address",
+                                            "password": "a-long-passphrase-77"}).status_code == 400
+    registered = api.post("/api/auth/register/", {"username": "scripted", "email": "scripted@uni.example",
+                                                  "password": "a-long-passphrase-77"}, format="json")
+    assert registered.status_code == 201 and registered.json()["email"] == "scripted@uni.example"
+    scripted = get_user_model().objects.get(username="scripted")
+    assert scripted.email == "scripted@uni.example" and not profile_of(scripted).email_confirmed
+
+    mail = smtp_server.wait_for("scripted@uni.example", "Confirm your e-mail address")
+    confirmed = Client().get(path_of(mail.link("/accounts/confirm/")), follow=True)
+    assert "scripted@uni.example is confirmed." in confirmed.content.decode()
+    assert Profile.objects.get(user=scripted).email_confirmed
+
 def test_signed_out_a_join_link_leads_through_registration_and_confirmation_to_enrolment(client, course,
                                                                                         smtp_server):
     join = f"/join/{course.invite_code}/"

@@ -26,9 +26,9 @@ from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from games.sortinggame.deck import STANDARD_DECK
-from rest_framework.authtoken.models import Token
 
 from arena.accounts import people as people_services
+from arena.accounts import tokens as api_tokens
 from arena.accounts.models import Course
 from arena.bots.models import Bot, BotVersion
 from arena.grading import runs as grading_runs
@@ -153,6 +153,8 @@ PEOPLE_API = expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instruct
 # A draft tournament is its staff's alone (its assistants see it, but are refused changes to it).
 DRAFT_PAGE = expect(404, anonymous=LOGIN, ta=200, instructor=200, operator=200)
 DRAFT_API = expect(404, anonymous=UNAUTHENTICATED, ta=200, instructor=200, operator=200)
+# An entry of ada's bot in a tournament: she alone answers it; nobody else learns it exists.
+OWN_ENTRY_API = expect(404, anonymous=UNAUTHENTICATED, owner=200)
 
 
 # --- The routes -----------------------------------------------------------------------------------------------
@@ -260,6 +262,8 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # address and a roster invitation (a link that is not valid: sent on with the reason).
     "accounts:profile": Case({"GET": SIGNED_IN_PAGE, "POST": expect(400, anonymous=LOGIN)}),
     "accounts:resend_confirmation": post_only(expect(ANY_REDIRECT, anonymous=LOGIN)),
+    "accounts:tokens": Case({"GET": SIGNED_IN_PAGE, "POST": expect(400, anonymous=LOGIN)}),  # no name: 400
+    "accounts:revoke_token": post_only(expect(404, anonymous=LOGIN, owner=ANY_REDIRECT)),
     "accounts:confirm_email": page(expect(ANY_REDIRECT)),
     "accounts:invitation": page(expect(ANY_REDIRECT)),
     "grading:people": page(COURSE_PAGE),
@@ -331,7 +335,10 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "ladder": Case({"GET": SIGNED_IN_API}),
     "register": Case({"POST": expect(400)}),
     "token": Case({"POST": expect(400)}),
-    "tokens": Case({"GET": SIGNED_IN_API, "DELETE": expect(204, anonymous=UNAUTHENTICATED)}),  # one's own
+    # One's own tokens: listed, issued (a name is needed: 400 without), revoked; ada's one token is hers alone.
+    "tokens": Case({"GET": SIGNED_IN_API, "POST": expect(400, anonymous=UNAUTHENTICATED),
+                    "DELETE": expect(204, anonymous=UNAUTHENTICATED)}),
+    "token-detail": Case({"DELETE": expect(404, anonymous=UNAUTHENTICATED, owner=204)}),
     "schema": Case({"GET": PUBLIC}),
     "docs": Case({"GET": PUBLIC}),
     "api/": Case({"GET": expect(404), "POST": expect(404)}, path="/api/no-such-endpoint/"),
@@ -349,7 +356,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "version-list": Case({"GET": SIGNED_IN_API}),
     "version-detail": Case({"GET": PRIVATE_API}),
     "version-code": Case({"GET": PRIVATE_API}),
-    "match-list": Case({"GET": SIGNED_IN_API, "POST": expect(400, anonymous=UNAUTHENTICATED, owner=201)},
+    "match-list": Case({"GET": SIGNED_IN_API, "POST": expect(403, anonymous=UNAUTHENTICATED, owner=201)},
                        data=CHALLENGE),
     "match-detail": Case({"GET": SIGNED_IN_API}),
     "match-replay": Case({"GET": SIGNED_IN_API}),
@@ -378,7 +385,15 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "tournament-cancel": Case({"POST": STEER_API}, {"tournament": "running"}),
     # Nothing set aside to play again: refused with the reason, to those who may steer.
     "tournament-replay": Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404,
-                                              instructor=400, operator=400)}, {"tournament": "running"}),
+                                              instructor=409, operator=409)}, {"tournament": "running"}),
+    # Entries of one's bots in tournaments not started yet (ada's in the draft): their owner's alone.
+    "entry-request-list": Case({"GET": SIGNED_IN_API}),
+    "entry-request-detail": Case({"GET": OWN_ENTRY_API}, {"tournament": "draft"}),
+    "entry-request-accept": Case({"POST": OWN_ENTRY_API}, {"tournament": "draft"}),
+    "entry-request-decline": Case({"POST": OWN_ENTRY_API}, {"tournament": "draft"}),
+    "tournaments:answer_entry": Case({"GET": POST_ONLY_PAGE, "POST": expect(404, anonymous=LOGIN,
+                                                                            owner=ANY_REDIRECT)},
+                                     {"tournament": "draft", "answer": "decline"}),
     # The grading API.
     "course-people": Case({"GET": COURSE_API}),
     "course-roster": Case({"POST": PEOPLE_API}),
@@ -399,9 +414,9 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "assignment-submission": Case({"GET": expect(404, anonymous=UNAUTHENTICATED, owner=200, mate=200),
                                    "POST": expect(400, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404),
                                    # Withdrawing: the world's assignment is closed, so its students are told so
-                                   # (400); its staff submit nothing (403).
+                                   # (409: the wrong time); its staff submit nothing (403).
                                    "DELETE": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404,
-                                                    owner=400, classmate=400, ta=403)}),
+                                                    owner=409, classmate=409, ta=403)}),
     "assignment-runs": Case({"GET": STAFF_API, "POST": expect(
         403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)}),
     "assignment-grades": Case({"GET": COURSE_API}),  # a student's list holds their own grade only
@@ -410,7 +425,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "grading-run-list": Case({"GET": SIGNED_IN_API}),  # the runs of the courses one staffs
     "grading-run-detail": Case({"GET": STAFF_API}),
     "grading-run-replay": Case({"POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404,
-                                               ta=400, instructor=400, operator=400)}),  # nothing set aside
+                                               ta=409, instructor=409, operator=409)}),  # nothing set aside
     "submission-adjustments": (
         Case({"GET": STAFF_API, "POST": expect(
             403, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=201, instructor=201, operator=201)},
@@ -529,7 +544,7 @@ class World:
         self.variant = create_variant(self.users["teacher"], self.course, game="sortinggame", name="deck",
                                       config={"deck": deck})
         Group.objects.create(name="markers")
-        Token.objects.create(user=self.users["ada"])
+        self.token = api_tokens.issue(self.users["ada"], "ada's script")
         self.tournaments = {state: self._tournament(state) for state in ("draft", "running", "paused")}
         self._graded_assignment()
 
@@ -563,15 +578,17 @@ class World:
     def url_values(self, endpoint: Endpoint, objects: dict) -> dict:
         """Every URL parameter a route may take, filled for `objects` (the world's defaults otherwise)."""
         tournament = self.tournaments[objects.get("tournament", "running")]
+        ada_entry = tournament.entrants.get(bot=self.bots["ada"])
         by_segment = {"bots": self.bots["ada"], "versions": self.version, "matches": self.match,
                       "courses": self.course, "variants": self.variant, "tournaments": tournament,
                       "assignments": self.assignment, "submissions": self.submission,
+                      "requests": ada_entry, "entries": ada_entry, "tokens": self.token,
                       "runs": self.run}  # "grading-runs/": the segment is read as word characters
         segment = re.search(r"(\w+)/[^/]*<(?:\w+:)?pk>|(\w+)/\(\?P<pk>", endpoint.pattern)
         values = {
             "number": self.version.number, "variant_pk": self.variant.pk,
             "entrant_pk": tournament.entrants.get(bot=self.bots["ada"]).pk,
-            "game": "endgame", "verb": objects.get("verb", "start"), "step": 0,
+            "game": "endgame", "verb": objects.get("verb", "start"), "step": 0, "answer": objects.get("answer"),
             "app_label": "bots", "url": "no-such-page/", "path": "core/arena.css",
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,
@@ -722,7 +739,7 @@ def a_team_with_ada_and_a_mate_submitting_her_bot(world, send):
     assert assignment.status_code == 201, assignment.content
     submitted = send("outsider", "POST", f"/api/assignments/{assignment.json()['id']}/submission/",
                      {"bot": world.bots["ada"].pk})
-    assert submitted.status_code == 400, submitted.content
+    assert submitted.status_code == 403, submitted.content
 
 
 def an_operator_enrols_ada_and_teams_her_up(world, send):
@@ -743,8 +760,43 @@ def an_operator_enrols_ada_and_teams_her_up(world, send):
     assert team.status_code == 302, team.content.decode()[:2000]
 
 
+def _other_course_draft(world, send) -> int:
+    """ada is in the other course (by its join link); its instructor makes a draft tournament there."""
+    ada_follows_a_join_link(world, send)
+    draft = send("other_instructor", "POST", "/api/tournaments/", {
+        "course": world.other_course.pk, "name": "Pulled in", "game": "endgame", "format": "round-robin"})
+    assert draft.status_code == 201, draft.content
+    return draft.json()["id"]
+
+
+def a_tournament_entry_of_adas_bot(world, send):
+    """The other course's instructor enters ada's bot in their tournament: only a request, which ada has not
+    accepted, so it shows them nothing (and the bot will not play)."""
+    tournament = _other_course_draft(world, send)
+    entry = send("other_instructor", "POST", f"/api/tournaments/{tournament}/entrants/",
+                 {"bot": world.bots["ada"].pk})
+    assert entry.status_code == 201, entry.content
+
+
+def a_bulk_entry_of_the_course_bots(world, send):
+    """The same with every course bot at once: ada's bot is only requested there too."""
+    tournament = _other_course_draft(world, send)
+    entry = send("other_instructor", "POST", f"/api/tournaments/{tournament}/entrants/course/", {"builtins": True})
+    assert entry.status_code == 201, entry.content
+    assert world.bots["ada"].pk in {e["bot"] for e in entry.json()["entrants"]}
+
+
+def ada_declines_an_entry(world, send):
+    """ada declines the request: still nothing shows."""
+    a_tournament_entry_of_adas_bot(world, send)
+    (request,) = [r for r in send("owner", "GET", "/api/entry-requests/").json()["results"]
+                  if r["course"] == world.other_course.name]
+    assert send("owner", "POST", f"/api/entry-requests/{request['id']}/decline/").json()["consent"] == "declined"
+
+
 ATTACKS = [roster_naming_ada, ada_follows_a_join_link, a_team_with_ada_and_a_mate_submitting_her_bot,
-           an_operator_enrols_ada_and_teams_her_up]
+           an_operator_enrols_ada_and_teams_her_up, a_tournament_entry_of_adas_bot, a_bulk_entry_of_the_course_bots,
+           ada_declines_an_entry]
 
 
 def private_material_shown(world) -> set[str]:

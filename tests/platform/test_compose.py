@@ -165,7 +165,7 @@ def test_compose_runs_the_platform_and_the_worker_validates_in_docker(compose_pr
         raise
 
     registered = requests.post(f"{base}/api/auth/register/", timeout=30,
-                               data={"username": "compose-ada", "password": "a-long-compose-password-1"})
+                               data={"username": "compose-ada", "email": "ada@compose.example", "password": "a-long-compose-password-1"})
     assert registered.status_code == 201, registered.text
     session = requests.Session()
     session.headers["Authorization"] = f"Token {registered.json()['token']}"

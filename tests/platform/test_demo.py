@@ -91,8 +91,9 @@ def demo_var_dir(tmp_path_factory):
 
 
 # "cold": the worker is given no time for a warm shutdown (ARENA_DEMO_STOP_SECONDS=0), as when a match in
-# play outlasts it: the cold shutdown's leftovers must go too.
-@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "cold"])
+# play outlasts it: the cold shutdown's leftovers must go too. "in flight": Ctrl-C while the worker plays a
+# match that outlasts the warm shutdown (a slow upload's validation), its containers running.
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "cold", "ctrl-c in flight"])
 def test_the_demo_stops_with_every_process_and_container_within_10_seconds(how, demo_var_dir):
     import signal
 
@@ -106,7 +107,7 @@ def test_the_demo_stops_with_every_process_and_container_within_10_seconds(how, 
     env = {key: value for key, value in os.environ.items()
            if key not in {"DATABASE_URL", "CELERY_BROKER_URL", "ARENA_CACHE_URL", "DJANGO_SETTINGS_MODULE"}}
     env.update({"ARENA_DEMO_SETUP": "0", "ARENA_VAR_DIR": str(demo_var_dir), "PORT": str(port),
-                "ARENA_SANDBOX": "docker", "ARENA_DEMO_STOP_SECONDS": "0" if how == "cold" else "6"})
+                "ARENA_SANDBOX": "docker", **({"ARENA_DEMO_STOP_SECONDS": "0"} if how == "cold" else {})})
     output = demo_var_dir / f"demo-{how}.out"
     with open(output, "w") as out:
         demo = subprocess.Popen(["scripts/demo"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -115,13 +116,15 @@ def test_the_demo_stops_with_every_process_and_container_within_10_seconds(how, 
         base = f"http://127.0.0.1:{port}"
         wait_for(lambda: demo.poll() is not None or answers(base), 300, "the demo's web server")
         assert demo.poll() is None, output.read_text()[-3000:]
-        play_a_challenge(base)
+        token = play_a_challenge(base)
+        if how.endswith("in flight"):
+            upload_a_slow_version(base, token)
         processes = session_processes(demo.pid)
         containers = session_sandbox_containers(processes)
         assert len(processes) >= 5, processes  # the script, the web server, the worker, its pool and beat
         assert containers, "the challenge left warm containers to remove"
 
-        if how == "ctrl-c":
+        if how.startswith("ctrl-c"):
             os.killpg(demo.pid, signal.SIGINT)
         else:
             demo.send_signal(signal.SIGTERM)
@@ -132,7 +135,7 @@ def test_the_demo_stops_with_every_process_and_container_within_10_seconds(how, 
             if left == ([], set()):
                 break
             time.sleep(0.2)
-        assert left == ([], set()), (f"{how}: still there after {STOP_SECONDS} s: {left}\n"
+        assert left == ([], set()), (f"{how}: still there after {STOP_SECONDS} s: {left} {commands(left[0])}\n"
                                      f"{(demo_var_dir / 'worker.log').read_text()[-3000:]}")
     finally:
         if demo.poll() is None:
@@ -150,8 +153,9 @@ def answers(base: str) -> bool:
         return False
 
 
-def play_a_challenge(base: str) -> None:
-    """alice challenges bob through the API and the worker plays it (in warm Docker containers)."""
+def play_a_challenge(base: str) -> str:
+    """alice challenges bob through the API and the worker plays it (in warm Docker containers); alice's API
+    token."""
     import json
     import urllib.request
 
@@ -167,6 +171,41 @@ def play_a_challenge(base: str) -> None:
     match = call("matches/", {"bot": bots["alice/greedy"], "opponents": [bots["bob/lookahead"]]}, token=token)
     wait_for(lambda: call(f"matches/{match['id']}/", token=token)["status"] == "finished", 120,
              "the demo worker to play the challenge")
+    return token
+
+
+# Each decision takes most of End Game's second: its validation match lasts well beyond the demo's warm stop.
+SLOW_BOT = b"""import time
+
+
+def act(observation):
+    time.sleep(0.8)
+    return observation["legal_actions"][0]
+"""
+
+
+def upload_a_slow_version(base: str, token: str) -> None:
+    """alice uploads a slow version of her bot; returns once its validation match has been in play a while."""
+    import requests
+
+    headers = {"Authorization": f"Token {token}"}
+    bots = requests.get(f"{base}/api/bots/?game=endgame&mine=1", headers=headers, timeout=30).json()["results"]
+    bot = next(bot for bot in bots if bot["label"] == "alice/greedy")
+    uploaded = requests.post(f"{base}/api/bots/{bot['id']}/versions/", headers=headers, timeout=30,
+                             files={"file": ("slow.py", SLOW_BOT)})
+    assert uploaded.status_code == 201, uploaded.text
+    version = uploaded.json()["id"]
+
+    def in_play() -> bool:
+        match = requests.get(f"{base}/api/versions/{version}/", headers=headers, timeout=30).json()["validation_match"]
+        if match is None:
+            return False
+        status = requests.get(f"{base}/api/matches/{match}/", headers=headers, timeout=30).json()["status"]
+        assert status in {"queued", "running"}, status  # not over before the signal
+        return status == "running"
+
+    wait_for(in_play, 60, "the slow version's validation match to start")
+    time.sleep(2)  # a few of its decisions played: the match is well under way
 
 
 def alive(pids: list[int]) -> list[int]:
@@ -180,3 +219,14 @@ def alive(pids: list[int]) -> list[int]:
         if state != "Z":
             living.append(pid)
     return living
+
+
+def commands(pids: list[int]) -> list[str]:
+    """What each of `pids` runs (for a failure's message)."""
+    found = []
+    for pid in pids:
+        try:
+            found.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:80])
+        except OSError:
+            continue
+    return found

@@ -79,7 +79,7 @@ def test_a_server_error_under_the_api_is_json(client, settings):
 def test_each_kind_of_error_is_mapped_once_on_the_api_and_the_pages(error, status):
     from django.test import RequestFactory
 
-    from arena.core import errors
+    from arena import errors
 
     exc = getattr(errors, error)("why it was refused")
     api = errors.api_exception_handler(exc, {})
@@ -97,14 +97,15 @@ def test_each_kind_of_error_is_mapped_once_on_the_api_and_the_pages(error, statu
 def test_the_apps_errors_are_kinds_of_the_one_hierarchy():
     from arena.accounts.access import NotAllowed
     from arena.accounts.people import PeopleError, PeopleNotAllowed
-    from arena.core import errors
+    from arena import errors
     from arena.bots.validation import UploadRejected
     from arena.grading.services import GradingError, GradingNotAllowed
     from arena.matches.services import ChallengeError, TooManyInFlight
-    from arena.tournaments.services import TournamentError
+    from arena.tournaments.services import TournamentConflict, TournamentError, TournamentNotAllowed
 
     for invalid in (PeopleError, GradingError, UploadRejected, ChallengeError, TournamentError):
         assert errors.status_of(invalid("x")) == 400
-    for refused in (NotAllowed, PeopleNotAllowed, GradingNotAllowed):
+    for refused in (NotAllowed, PeopleNotAllowed, GradingNotAllowed, TournamentNotAllowed):
         assert errors.status_of(refused("x")) == 403
+    assert errors.status_of(TournamentConflict("x")) == 409
     assert errors.status_of(TooManyInFlight("x")) == 429 and TooManyInFlight("x").retry_after == 30

@@ -15,7 +15,7 @@ class Student:
         self.base = base
         self.http = requests.Session()
         registered = self.http.post(f"{base}/api/auth/register/",
-                                    json={"username": username, "password": "a-long-test-password"})
+                                    json={"username": username, "email": f"{username}@loop.example", "password": "a-long-test-password"})
         assert registered.status_code == 201, registered.text
         token = self.http.post(f"{base}/api/auth/token/",
                                data={"username": username, "password": "a-long-test-password"}).json()["token"]

@@ -197,7 +197,7 @@ def test_the_api_creates_an_assignment_with_a_rubric_and_students_submit(api_cli
     assert bad.status_code == 400 and "opponent must be a built-in" in bad.json()["detail"]
     assert api_client.post(f"/api/assignments/{pk}/rubric/", {"kind": "win_rate", "weight": 10}, format="json").status_code == 201
     api_client.force_authenticate(people["ben"])
-    assert api_client.post(f"/api/assignments/{pk}/submission/", {"bot": bots["ann"].pk}, format="json").status_code == 400
+    assert api_client.post(f"/api/assignments/{pk}/submission/", {"bot": bots["ann"].pk}, format="json").status_code == 403
     submitted = api_client.post(f"/api/assignments/{pk}/submission/", {"bot": bots["ben"].pk}, format="json")
     assert submitted.status_code == 200 and submitted.json()["bot"] == bots["ben"].pk
     people_view = api_client.get(f"/api/courses/{course.pk}/people/").json()
@@ -283,6 +283,42 @@ def test_deadlines_are_stored_in_utc_and_shown_in_the_courses_time_zone(client, 
     assert assignment.deadline == datetime(2030, 1, 15, 22, 59, tzinfo=timezone.utc)  # entered in Paris time
     assert "2030-01-15 23:59 CET" in response.content.decode()
 
+
+
+def test_a_courses_pages_show_times_in_the_viewers_own_zone_else_the_courses_and_name_it(client, make_user):
+    from datetime import datetime, timezone
+
+    from arena.accounts.models import Course, profile_of
+
+    course, people = course_with_people(make_user)  # Europe/Paris
+    ann = people["ann"]
+    # Her first course by code is in Tokyo: on the pages of `algo` its own zone still comes first.
+    Course.objects.create(code="aaa", name="Early", time_zone="Asia/Tokyo").students.add(ann)
+    assignment = open_assignment(people["instructor"], course,
+                                 deadline=datetime(2099, 1, 15, 22, 59, tzinfo=timezone.utc))
+    client.force_login(ann)
+    for path in (f"/assignments/{assignment.pk}/", f"/courses/{course.pk}/assignments/"):
+        page = client.get(path).content.decode()
+        assert 'title="Europe/Paris">2099-01-15 23:59 CET</time>' in page, path
+        assert "days" in page[page.index("2099-01-15 23:59 CET"):][:120], "how far the deadline is"
+
+    profile = profile_of(ann)  # she chose her own zone on her profile page
+    profile.time_zone = "America/Chicago"
+    profile.save(update_fields=["time_zone"])
+    page = client.get(f"/assignments/{assignment.pk}/").content.decode()
+    assert 'title="America/Chicago">2099-01-15 16:59 CST</time>' in page and "23:59 CET" not in page
+
+    # An instructor with a zone of their own enters times in it, and the form says which.
+    teacher = people["instructor"]
+    profile = profile_of(teacher)
+    profile.time_zone = "America/Chicago"
+    profile.save(update_fields=["time_zone"])
+    client.force_login(teacher)
+    assert "In America/Chicago." in client.get(f"/courses/{course.pk}/assignments/").content.decode()
+    client.post(f"/courses/{course.pk}/assignments/", {
+        "title": "Winter", "game": "endgame", "opens_at": "2098-01-01T09:00", "deadline": "2098-01-15T16:59",
+        "team_size": 1, "late_penalty_per_day": 0, "late_cutoff_days": 0})
+    assert course.assignments.get(title="Winter").deadline == datetime(2098, 1, 15, 22, 59, tzinfo=timezone.utc)
 
 def test_only_instructors_change_an_assignment_from_its_page(client, make_user):
     course, people = course_with_people(make_user)

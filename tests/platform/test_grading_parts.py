@@ -159,9 +159,10 @@ def test_solver_loss_averages_the_points_the_graded_seat_lost_per_move(analysed)
 
 
 def test_winning_moves_counts_only_moves_made_in_won_positions(analysed):
-    rows = [{"seat": 0, "won_before": True, "keeps_win": True}, {"seat": 0, "won_before": True, "keeps_win": False},
-            {"seat": 0, "won_before": False, "keeps_win": False}, {"seat": 1, "won_before": True, "keeps_win": False},
-            {"seat": 0, "won_before": True, "keeps_win": True}, {"seat": 0, "won_before": True, "keeps_win": True}]
+    # Analysis rows (games.contracts.AnalysisRow) by their verdict; an unsettled move counts for nothing.
+    rows = [{"seat": seat, "verdict": verdict} for seat, verdict in [
+        (0, "keeps_win"), (0, "throws_win"), (0, "lost_position"), (1, "throws_win"), (0, "keeps_win"),
+        (0, "unsettled"), (0, "keeps_win")]]
     games = {need(0, 0, "random"): Game(3, [0], replay=rows)}
     # The graded seat moved 4 times in won positions and kept the win 3 times: 75%.
     measured = parts.KINDS["winning_moves"].measure(context(games, "sprouts"), {"opponent": "random", "full_at": 0.9})

@@ -175,9 +175,11 @@ def test_private_material_is_opened_by_submitting_never_by_membership(make_user)
     assert all(can_see_private(viewer, ann_bot) for viewer in (*staff, mate))
     assert not any(can_see_private(viewer, ann_bot) for viewer in (people["cat"], *outsiders))
 
-    # cat's bot, entered in the course's tournament: its staff see it, its students do not.
-    tournament_services.add_entrant(people["instructor"], tournament_services.create_tournament(
+    # cat's bot, entered in the course's tournament: once cat accepts, its staff see it, its students do not.
+    entry = tournament_services.add_entrant(people["instructor"], tournament_services.create_tournament(
         people["instructor"], course, name="cup", game="endgame", format="round-robin"), cat_bot)
+    assert not any(can_see_private(viewer, cat_bot) for viewer in staff)
+    tournament_services.answer_entry(people["cat"], entry, accept=True)
     assert all(can_see_private(viewer, cat_bot) for viewer in staff)
     assert not any(can_see_private(viewer, cat_bot) for viewer in (mate, people["ann"], *outsiders))
 

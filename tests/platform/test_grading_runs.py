@@ -185,7 +185,7 @@ def test_a_set_aside_game_leaves_one_students_parts_incomplete_and_the_replay_co
     assert set(Match.objects.filter(grading_game__runs=run).values_list("status", flat=True)) == {Match.Status.FINISHED}
     api_client.force_authenticate(people["assistant"])
     nothing = api_client.post(f"/api/grading-runs/{run.pk}/replay/")
-    assert nothing.status_code == 400 and "nothing to play again" in nothing.json()["detail"]
+    assert nothing.status_code == 409 and "nothing to play again" in nothing.json()["detail"]
     assert tasks.resume_grading_runs() == 0
 
 
@@ -289,7 +289,7 @@ def test_the_replay_refuses_what_it_cannot_play_with_a_reason_never_a_server_err
         response = api_client.post(f"/api/grading-runs/{run.pk}/replay/", {"submission": submission}, format="json")
         assert response.status_code in (400, 404), (submission, response.status_code)
     response = api_client.post(f"/api/grading-runs/{run.pk}/replay/", {}, format="json")
-    assert response.status_code == 400 and "nothing to play again" in response.json()["detail"]
+    assert response.status_code == 409 and "nothing to play again" in response.json()["detail"]
     client.force_login(people["assistant"])
     url = reverse("grading:replay_set_aside", args=[assignment.pk, run.pk])
     assert client.post(url, {"submission": "9" * 30}).status_code == 404

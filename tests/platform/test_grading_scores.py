@@ -7,6 +7,7 @@ import pytest
 
 from arena.grading import parts
 from arena.grading.services import late_days, late_factor
+from arena.ratings.services import LadderBot, LadderRow
 
 DEADLINE = datetime(2026, 11, 20, 23, 59, tzinfo=timezone.utc)
 
@@ -28,6 +29,11 @@ def test_the_late_penalty_takes_its_percent_per_day_down_to_nothing(days, factor
     assert late_factor(SimpleNamespace(late_penalty_per_day=15), days) == pytest.approx(factor)
 
 
+def ladder_row(bot: int, owner: int, rating: float) -> LadderRow:
+    return LadderRow(rank=None, bot=LadderBot(bot, f"student{owner}/bot{bot}", owner), rating=rating, played=10,
+                     wins=5, draws=0, losses=5, provisional=False)
+
+
 class Students:
     def __init__(self, ids):
         self.ids = ids
@@ -42,8 +48,7 @@ def elo_percentile(monkeypatch, ladder: list[tuple[int, int, float]], mine: int)
     (bot id, owner id, rating) rows."""
     # As read from the database, each row's rating and bot id are objects of their own: equal ratings, or the
     # ids of one bot (past the small ints CPython keeps one object each of), are equal but not the same object.
-    rows = [{"bot": SimpleNamespace(pk=1000 + bot, owner_id=owner), "rating": float(rating)}
-            for bot, owner, rating in ladder]
+    rows = [ladder_row(1000 + bot, owner, float(rating)) for bot, owner, rating in ladder]
     monkeypatch.setattr("arena.ratings.services.ladder", lambda game: rows if game == "endgame" else [])
     assignment = SimpleNamespace(game="endgame", course=SimpleNamespace(students=Students(range(1, 10))))
     context = parts.Context(assignment, SimpleNamespace(bot_id=1000 + mine), None, {})
@@ -149,8 +154,7 @@ def test_the_grades_of_a_run_sum_the_rounded_points_of_its_parts_with_the_late_p
     parts read a given ladder (course bots 10-13 rated 1600, 1500, 1400, 1300)."""
     from arena.grading import runs
 
-    rows = [{"bot": SimpleNamespace(pk=bot, owner_id=bot - 9), "rating": float(rating)}
-            for bot, rating in [(10, 1600), (11, 1500), (12, 1400), (13, 1300)]]
+    rows = [ladder_row(bot, bot - 9, float(rating)) for bot, rating in [(10, 1600), (11, 1500), (12, 1400), (13, 1300)]]
     monkeypatch.setattr("arena.ratings.services.ladder", lambda game: rows)
     versions = {51: SimpleNamespace(pk=51), 52: SimpleNamespace(pk=52)}
     monkeypatch.setattr(runs, "BotVersion", SimpleNamespace(objects=SimpleNamespace(

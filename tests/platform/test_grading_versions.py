@@ -180,7 +180,7 @@ def test_a_withdrawn_submission_keeps_its_last_grade_and_is_graded_no_more(clien
     assert api_client.post(f"/api/assignments/{assignment.pk}/submission/", {"bot": graded["bot"].pk}).status_code == 200
     assert assignment.submissions.get().withdrawn_at is None
     assert api_client.delete(f"/api/assignments/{assignment.pk}/submission/").json()["withdrawn_at"] is not None
-    assert api_client.delete(f"/api/assignments/{assignment.pk}/submission/").status_code == 400
+    assert api_client.delete(f"/api/assignments/{assignment.pk}/submission/").status_code == 409  # nothing left to withdraw
 
 
 def test_failing_validation_lists_only_submissions_with_no_version_that_counts(client, graded, make_user):

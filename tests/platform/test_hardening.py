@@ -157,7 +157,8 @@ LOOK_ALIKE = "looks like a different one written in Latin letters"
 def test_look_alike_usernames_are_refused(api_client, client, make_user, django_user_model, username, message,
                                           page_message):
     make_user("ada")
-    response = api_client.post("/api/auth/register/", {"username": username, "password": "correct-horse-battery"})
+    response = api_client.post("/api/auth/register/", {"username": username, "email": "new@uni.example",
+                                                       "password": "correct-horse-battery"})
     assert response.status_code == 400 and message in response.json()["username"][0]
     page = client.post("/register/", {"username": username, "password1": "correct-horse-battery",
                                       "password2": "correct-horse-battery"})
@@ -166,9 +167,9 @@ def test_look_alike_usernames_are_refused(api_client, client, make_user, django_
 
 
 def test_a_username_is_stored_normalised(api_client, django_user_model):
-    response = api_client.post("/api/auth/register/", {"username": "ＪＵＲＧＥＮ", "password": "correct-horse-battery"})
+    response = api_client.post("/api/auth/register/", {"username": "ＪＵＲＧＥＮ", "email": "j@uni.example", "password": "correct-horse-battery"})
     assert response.status_code == 201 and response.json()["username"] == "JURGEN"
-    assert api_client.post("/api/auth/register/", {"username": "jürgen", "password": "correct-horse-battery"}
+    assert api_client.post("/api/auth/register/", {"username": "jürgen", "email": "j2@uni.example", "password": "correct-horse-battery"}
                            ).status_code == 201
 
 

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from grading_helpers import open_assignment
 from arena.matches.models import Match
 from platform_helpers import EXAMPLE_BOT
-from tournament_helpers import accepted_bot, course_with_bots, entered
+from tournament_helpers import accepted, accepted_bot, course_with_bots, entered
 
 pytestmark = pytest.mark.django_db
 
@@ -141,7 +141,7 @@ def test_tournament_page(client, make_user, start, django_assert_max_num_queries
 
     def more_entrants():
         for bot in _students_with_bots(course, make_user, N, 2 * N):
-            tournaments.add_entrant(instructor, tournament, bot)
+            accepted(tournaments.add_entrant(instructor, tournament, bot))
         if start:
             tournaments.start(instructor, tournament)
 

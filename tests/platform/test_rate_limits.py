@@ -112,7 +112,7 @@ def test_registration_refuses_a_name_that_normalises_to_a_taken_one(api_client, 
     make_user("bob")
     make_user("straße")
     for look_alike in ("ｂob", "𝐛ob", "BOB", "STRASSE"):
-        response = api_client.post("/api/auth/register/", {"username": look_alike, "password": "correct-horse-battery"})
+        response = api_client.post("/api/auth/register/", {"username": look_alike, "email": "a@uni.example", "password": "correct-horse-battery"})
         assert response.status_code == 400, look_alike
         assert "taken" in str(response.json())
 
@@ -130,9 +130,9 @@ def test_sign_in_page_attempts_are_limited(client, make_user, page):
 
 def test_anonymous_registrations_are_limited_per_address(api_client, client, django_user_model):
     for number in range(allowed("register")):
-        response = api_client.post("/api/auth/register/", {"username": f"new{number}", "password": "correct-horse-battery"})
+        response = api_client.post("/api/auth/register/", {"username": f"new{number}", "email": f"new{number}@uni.example", "password": "correct-horse-battery"})
         assert response.status_code == 201
-    response = api_client.post("/api/auth/register/", {"username": "one-more", "password": "correct-horse-battery"})
+    response = api_client.post("/api/auth/register/", {"username": "one-more", "email": "one@uni.example", "password": "correct-horse-battery"})
     assert_throttled(response, f"Too many new accounts from your address: at most {allowed('register')} per hour")
     # The page counts the same address.
     page = client.post("/register/", {"username": "page-user", "password1": "correct-horse-battery",

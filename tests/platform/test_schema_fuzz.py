@@ -9,9 +9,9 @@ import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings as hypothesis_settings
-from rest_framework.authtoken.models import Token
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from arena.accounts import tokens
 from arena.accounts.models import Course
 from arena.wsgi import application
 from arena.bots.models import Bot
@@ -27,7 +27,6 @@ def api_schema(db, settings, make_user, in_process_sandbox):
     """The served schema, with a world for its operations to find: a student who teaches a course with a
     variant, owns an active bot, and whose bot played a finished match."""
     settings.ALLOWED_HOSTS = ["*"]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # registrations stay fast
     # Generous limits, so that the examples reach the views behind them (test_rate_limits tests the limits).
     settings.ARENA_RATES = {scope: "10000/min" for scope in settings.ARENA_RATES}
     settings.ARENA_MAX_MATCHES_IN_FLIGHT = 10000
@@ -41,9 +40,8 @@ def api_schema(db, settings, make_user, in_process_sandbox):
     student, outsider = make_user("fuzzed-student"), make_user("fuzzed-outsider")
     course.students.add(student)
     active_bot(student, name="theirs")
-    pytest.fuzz_tokens = {"instructor": Token.objects.create(user=user).key,
-                          "student": Token.objects.create(user=student).key,
-                          "outsider": Token.objects.create(user=outsider).key, "anonymous": None}
+    pytest.fuzz_tokens = {"instructor": tokens.issue(user, "fuzz").key, "student": tokens.issue(student, "fuzz").key,
+                          "outsider": tokens.issue(outsider, "fuzz").key, "anonymous": None}
     # As Django's test client does: a request through the WSGI app must not close the test's connection
     # (the world above lives in its transaction).
     request_started.disconnect(close_old_connections)
@@ -58,6 +56,7 @@ def api_schema(db, settings, make_user, in_process_sandbox):
 schema = schemathesis.pytest.from_fixture("api_schema")
 
 
+@pytest.mark.slow  # thousands of requests; the quick tier has each route's own tests and the authorisation matrix
 @schema.parametrize()
 @hypothesis_settings(max_examples=12, derandomize=True, deadline=None, database=None,
                      suppress_health_check=list(HealthCheck))

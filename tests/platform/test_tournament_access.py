@@ -32,12 +32,21 @@ def test_an_instructor_builds_and_runs_a_tournament_through_the_api(api_client, 
     for bot in world["bots"]:
         assert api_client.post(f"/api/tournaments/{tid}/entrants/", {"bot": bot.pk}, format="json").status_code == 201
     again = api_client.post(f"/api/tournaments/{tid}/entrants/", {"bot": world["bots"][0].pk}, format="json")
-    assert again.status_code == 400 and "already entered" in again.json()["detail"]
+    assert again.status_code == 409 and "already entered" in again.json()["detail"]
+    waiting = api_client.get(f"/api/tournaments/{tid}/").json()["entrants"]
+    assert {e["consent"] for e in waiting} == {"requested"}, "the students' bots wait for their owners"
+    assert api_client.post(f"/api/tournaments/{tid}/start/").status_code == 409  # nobody accepted yet
+    for bot in world["bots"]:  # each owner accepts from their own requests
+        api_client.force_authenticate(bot.owner)
+        (request,) = api_client.get("/api/entry-requests/").json()["results"]
+        assert request["tournament"] == tid and request["consent"] == "requested"
+        assert api_client.post(f"/api/entry-requests/{request['id']}/accept/").json()["consent"] == "accepted"
+    api_client.force_authenticate(world["instructor"])
 
     started = api_client.post(f"/api/tournaments/{tid}/start/")
     assert started.status_code == 200 and started.json()["status"] == "running"
     assert [e["seed"] for e in started.json()["entrants"]] == [0, 1, 2, 3]
-    assert api_client.post(f"/api/tournaments/{tid}/start/").status_code == 400
+    assert api_client.post(f"/api/tournaments/{tid}/start/").status_code == 409
 
     bracket = api_client.get(f"/api/tournaments/{tid}/bracket/").json()
     keys = {box["series"]["key"] for box in bracket["boxes"]}
@@ -132,6 +141,12 @@ def test_the_instructor_creates_enters_and_starts_on_the_pages(client, world):
     for bot in world["bots"]:
         client.post(f"/tournaments/{tournament.pk}/entrants/", {"bot": bot.pk})
     assert tournament.entrants.count() == 4
+    assert client.get(f"/tournaments/{tournament.pk}/").content.decode().count("awaiting the owner's consent") == 4
+    for entrant in tournament.entrants.all():  # each owner accepts on their bot's page
+        client.force_login(entrant.bot.owner)
+        assert "Tournament entries" in client.get(f"/bots/{entrant.bot_id}/").content.decode()
+        assert client.post(f"/entries/{entrant.pk}/accept/").status_code == 302
+    client.force_login(world["instructor"])
     client.post(f"/tournaments/{tournament.pk}/start/")
     shown = client.get(f"/tournaments/{tournament.pk}/")
     assert b'id="bracket"' in shown.content and b"Pause" in shown.content

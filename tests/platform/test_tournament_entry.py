@@ -3,7 +3,7 @@
 import pytest
 from games import get_game
 
-from tournament_helpers import course_with_bots, entered
+from tournament_helpers import accepted, course_with_bots, entered
 from arena.tournaments import services
 from arena.tournaments.models import Tournament
 
@@ -20,6 +20,12 @@ def test_every_course_bot_for_the_game_and_the_built_ins_are_entered_at_once_wit
     assert client.post(f"/tournaments/{cup.pk}/entrants/course/", {"builtins": "1"}).status_code == 302
     builtins = len(get_game("endgame").builtin_bots())
     assert cup.entrants.count() == 8 + builtins  # one request, not 16 clicks; bot0 was entered already
+    # The students' bots are requested: the preview holds bot0 (accepted) and the built-ins until they accept.
+    page = client.get(f"/tournaments/{cup.pk}/").content.decode()
+    preview = page.split('id="seeding-preview"')[1].split("</ol>")[0]
+    assert preview.count("<li>") == 1 + builtins and "student01/bot1" not in preview
+    for entrant in cup.entrants.exclude(bot__owner=None):
+        accepted(entrant)
     page = client.get(f"/tournaments/{cup.pk}/").content.decode()
     preview = page.split('id="seeding-preview"')[1].split("</ol>")[0]
     assert preview.count("<li>") == 8 + builtins
@@ -53,5 +59,6 @@ def test_the_api_enters_every_course_bot_and_discards_a_draft(api_client, make_u
     api_client.force_authenticate(instructor)
     answer = api_client.post(f"/api/tournaments/{draft.pk}/entrants/course/", {"builtins": False}, format="json")
     assert answer.status_code == 201 and len(answer.json()["entrants"]) == 3
+    assert {entrant["consent"] for entrant in answer.json()["entrants"]} == {"requested"}
     assert api_client.post(f"/api/tournaments/{draft.pk}/discard/").status_code == 204
     assert not Tournament.objects.filter(pk=draft.pk).exists()

@@ -44,12 +44,20 @@ def course_with_bots(make_user, game: str, count: int, codes=(EXAMPLE_BOT.decode
 
 
 def entered(instructor, course, bots, **options) -> Tournament:
+    """A draft of `course` with `bots` entered by its instructor, each entry accepted by the bot's owner."""
     options.setdefault("name", "Cup")
     options.setdefault("seeding", Tournament.Seeding.GIVEN)
     tournament = services.create_tournament(instructor, course, **options)
     for bot in bots:
-        services.add_entrant(instructor, tournament, bot)
+        accepted(services.add_entrant(instructor, tournament, bot))
     return tournament
+
+
+def accepted(entrant):
+    """`entrant`, accepted by its bot's owner when it waits for their consent."""
+    if entrant.consent == entrant.Consent.REQUESTED:
+        services.answer_entry(entrant.bot.owner, entrant, accept=True)
+    return entrant
 
 
 def play_out(tournament: Tournament, limit: int = 2000) -> Tournament:

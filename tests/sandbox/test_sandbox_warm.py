@@ -315,7 +315,7 @@ def sibling(share, bot, mode="play") -> subprocess.Popen:
 
 def test_the_pool_processes_of_a_worker_share_a_versions_warm_container(docker_image, tmp_path):
     share = tmp_path / "share"
-    share.mkdir()
+    share.mkdir(mode=0o700)  # (a shared folder must be private: its entries name pids to signal)
     bot = bot_file("first_legal", tmp_path)
     pool = WarmPool(share_dir=share)
     try:
@@ -334,13 +334,29 @@ def test_the_pool_processes_of_a_worker_share_a_versions_warm_container(docker_i
     assert containers_of({first.sandbox_id}) == [] and list(share.iterdir()) == []
 
 
+def test_a_shared_folder_others_may_write_to_is_not_used(docker_image, tmp_path):
+    share = tmp_path / "share"
+    share.mkdir(mode=0o755)  # (an entry there names a pid this process would signal and a folder it would listen in)
+    share.chmod(0o755)
+    bot = bot_file("first_legal", tmp_path)
+    pool = WarmPool(share_dir=share)
+    try:
+        _, first = play_in(pool, bot, "version:s:ann")
+        seat, again = play_in(pool, bot, "version:s:ann")
+        assert seat.status == "ok" and (again.reused, again.sandbox_id) == (True, first.sandbox_id)  # its own still
+        assert list(share.iterdir()) == []
+    finally:
+        pool.close()
+    assert containers_of({first.sandbox_id}) == []
+
+
 # The sibling's limits when it hangs (a pool key includes them).
 HANGING = sandbox.Limits(decision=600, bank=0)
 
 
 def test_a_shared_container_whose_match_was_killed_with_its_process_never_serves_again(docker_image, tmp_path):
     share = tmp_path / "share"
-    share.mkdir()
+    share.mkdir(mode=0o700)  # (a shared folder must be private: its entries name pids to signal)
     bot = BOTS / "sleeper.py"
     pool = WarmPool(share_dir=share)
     try:
@@ -364,3 +380,107 @@ def test_a_shared_container_whose_match_was_killed_with_its_process_never_serves
     finally:
         pool.close()
     assert list(share.iterdir()) == []
+
+
+# A worker process of a Celery worker of its own (started by a shell of its own: no sibling of the others),
+# whose default pool is shared host-wide for the scope argv[1]. It reads commands on stdin and answers each
+# with a JSON line: "play" a match of the bot argv[2] (which container), "reap" as an acquire does,
+# "idle" reap with an idle time of 0; the end of stdin closes its pool.
+WORKER_PROCESS = """
+import json, os, sys
+import sandbox
+from games import get_game
+from games.bots import builtin_player
+from games.referee import play_match
+from sandbox import pool
+
+pool.share_default_pool(sys.argv[1])
+print(json.dumps({"pid": os.getpid(), "parent": os.getppid()}), flush=True)
+for command in sys.stdin:
+    own = pool.default_pool()
+    if command == "play\\n":
+        player = own.player(sys.argv[2], key="version:h:ann", limits=sandbox.Limits(
+            setup=2.0, decision=0.5, bank=0.5, memory_mb=128, pids=32, tmp_mb=8, log_bytes=16 << 10))
+        result = play_match(get_game("endgame"), [player, builtin_player(get_game("endgame"), "greedy")], seed=3)
+        print(json.dumps({"status": result.players[0].status, "id": player.sandbox_id, "reused": player.reused}),
+              flush=True)
+    else:
+        own.idle_seconds = 0 if command == "idle\\n" else own.idle_seconds
+        print(json.dumps({"reaped": own.reap()}), flush=True)
+pool.close_default_pool()
+"""
+
+
+class WorkerProcess:
+    def __init__(self, scope: str, bot: Path):
+        self.process = subprocess.Popen(["sh", "-c", '"$0" -c "$1" "$2" "$3"; exit $?', sys.executable,
+                                         WORKER_PROCESS, scope, str(bot)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+        self.pid, self.parent = self.answer().values()
+
+    def answer(self) -> dict:
+        return json.loads(self.process.stdout.readline())
+
+    def ask(self, command: str) -> dict:
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        return self.answer()
+
+    def stop(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def test_the_worker_processes_of_a_host_warm_a_version_up_once_and_a_killed_one_leaves_nothing(docker_image,
+                                                                                               tmp_path):
+    import os
+    import shutil
+    import signal
+    import tempfile
+
+    from sandbox.base import STAGING_PREFIX
+    from sandbox.pool import host_share_dir
+
+    scope = f"test-{tmp_path.name}"
+    bot = bot_file("first_legal", tmp_path)
+    share = host_share_dir(scope)
+    workers = [WorkerProcess(scope, bot), WorkerProcess(scope, bot)]
+    first, second = workers
+    made = set()
+    try:
+        assert first.parent != second.parent  # two workers, not two pool processes of one
+        played = first.ask("play")
+        assert played["status"] == "ok" and not played["reused"]
+        made.add(played["id"])
+        assert second.ask("play") == {"status": "ok", "id": played["id"], "reused": True}
+
+        with one_sweep_at_a_time():  # (no sweep removes what the killed process left: its siblings must)
+            os.kill(first.pid, signal.SIGKILL)
+            first.process.wait(timeout=60)
+            assert second.ask("reap") == {"reaped": 1}  # its idle time is not up: its maker is gone
+        assert containers_of(made) == [] and list(share.glob("*")) == []
+        assert list(Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}{first.pid}.*")) == []
+
+        share.rmdir()  # (as the sweep of an earlier release does to an empty folder it takes for a dead worker's)
+        again = second.ask("play")
+        assert again["status"] == "ok" and not again["reused"]
+        made.add(again["id"])
+        third = WorkerProcess(scope, bot)
+        workers.append(third)
+        assert third.ask("play") == {"status": "ok", "id": again["id"], "reused": True}  # (entered anew)
+        assert third.ask("idle") == {"reaped": 1}  # idle past its time: removed whoever made it
+        assert containers_of(made) == []
+
+        last = second.ask("play")  # (its maker learns its container is gone and starts another)
+        assert last["status"] == "ok" and not last["reused"]
+        made.add(last["id"])
+        for worker in (second, third):
+            worker.stop()
+        assert containers_of(made) == [] and list(share.glob("*")) == []
+    finally:
+        for worker in workers:
+            if worker.process.poll() is None:
+                worker.process.kill()
+                worker.process.wait()
+        sandbox.cleanup_leftovers()
+        shutil.rmtree(share, ignore_errors=True)

@@ -56,13 +56,15 @@ def _private_bot_ids(user):
 
     Membership alone opens nothing: whoever adds a student to their course (a roster, a join link, a team,
     the admin) sees that student's bots only once the student has submitted them there (a submission is
-    always the owner's own act, grading.services.submit) or they play in the course's tournaments."""
+    always the owner's own act, grading.services.submit) or accepted their entry in the course's tournaments
+    (entry_consent)."""
     from django.apps import apps  # accounts is the base app: grading and tournaments build on it
 
     staffed = Course.objects.filter(Q(instructors=user) | Q(teaching_assistants=user)).values("pk")
     submitted = apps.get_model("grading", "Submission").objects.filter(
         Q(assignment__course__in=staffed) | Q(team__members=user)).values("bot")
-    entered = apps.get_model("tournaments", "Entrant").objects.filter(tournament__course__in=staffed).values("bot")
+    entered = apps.get_model("tournaments", "Entrant").objects.filter(
+        tournament__course__in=staffed, consent=ACCEPTED_ENTRY).values("bot")
     return submitted, entered
 
 
@@ -83,9 +85,9 @@ def bots_with_private_access(user, owners_by_bot: dict) -> set[int]:
     logs `user` may read, in one query however many bots.
 
     The owner may, operators (superusers) may; the staff (instructors and assistants) of a course may for the
-    bots submitted to its assignments or entered in its tournaments; team mates may for the bots submitted
-    for their team. Nobody else, and never by membership of a course or team alone. Built-in bots have no
-    private material.
+    bots submitted to its assignments or entered in its tournaments with the owner's consent; team mates may
+    for the bots submitted for their team. Nobody else, and never by membership of a course or team alone.
+    Built-in bots have no private material.
 
     Every match page and match list asks this, so it is one plain SQL statement with one text for any list
     (psycopg parses it once): the ORM's version of such joins under OR cost milliseconds of CPU to compile.
@@ -113,11 +115,24 @@ def bots_with_private_access(user, owners_by_bot: dict) -> set[int]:
                f" WHERE s.bot_id {listed} AND (a.course_id IN {staffed}"
                f" OR s.team_id IN (SELECT {team} FROM {members} WHERE {member} = %s))"
                f" UNION SELECT e.bot_id FROM {entrants} e JOIN {tournaments} t ON t.id = e.tournament_id"
-               f" WHERE e.bot_id {listed} AND t.course_id IN {staffed}")
+               f" WHERE e.bot_id {listed} AND e.consent = %s AND t.course_id IN {staffed}")
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*ids, user.pk, user.pk, user.pk, *ids, user.pk, user.pk])
+            cursor.execute(sql, [*ids, user.pk, user.pk, user.pk, *ids, ACCEPTED_ENTRY, user.pk, user.pk])
             visible |= {row[0] for row in cursor.fetchall()}
     return visible
+
+
+# --- Entering a bot in a tournament: the owner's consent ------------------------------------------------------
+
+ACCEPTED_ENTRY = "accepted"  # tournaments.Entrant.Consent.ACCEPTED (accounts is the base app)
+
+
+def entry_consent(user, bot) -> str:
+    """The consent an entry of `bot` made by `user` starts with: accepted when it is their own bot or a
+    built-in, else only requested. Entering a bot opens its code, versions and logs to the tournament's
+    course staff (bots_with_private_access) and plays it under its owner's name, so nobody does that to
+    someone else's bot without the owner accepting (tournaments.services.answer_entry); an operator neither."""
+    return ACCEPTED_ENTRY if bot.owner_id is None or bot.owner_id == user.pk else "requested"
 
 
 def _table(label: str) -> str:

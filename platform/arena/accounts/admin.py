@@ -1,6 +1,11 @@
 from django.contrib import admin
+from rest_framework.authtoken.admin import TokenProxy
 
 from .models import Course, Invitation, RosterEntry, Team
+
+# DRF's tokens authenticate nobody: the API's tokens are accounts.tokens' (their owners list and revoke them at
+# /accounts/tokens/); the app stays installed only for DRF's sign-in view and the migration of old keys.
+admin.site.unregister(TokenProxy)
 
 
 class RosterInline(admin.TabularInline):

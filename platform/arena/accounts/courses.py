@@ -7,13 +7,17 @@ from django.db import IntegrityError, transaction
 
 from .access import NotAllowed
 from .models import Course, validate_time_zone
-from .people import PeopleError, require_instructor
+from .people import PeopleConflict, PeopleError, require_instructor
 
 CREATE_COURSES = "accounts.add_course"
 
 
 class CourseRefused(PeopleError):
     """A course that cannot be made as asked; the message says why."""
+
+
+class CourseTaken(CourseRefused, PeopleConflict):
+    """The code is another course's (409)."""
 
 
 def may_create_courses(user) -> bool:
@@ -42,7 +46,7 @@ def create_course(user, *, code: str, name: str, time_zone: str = "UTC", asks_st
             course = Course.objects.create(code=code, name=name, time_zone=time_zone,
                                            asks_student_id=asks_student_id)
     except IntegrityError as exc:
-        raise CourseRefused(f"there is already a course with the code {code!r}") from exc
+        raise CourseTaken(f"there is already a course with the code {code!r}") from exc
     course.instructors.add(user)
     return course
 
@@ -51,7 +55,7 @@ def add_instructor(user, course: Course, colleague) -> None:
     """Make `colleague` a co-instructor of `course` (no longer its assistant or student: one role each)."""
     require_instructor(user, course)
     if course.students.filter(pk=colleague.pk).exists():
-        raise PeopleError(f"{colleague.username} is a student of {course.name}: staff do not take the course")
+        raise PeopleConflict(f"{colleague.username} is a student of {course.name}: staff do not take the course")
     course.teaching_assistants.remove(colleague)
     course.instructors.add(colleague)
 

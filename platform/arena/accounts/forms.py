@@ -52,3 +52,7 @@ class InvitedAccountForm(RegisterForm):
 
     class Meta(RegisterForm.Meta):
         fields = ("username",)
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(max_length=60, help_text="Which client it is for (e.g. \"laptop script\").")

@@ -153,3 +153,22 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"{self.student_id} {self.name} ({self.course})"
+
+
+class ApiToken(models.Model):
+    """A key for the API (`Authorization: Token KEY`), one per client a user names: only its SHA-256 is kept,
+    so the key is shown once, when issued (accounts.tokens). It expires, and a new password revokes them all."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, help_text="Which client it is for, in the owner's words.")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, in hex.")
+    prefix = models.CharField(max_length=8, help_text="The key's first characters, to tell tokens apart.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.user}: {self.name} ({self.prefix}…)"

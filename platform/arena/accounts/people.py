@@ -15,7 +15,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from arena.core.errors import Invalid
+from arena.core.errors import Conflict, Invalid
 
 from .access import NotAllowed, staffs, teaches
 from .identity import display_name
@@ -33,6 +33,10 @@ class PeopleError(Invalid):
 
 class PeopleNotAllowed(PeopleError, NotAllowed):
     """A change to a course's people that the user's role does not allow."""
+
+
+class PeopleConflict(PeopleError, Conflict):
+    """Someone already holds the place asked for: enrolled, in a team, a name or student id taken (409)."""
 
 
 def require_instructor(user, course: Course) -> None:
@@ -56,7 +60,7 @@ def join(user, code: str, student_id: str = "") -> Course:
     asks for one."""
     course = invited_course(code)
     if staffs(user, course):
-        raise PeopleError(f"you teach {course.name}: staff do not enrol as students")
+        raise PeopleNotAllowed(f"you teach {course.name}: staff do not enrol as students")
     if course.students.filter(pk=user.pk).exists():
         return course  # already in: a second click changes nothing (not their student id either)
     student_id = student_id.strip()
@@ -73,7 +77,7 @@ def join(user, code: str, student_id: str = "") -> Course:
 
 def _check_student_id_free(course: Course, student_id: str, holder) -> None:
     if RosterEntry.objects.filter(course=course, student_id=student_id).exclude(user=holder).exists():
-        raise PeopleError(f"student id {student_id} is already enrolled in {course.name}: ask your instructor")
+        raise PeopleConflict(f"student id {student_id} is already enrolled in {course.name}: ask your instructor")
     if course.invitations.pending().filter(student_id=student_id).exists():
         raise PeopleError(f"student id {student_id} is on the roster of {course.name}: open the invitation "
                           f"mailed to you to join")
@@ -221,13 +225,13 @@ def accept_invitation(user, token: str) -> Course:
     invitation = pending_invitation(token)
     course = invitation.course
     if staffs(user, course):
-        raise PeopleError(f"you teach {course.name}: staff do not enrol as students")
+        raise PeopleNotAllowed(f"you teach {course.name}: staff do not enrol as students")
     with transaction.atomic():
         entry = RosterEntry.objects.filter(course=course, user=user).first()
         if entry is not None:
-            raise PeopleError(f"you are already enrolled in {course.name} under student id {entry.student_id}")
+            raise PeopleConflict(f"you are already enrolled in {course.name} under student id {entry.student_id}")
         if RosterEntry.objects.filter(course=course, student_id=invitation.student_id).exists():
-            raise PeopleError(f"student id {invitation.student_id} is already enrolled in {course.name}")
+            raise PeopleConflict(f"student id {invitation.student_id} is already enrolled in {course.name}")
         RosterEntry.objects.create(course=course, user=user, student_id=invitation.student_id,
                                    email=invitation.email, name=invitation.name)
         course.students.add(user)
@@ -288,9 +292,9 @@ def create_team(user, course: Course, name: str, members) -> Team:
     taken = Team.objects.filter(course=course, members__in=members).values_list("members__username", flat=True)
     already = sorted(set(taken) & {m.username for m in members})
     if already:
-        raise PeopleError(f"already in a team of this course: {', '.join(already)}")
+        raise PeopleConflict(f"already in a team of this course: {', '.join(already)}")
     if Team.objects.filter(course=course, name=name).exists():
-        raise PeopleError(f"there is already a team named {name!r}")
+        raise PeopleConflict(f"there is already a team named {name!r}")
     team = Team.objects.create(course=course, name=name)
     team.members.set(members)
     return team

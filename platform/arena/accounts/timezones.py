@@ -1,8 +1,9 @@
 """One clock for the whole site: every time is shown in the viewer's zone, which this module decides.
 
 The zone is the viewer's own (a profile's `time_zone`, when the user model has a profile), else the zone
-of their course (the first by code when they have several), else settings.TIME_ZONE. The middleware
-activates it for the request, so that every template, filter and form shows and reads times in it.
+of the course the page is about (a course's, an assignment's pages), else of their course (the first by code
+when they have several), else settings.TIME_ZONE. The middleware activates it for the request, so that every
+template, filter and form shows and reads times in it; a course's pages activate it again with their course.
 """
 
 import datetime
@@ -12,16 +13,19 @@ from django.conf import settings
 from django.utils import timezone
 
 
-def viewer_zone(request) -> zoneinfo.ZoneInfo:
-    """The time zone `request`'s viewer reads times in (see the module's docstring for the order)."""
+def viewer_zone(request, course=None) -> zoneinfo.ZoneInfo:
+    """The time zone `request`'s viewer reads times in, on a page of `course` if given (see the module's
+    docstring for the order)."""
     from .models import Course
 
     user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return _zone(settings.TIME_ZONE)
-    own = getattr(getattr(user, "profile", None), "time_zone", "")
+    own = getattr(getattr(user, "profile", None), "time_zone", "") if user is not None else ""
     if own:
         return _zone(own)
+    if course is not None:
+        return _zone(course.time_zone)
+    if user is None or not user.is_authenticated:
+        return _zone(settings.TIME_ZONE)
     course_zone = (Course.objects.for_user(user).order_by("code").values_list("time_zone", flat=True).first())
     return _zone(course_zone or settings.TIME_ZONE)
 

@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
-from . import api, tokens, views
+from . import api, views
 
 router = SimpleRouter()
 router.register("courses", api.CourseViewSet, basename="course")
@@ -10,7 +10,8 @@ api_urlpatterns = [
     path("", include(router.urls)),
     path("auth/register/", api.Register.as_view(), name="register"),
     path("auth/token/", api.ObtainToken.as_view(), name="token"),
-    path("auth/tokens/", tokens.OwnTokens.as_view(), name="tokens"),
+    path("auth/tokens/", api.OwnTokens.as_view(), name="tokens"),
+    path("auth/tokens/<int:pk>/", api.OwnToken.as_view(), name="token-detail"),
 ]
 
 app_name = "accounts"
@@ -18,6 +19,8 @@ urlpatterns = [
     path("courses/new/", views.new_course, name="new_course"),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/profile/confirm-again/", views.resend_confirmation, name="resend_confirmation"),
+    path("accounts/tokens/", views.api_tokens, name="tokens"),
+    path("accounts/tokens/<int:pk>/revoke/", views.revoke_api_token, name="revoke_token"),
     path("accounts/confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
     path("register/", views.register, name="register"),

@@ -17,9 +17,9 @@ from arena.core.ratelimit import rate_limited
 from arena.core.throttles import RegisterThrottle
 from arena.variants.forms import VariantForm
 
-from . import courses, identity, people
+from . import courses, identity, people, tokens
 from .access import attended_course, teaches
-from .forms import CourseForm, InvitedAccountForm, ProfileForm, RegisterForm
+from .forms import ApiTokenForm, CourseForm, InvitedAccountForm, ProfileForm, RegisterForm
 from .identity import send_confirmation
 from .models import Course, profile_of
 from .navigation import safe_next
@@ -133,6 +133,27 @@ password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
     template_name="accounts/password_reset_complete.html")
 password_change = auth_views.PasswordChangeView.as_view(template_name="accounts/password_change.html")
 password_change_done = auth_views.PasswordChangeDoneView.as_view(template_name="accounts/password_change_done.html")
+
+
+@login_required
+def api_tokens(request):
+    """Your API tokens (made, last used, expiry) and a form for a new one, whose key this answer shows once."""
+    form = ApiTokenForm(request.POST if request.method == "POST" else None)
+    issued = None
+    if request.method == "POST" and form.is_valid():
+        issued = tokens.issue(request.user, form.cleaned_data["name"])
+        form = ApiTokenForm()
+    return render(request, "accounts/tokens.html", {"form": form, "issued": issued, "days": settings.ARENA_TOKEN_DAYS,
+                                                    "tokens": tokens.tokens_of(request.user)},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def revoke_api_token(request, pk):
+    tokens.revoke(request.user, pk)  # NotFound for anyone else's: a 404 page
+    messages.success(request, "Token revoked: clients using it are refused from now on.")
+    return redirect("accounts:tokens")
 
 
 @rate_limited(RegisterThrottle)

@@ -11,7 +11,7 @@ from arena.core.downloads import python_download
 
 from .models import Bot, BotVersion
 from .signals import version_uploaded
-from .validation import BotError, check_bot_name, check_source
+from .validation import BotConflict, BotError, check_bot_name, check_source
 
 
 def create_bot(owner, game: str, name: str) -> Bot:
@@ -19,7 +19,7 @@ def create_bot(owner, game: str, name: str) -> Bot:
         raise BotError(f"unknown game {game!r}")
     name = check_bot_name(name)
     if Bot.objects.filter(owner=owner, game=game, name=name).exists():
-        raise BotError(f"you already have a {game} bot named {name!r}")
+        raise BotConflict(f"you already have a {game} bot named {name!r}")
     return Bot.objects.create(owner=owner, game=game, name=name)
 
 

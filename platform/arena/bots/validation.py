@@ -4,13 +4,17 @@ import ast
 
 from django.conf import settings
 
-from arena.core.errors import Invalid
+from arena.core.errors import Conflict, Invalid
 
 from .models import Bot, BotVersion
 
 
 class BotError(Invalid):
     """A request about a bot that cannot be met; the message says why, for the student."""
+
+
+class BotConflict(BotError, Conflict):
+    """A name the owner already gives another bot of the game (409)."""
 
 
 class UploadRejected(BotError):

@@ -28,3 +28,12 @@ def points_field(**kwargs) -> serializers.FloatField:
     """Points: finite and within +-MAX_POINTS (the caller narrows the lower bound)."""
     kwargs.setdefault("min_value", -MAX_POINTS)
     return serializers.FloatField(max_value=MAX_POINTS, **kwargs)
+
+
+class StrictCharField(serializers.CharField):
+    """Text given as a JSON string only (DRF's CharField would take the number 0 as "0")."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)

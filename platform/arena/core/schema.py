@@ -1,4 +1,4 @@
-"""The OpenAPI schema states every answer an endpoint gives, refusals included (400, 401, 403, 404, 429)."""
+"""The OpenAPI schema states every answer an endpoint gives, refusals included (400, 401, 403, 404, 409, 429)."""
 
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import permissions, serializers
@@ -23,6 +23,7 @@ DESCRIPTIONS = {
     "401": "Not signed in: send `Authorization: Token ...` (or a session cookie).",
     "403": "Signed in, but not allowed (e.g. not the bot's owner), or a session request without its CSRF token.",
     "404": "No such object, or one you may not see (both answer alike), or a page past the last.",
+    "409": "Not now: the thing is not in a state that allows this (already started, closed, taken).",
     "429": "Over a rate limit: the message says which, Retry-After says when to come back.",
 }
 
@@ -47,6 +48,8 @@ class ArenaAutoSchema(AutoSchema):
             codes += ["401", "403"]
         if "{" in self.path or self._is_list_view():
             codes.append("404")
+        if self.method != "GET":  # a change the thing's state may refuse (arena.errors.Conflict)
+            codes.append("409")
         if any(self.method in getattr(throttle, "methods", ()) for throttle in self.view.get_throttles()):
             codes.append("429")
         return codes

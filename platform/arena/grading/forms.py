@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from games import available_games
 
 from arena.core.fields import MAX_POINTS
@@ -14,10 +15,10 @@ class AssignmentForm(forms.Form):
     game = forms.ChoiceField()
     variant = forms.ModelChoiceField(queryset=Variant.objects.none(), required=False, empty_label="standard rules",
                                      label="Rules")
-    opens_at = forms.DateTimeField(label="Opens", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-                                   help_text="In the course's time zone.")
+    # Both read in the zone the page shows times in (the viewer's, else the course's): __init__ names it.
+    opens_at = forms.DateTimeField(label="Opens", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     deadline = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-                                   help_text="In the course's time zone. The version active then is graded.")
+                                   help_text="The version active then is graded.")
     team_size = forms.IntegerField(min_value=1, max_value=6, initial=1, help_text="1: individual work.")
     late_penalty_per_day = forms.FloatField(min_value=0, max_value=100, initial=0, label="Late penalty (% per day)")
     late_cutoff_days = forms.IntegerField(min_value=0, max_value=60, initial=0, label="Late work accepted for (days)",
@@ -28,6 +29,9 @@ class AssignmentForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(name, game.title) for name, game in sorted(available_games().items())]
         self.fields["variant"].queryset = course.variants.all()
+        zone = timezone.get_current_timezone_name()
+        self.fields["opens_at"].help_text = f"In {zone}."
+        self.fields["deadline"].help_text = f"In {zone}. {self.fields['deadline'].help_text}"
 
 
 class PartForm(forms.Form):

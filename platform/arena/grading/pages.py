@@ -2,7 +2,6 @@
 dashboard (staff) or submission (students); the drill-down behind a grade; the gradebook CSV.
 Access follows grading.permissions.require (roles of accounts.access)."""
 
-import zoneinfo
 from itertools import zip_longest
 from contextlib import contextmanager
 
@@ -16,12 +15,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
+from games import get_game
 
 from arena.accounts import courses as course_services
 from arena.accounts import people as people_services
 from arena.accounts.access import role_in
 from arena.accounts.forms import StudentIdForm
 from arena.accounts.models import Course
+from arena.accounts.timezones import viewer_zone
 from arena.core.downloads import python_download
 
 from . import charts, code_similarity, presentation, runs, services
@@ -33,15 +34,17 @@ from .permissions import ASSISTANT, INSTRUCTOR, STUDENT, require
 
 
 @contextmanager
-def course_time(course: Course):
-    """Times read from forms and shown in pages are in the course's time zone (stored in UTC)."""
-    with timezone.override(zoneinfo.ZoneInfo(course.time_zone)):
+def course_time(request, course: Course):
+    """Times read from forms and shown in a course's pages are in the viewer's zone: their own (profile), else
+    the course's (stored in UTC)."""
+    with timezone.override(viewer_zone(request, course)):
         yield
 
 
 def _render(request, course, template, context):
-    with course_time(course):
-        return render(request, template, {"course": course, "role": role_in(request.user, course), **context})
+    with course_time(request, course):
+        return render(request, template, {"course": course, "role": role_in(request.user, course),
+                                          "zone": timezone.get_current_timezone_name(), **context})
 
 
 # --- people -------------------------------------------------------------------------------------------------
@@ -174,7 +177,7 @@ def assignments(request, pk):
     role = require(request.user, course, STUDENT)
     form = None
     if role == INSTRUCTOR:
-        with course_time(course):
+        with course_time(request, course):
             form = AssignmentForm(request.POST or None, course=course)
             if request.method == "POST" and form.is_valid():
                 try:
@@ -196,7 +199,7 @@ def _assignment(request, pk, needed=STUDENT) -> tuple[Assignment, str]:
 def assignment(request, pk, bound_part_form: PartForm | None = None):
     assignment, role = _assignment(request, pk)
     rubric = [{"part": part, "words": parts.KINDS[part.kind].explain(part.params)} for part in assignment.rubric.all()]
-    context = {"assignment": assignment, "rubric": rubric,
+    context = {"assignment": assignment, "rubric": rubric, "game_title": get_game(assignment.game).title,
                "similarity_url": reverse("grading:similarity", args=[assignment.pk]) if role != STUDENT else None}
     if role == STUDENT:
         submission = services.submission_of(request.user, assignment)
@@ -210,7 +213,7 @@ def assignment(request, pk, bound_part_form: PartForm | None = None):
         context["view"] = presentation.dashboard(assignment, request.GET.get("sort", "name"))
         if role == INSTRUCTOR:
             context["part_forms"] = part_forms(assignment, bound_part_form)
-            with course_time(assignment.course):
+            with course_time(request, assignment.course):
                 context["edit_form"] = AssignmentForm(initial=_current(assignment), course=assignment.course)
     return _render(request, assignment.course, "grading/assignment.html", context)
 
@@ -225,7 +228,7 @@ def _current(assignment: Assignment) -> dict:
 def edit(request, pk):
     """Instructors change the assignment's settings (deadline, late policy...); graded runs keep what they used."""
     assignment, _ = _assignment(request, pk, INSTRUCTOR)
-    with course_time(assignment.course):
+    with course_time(request, assignment.course):
         form = AssignmentForm(request.POST, course=assignment.course)
         if not form.is_valid():
             messages.error(request, "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()))

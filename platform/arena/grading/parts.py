@@ -10,9 +10,11 @@ import hashlib
 import hmac
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from games import get_game
+from games.contracts import KEEPS_WIN, THROWS_WIN, AnalysisRow
 
 from arena.core.errors import Invalid
 
@@ -72,9 +74,10 @@ class Measured:
 class Context:
     """What a part measures: the submission's graded version and the finished matches of its needs."""
 
-    assignment: object
-    submission: object
-    version: object
+    # Models of the grading app (Any to mypy: no Django stubs are pinned).
+    assignment: Any
+    submission: Any
+    version: Any
     played: dict  # GameNeed -> Match (finished)
 
 
@@ -152,7 +155,7 @@ class PlaysBuiltin(PartType):
 
     default_opponent = "greedy"
     GAMES = Option("games", "Games (each board played from both seats)", 10, 2, 200, int)
-    options = (GAMES,)
+    options: tuple[Option, ...] = (GAMES,)
 
     def check_game(self, assignment):
         super().check_game(assignment)
@@ -181,10 +184,11 @@ class PlaysBuiltin(PartType):
                 for board in range(params["games"] // 2) for seat in (0, 1)]
 
     @classmethod
-    def _analysed_moves(cls, context: Context, params: dict) -> tuple[list[int], list[dict]]:
+    def _analysed_moves(cls, context: Context, params: dict) -> tuple[list[int], list[AnalysisRow]]:
         """The part's match ids, and the solver's analysis rows of every move the graded bot made in them."""
         rules = get_game(context.assignment.game)
-        ids, rows = [], []
+        ids: list[int] = []
+        rows: list[AnalysisRow] = []
         for need, match, _ in cls._graded_seats(context, params):
             ids.append(match.pk)
             rows += [row for row in rules.analyse(match.replay) or [] if row["seat"] == need.seat]
@@ -280,7 +284,8 @@ class SolverLoss(PlaysBuiltin):
 
     def measure(self, context, params):
         ids, rows = self._analysed_moves(context, params)
-        lost, decisions = sum(row["points_lost"] for row in rows), len(rows)
+        # Every End Game row counts the points its move lost (games_supported).
+        lost, decisions = sum(row["points_lost"] or 0 for row in rows), len(rows)
         average = lost / decisions if decisions else params["zero_at"]
         return Measured(max(0.0, 1 - average / params["zero_at"]),
                         f"{average:.2f} points lost per move over {decisions} moves", ids,
@@ -342,15 +347,15 @@ class EloPercentile(PartType):
 
         course = context.assignment.course
         members = set(course.students.values_list("pk", flat=True))
-        rows = [row for row in ladder(context.assignment.game) if row["bot"].owner_id in members]
-        mine = next((row for row in rows if row["bot"].pk == context.submission.bot_id), None)
+        rows = [row for row in ladder(context.assignment.game) if row.bot.owner_id in members]
+        mine = next((row for row in rows if row.bot.pk == context.submission.bot_id), None)
         if mine is None or len(rows) < 2:
             return Measured(0.0 if mine is None else 1.0, "not on the ladder" if mine is None else "alone on the ladder")
-        below = sum(1 for row in rows if row["rating"] < mine["rating"])
-        equal = sum(1 for row in rows if row["rating"] == mine["rating"]) - 1
+        below = sum(1 for row in rows if row.rating < mine.rating)
+        equal = sum(1 for row in rows if row.rating == mine.rating) - 1
         fraction = (below + equal / 2) / (len(rows) - 1)
-        return Measured(fraction, f"rating {mine['rating']:.0f}, above {fraction:.0%} of the course's {len(rows)} bots",
-                        facts={"rating": mine["rating"], "bots": len(rows)})
+        return Measured(fraction, f"rating {mine.rating:.0f}, above {fraction:.0%} of the course's {len(rows)} bots",
+                        facts={"rating": mine.rating, "bots": len(rows)})
 
 
 
@@ -380,8 +385,8 @@ class SproutsWinningMoves(PlaysBuiltin):
 
     def measure(self, context, params):
         ids, rows = self._analysed_moves(context, params)
-        won = [row for row in rows if row["won_before"]]
-        kept, chances = sum(row["keeps_win"] for row in won), len(won)
+        won = [row for row in rows if row["verdict"] in (KEEPS_WIN, THROWS_WIN)]
+        kept, chances = sum(row["verdict"] == KEEPS_WIN for row in won), len(won)
         if not chances:
             return Measured(0.0, "never had a won position to keep", ids, {"winning_move_rate": None})
         rate = kept / chances

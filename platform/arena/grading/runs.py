@@ -35,7 +35,7 @@ from arena.matches.models import Match
 
 from . import parts
 from .models import Assignment, Grade, GradingGame, GradingRun, Submission
-from .services import WITHDRAWN, Graded, GradingError, graded_version, late_factor
+from .services import WITHDRAWN, Graded, GradingConflict, GradingError, GradingNotAllowed, graded_version, late_factor
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +49,11 @@ def rules_digest(assignment: Assignment) -> str:
 def start_run(user, assignment: Assignment) -> GradingRun:
     """Grade every submission of `assignment` with its current rubric (instructors and assistants)."""
     if not staffs(user, assignment.course):
-        raise GradingError("only the course's instructors and teaching assistants can run grading")
+        raise GradingNotAllowed("only the course's instructors and teaching assistants can run grading")
     rubric = [{"part": p.pk, "kind": p.kind, "label": p.label, "weight": p.weight, "params": p.params}
               for p in assignment.rubric.all()]
     if not rubric:
-        raise GradingError("the rubric is empty: add at least one part first")
+        raise GradingConflict("the rubric is empty: add at least one part first")
     with transaction.atomic():
         # Runs are numbered within their assignment; the lock on the assignment keeps two starts apart.
         Assignment.objects.select_for_update().filter(pk=assignment.pk).exists()
@@ -139,7 +139,7 @@ def replay_set_aside(user, run: GradingRun, submission: Submission | None = None
     """The staff play the run's set-aside games again (only `submission`'s: re-grading one student); the
     grades that lacked them are written again as they finish. How many games were queued."""
     if not staffs(user, run.assignment.course):
-        raise GradingError("only the course's instructors and teaching assistants can play games again")
+        raise GradingNotAllowed("only the course's instructors and teaching assistants can play games again")
     games = Match.objects.filter(grading_game__runs=run)
     if submission is not None:
         planned = run.plan.get(str(submission.pk))
@@ -148,7 +148,7 @@ def replay_set_aside(user, run: GradingRun, submission: Submission | None = None
         games = games.filter(grading_game__version_id=planned["version"])
     queued = batches.replay(games)
     if not queued:
-        raise GradingError("no game of this run is set aside: nothing to play again")
+        raise GradingConflict("no game of this run is set aside: nothing to play again")
     return queued
 
 

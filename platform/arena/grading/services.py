@@ -15,7 +15,7 @@ from games import ConfigError, get_game
 
 from arena.accounts.access import NotAllowed, attends, staffs, teaches
 from arena.accounts.models import Team
-from arena.core.errors import Invalid
+from arena.core.errors import Conflict, Invalid
 from arena.bots.models import Bot, BotVersion
 
 from . import parts
@@ -28,6 +28,10 @@ class GradingError(Invalid):
 
 class GradingNotAllowed(GradingError, NotAllowed):
     """A grading verb that the user's role in the course does not allow."""
+
+
+class GradingConflict(GradingError, Conflict):
+    """The assignment (or the student's place in it) does not allow this now: not open, closed, no team (409)."""
 
 
 class PartRefused(GradingError):
@@ -122,7 +126,7 @@ def team_for(user, assignment: Assignment) -> Team | None:
         return None
     team = Team.objects.filter(course=assignment.course, members=user).first()
     if team is None:
-        raise GradingError("this assignment is for teams: ask your instructor to put you in one")
+        raise GradingConflict("this assignment is for teams: ask your instructor to put you in one")
     return team
 
 
@@ -140,7 +144,7 @@ def submit(user, assignment: Assignment, bot: Bot) -> Submission:
     key = {"team": team} if team else {"student": user, "team": None}
     already_the_teams = team is not None and assignment.submissions.filter(team=team, bot=bot).exists()
     if bot.owner_id != user.pk and not already_the_teams:
-        raise GradingError("submit one of your own bots" + (": each member submits their own for the team"
+        raise GradingNotAllowed("submit one of your own bots" + (": each member submits their own for the team"
                                                              if team else ""))
     with transaction.atomic():
         submission, _ = Submission.objects.select_for_update().update_or_create(
@@ -155,7 +159,7 @@ def withdraw(user, assignment: Assignment) -> Submission:
     _check_window(assignment, timezone.now())
     submission = submission_of(user, assignment)
     if submission is None or submission.withdrawn_at is not None:
-        raise GradingError("there is no submission to withdraw")
+        raise GradingConflict("there is no submission to withdraw")
     submission.withdrawn_at = timezone.now()
     submission.save(update_fields=["withdrawn_at"])
     return submission
@@ -165,9 +169,9 @@ def _check_window(assignment: Assignment, now: datetime) -> None:
     """Submissions open at the opening and close at the deadline, or at the late cut-off when late work counts."""
     closes = assignment.closes_at
     if now < assignment.opens_at:
-        raise GradingError("the assignment is not open yet")
+        raise GradingConflict("the assignment is not open yet")
     if now > closes:
-        raise GradingError("submissions are closed: the deadline" + (" and the late period have" if
+        raise GradingConflict("submissions are closed: the deadline" + (" and the late period have" if
                                                                     assignment.late_cutoff_days else " has") + " passed")
 
 

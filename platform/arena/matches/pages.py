@@ -112,7 +112,7 @@ def _match_context(request, match: Match) -> dict:
 
 def has_analysis(game: Game) -> bool:
     """Whether the game's replays come with an analysis (it overrides Game.analyse)."""
-    return type(game).analyse is not Game.analyse
+    return game.info().has_analysis
 
 
 def _shown_match(request, pk, **status) -> Match:

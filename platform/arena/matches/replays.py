@@ -1,26 +1,30 @@
 """A finished match's replay prepared for viewing: every step's table, the move, the decision the seat
 faced, and the solver's analysis."""
 
+from typing import Any
+
 from django.core.cache import cache
-from games import get_game
+from games import Game, get_game
 from games import replay as replays
+from games.contracts import UNSETTLED, AnalysisRow, Replay, ReplayEvent, is_verdict, seat_names
+from games.core import GameState
 
 
-def streams_analysis(game) -> bool:
+def streams_analysis(game: Game) -> bool:
     """Whether the game's analysis comes move by move (`analyse_move`), after the page is shown, rather
     than whole with the frames: Sprouts, whose first moves may take the solver seconds each."""
-    return callable(getattr(game, "analyse_move", None))
+    return game.info().streams_analysis
 
 
-def replay_view(replay: dict, seat: int | None = None) -> dict:
+def replay_view(replay: Replay, seat: int | None = None) -> dict[str, Any]:
     """Frames for each state of the replay, seen by `seat` (None: the full view), with per-move analysis
     (none here when the game streams it: see move_analysis)."""
     game = get_game(replay["game"])
     streamed = streams_analysis(game)
     analysis = {} if streamed else {row["step"]: row for row in game.analyse(replay) or []}
-    players = replay.get("players") or [f"seat {s}" for s in range(replay["num_players"])]
-    points_lost = [0] * replay["num_players"]
-    frames = []
+    players = seat_names(replay)
+    points_lost: list[float] = [0] * replay["num_players"]
+    frames: list[dict[str, Any]] = []
     previous = None
     for state, event in replays.states(replay):
         view = state.full_view() if seat is None else state.observation(seat)
@@ -42,7 +46,7 @@ def replay_view(replay: dict, seat: int | None = None) -> dict:
         "result": replay.get("result", {}),
         "has_analysis": bool(analysis) or streamed,
         "streamed_analysis": streamed,
-        "points_lost": points_lost if any("points_lost" in row for row in analysis.values()) else None,
+        "points_lost": points_lost if any(row["points_lost"] is not None for row in analysis.values()) else None,
     }
 
 
@@ -50,40 +54,41 @@ def replay_view(replay: dict, seat: int | None = None) -> dict:
 FINISHED_VIEW_SECONDS = 24 * 3600
 
 
-def finished_view(match, seat: int | None, *, compacted: bool = False) -> dict:
+def finished_view(match, seat: int | None, *, compacted: bool = False) -> dict[str, Any]:
     """replay_view (or its compact form) of a finished match, worked out once and then read from the cache.
     The match's replay is read only then (it may come deferred); the key has the finish time too, so that
     a database made anew never meets another one's views."""
     key = f"replay-view:{match.pk}:{match.finished_at.timestamp()}:{seat}:{'compact' if compacted else 'full'}"
 
-    def work_out() -> dict:
+    def work_out() -> dict[str, Any]:
         view = replay_view(match.replay, seat)
         return compact(view) if compacted else view
 
     return cache.get_or_set(key, work_out, FINISHED_VIEW_SECONDS)
 
 
-def move_analysis(match, step: int) -> dict:
+def move_analysis(match, step: int) -> AnalysisRow:
     """The analysis of move `step` of a finished match whose game streams its analysis. A settled row is
     kept as long as the match's views; a row the solver could not settle in time is not, so that asking
     again continues the search (what it solved is in the solver's own store)."""
     key = f"move-analysis:{match.pk}:{match.finished_at.timestamp()}:{step}"
-    row = cache.get(key)
+    row: AnalysisRow | None = cache.get(key)
     if row is None:
         row = get_game(match.game).analyse_move(match.replay, step)
-        if row.get("verdict") != "unsettled":
+        if row["verdict"] != UNSETTLED:
             cache.set(key, row, FINISHED_VIEW_SECONDS)
     return row
 
 
-def _describe(game, before, event, analysis, players, points_lost, viewer) -> dict | None:
-    if event is None:
+def _describe(game: Game, before: GameState | None, event: ReplayEvent | None, analysis: dict[int, AnalysisRow],
+              players: list[str], points_lost: list[float], viewer: int | None) -> dict[str, Any] | None:
+    if event is None or before is None:
         return None
     seat = event["seat"]
-    if "verdict" in event:
+    if is_verdict(event):
         return {"seat": seat, "verdict": event["verdict"], "text": f"{players[seat]} is out: {event['verdict']}"}
     row = analysis.get(before.step)
-    if row and "points_lost" in row:
+    if row and row["points_lost"] is not None:
         points_lost[seat] += row["points_lost"]
     if viewer is not None and seat != viewer:
         # The analysis of another seat's decision may name its hidden cards ("a better card was in hand").
@@ -98,14 +103,14 @@ def _describe(game, before, event, analysis, players, points_lost, viewer) -> di
     }
 
 
-def _decision(game, before, chosen) -> dict:
+def _decision(game: Game, before: GameState, chosen: Any) -> dict[str, Any]:
     """The choice the acting seat faced: each legal action described, and which one it took."""
     options = before.legal_actions()
     return {"options": [game.describe_action(before, action) for action in options],
             "chosen": options.index(chosen) if chosen in options else None}
 
 
-def compact(view: dict) -> dict:
+def compact(view: dict[str, Any]) -> dict[str, Any]:
     """The replay_view for the browser, without repeating what every frame repeats.
 
     A key with the same value in every frame (SortingGame's card catalogue) is sent once in `fixed`. A

@@ -85,7 +85,7 @@ def play(match, seats) -> MatchResult:
     with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{local_owner_prefix()}-{match.pk}-") as folder, \
             seated(partial(_open_seat, match, seat, game, backend, folder) for seat in seats) as players:
         result = play_match(game, players, config=match.config, seed=match.seed)
-    result.replay["players"] = [seat.bot.label for seat in seats]
+    result.replay["players"] = [seat.bot.label for seat in seats]  # the platform's names, not the sandboxes' paths
     return result
 
 

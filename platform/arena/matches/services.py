@@ -21,12 +21,18 @@ id), never rated, and the match is queued again at once. Each claim counts an at
 raised or its worker died (the sweep and a re-delivered message count those); a match whose attempts reach
 ARENA_MATCH_MAX_ATTEMPTS and fails once more is *set aside* with its reason instead of being delivered
 forever: an ending, announced on match_finished like a result, until the staff queue it again (requeue).
+
+Every change of status that other apps hear of goes through `change_status` (finishing, a fault queued
+again or set aside, a cancel, a re-queue by the staff or the sweep): the compare-and-set and the signals
+(`signals.match_status_changed`, and `match_finished` for an ending) are one step, so no path can change a
+status silently. Only the claim (queued -> running) is not announced: no app waits on a match starting.
 """
 
 import logging
 import random
 import traceback
 import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -37,13 +43,13 @@ from django.utils import timezone
 from games import ConfigError, get_game
 
 from arena.accounts.access import attends
-from arena.core.errors import Invalid, TooMany
+from arena.core.errors import Invalid, NotAllowed, TooMany
 from arena.core.queue import publish_on_commit
 from arena.bots.models import Bot, BotVersion
 
 from . import runner
 from .models import Match, MatchSeat
-from .signals import challenge_requested, match_finished
+from .signals import challenge_requested, match_finished, match_status_changed
 from .transient import TRANSIENT_ERRORS, retrying
 
 log = logging.getLogger(__name__)
@@ -51,6 +57,10 @@ log = logging.getLogger(__name__)
 
 class ChallengeError(Invalid):
     """A challenge that cannot be played; the message says why."""
+
+
+class ChallengeNotAllowed(ChallengeError, NotAllowed):
+    """A challenge with a bot that is not the user's (403)."""
 
 
 class TooManyInFlight(ChallengeError, TooMany):
@@ -99,7 +109,7 @@ def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None
     """`user`'s active `bot` against active `opponents` (other students' bots or built-ins), under the
     standard rules or a `variant` of a course the user attends (never rated)."""
     if bot.owner_id != user.pk:
-        raise ChallengeError("you can only challenge with your own bot")
+        raise ChallengeNotAllowed("you can only challenge with your own bot")
     game = get_game(bot.game)
     everyone = seating(game, bot, opponents)
     if not game.min_players <= len(everyone) <= game.max_players:
@@ -235,21 +245,20 @@ SEAT_RESULT_FIELDS = ["score", "placing", "status", "detail", "log", "think_time
 
 def record_result(claimed: Claim, result) -> bool:
     """Write the result of a claimed match, exactly once (see the module docstring)."""
-    with transaction.atomic():
-        if not _conclude(claimed, Match.Status.FINISHED, finished_at=timezone.now(), winners=result.winners,
-                         replay=result.replay):
-            return False
-        # The seats loaded to play the match, updated in place: the receivers below (ratings, notifications)
-        # read these very rows, with their bots and owners, without asking the database again.
-        seats = list(claimed.match.seats.all())
+
+    def write_seats(match: Match) -> None:
+        # The seats loaded to play the match, updated in place: the receivers of the announcement (ratings,
+        # notifications) read these very rows, with their bots and owners, without asking the database again.
+        seats = list(match.seats.all())
         for seat in seats:
             played = result.players[seat.seat]
             seat.score, seat.placing, seat.status = played.score, played.placing, played.status
             seat.detail, seat.log = played.detail, played.log
             seat.think_time, seat.decisions = played.think_time, played.decisions
         MatchSeat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)  # one query for every seat
-        match_finished.send(sender=Match, match=claimed.match)
-    return True
+
+    return _conclude(claimed, Match.Status.FINISHED, then=write_seats, finished_at=timezone.now(),
+                     winners=result.winners, replay=result.replay)
 
 
 def record_fault(claimed: Claim, exc: BaseException) -> bool:
@@ -258,18 +267,19 @@ def record_fault(claimed: Claim, exc: BaseException) -> bool:
     # Its end: the innermost frames. PostgreSQL's text refuses NUL, which a message may quote.
     fault = "".join(traceback.format_exception(exc))[-FAULT_CHARS:].replace("\x00", "\\x00")
     summary = f"{type(exc).__name__}: {exc}".replace("\x00", "\\x00")
-    with transaction.atomic():
-        if claimed.match.attempts < settings.ARENA_MATCH_MAX_ATTEMPTS:
-            if not _conclude(claimed, Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), fault=fault):
-                return False
-            dispatch(claimed.match, again=True)
-            return True
-        if not _conclude(claimed, Match.Status.SET_ASIDE, finished_at=timezone.now(), fault=fault,
-                         error=set_aside_reason(claimed.match.attempts, summary)):
-            return False
-        log.error("match %s set aside: %s", claimed.match.pk, claimed.match.error)
-        match_finished.send(sender=Match, match=claimed.match)
-    return True
+    if claimed.match.attempts < settings.ARENA_MATCH_MAX_ATTEMPTS:
+        return _conclude(claimed, Match.Status.QUEUED, then=_dispatch_again, claim=None,
+                         deadline=dispatch_deadline(), fault=fault)
+    return _conclude(claimed, Match.Status.SET_ASIDE, then=_log_set_aside, finished_at=timezone.now(), fault=fault,
+                     error=set_aside_reason(claimed.match.attempts, summary))
+
+
+def _dispatch_again(match: Match) -> None:
+    dispatch(match, again=True)
+
+
+def _log_set_aside(match: Match) -> None:
+    log.error("match %s set aside: %s", match.pk, match.error)
 
 
 def set_aside_reason(attempts: int, last: str) -> str:
@@ -277,12 +287,9 @@ def set_aside_reason(attempts: int, last: str) -> str:
 
 
 def _set_aside(match: Match, reason: str, now) -> None:
-    """Set aside `match`, locked by the caller's transaction, whose last attempt's worker was lost."""
-    match.status, match.claim, match.finished_at = Match.Status.SET_ASIDE, None, now
-    match.error = set_aside_reason(match.attempts, reason)
-    match.save(update_fields=["status", "claim", "finished_at", "error"])
-    log.error("match %s set aside: %s", match.pk, match.error)
-    match_finished.send(sender=Match, match=with_seats(match))
+    """Set aside `match`, locked running by the caller's transaction, whose last attempt's worker was lost."""
+    change_status(match, Match.Status.SET_ASIDE, expected=[Match.Status.RUNNING], then=_log_set_aside, claim=None,
+                  finished_at=now, error=set_aside_reason(match.attempts, reason))
 
 
 def with_seats(match: Match) -> Match:
@@ -293,20 +300,53 @@ def with_seats(match: Match) -> Match:
     return match
 
 
-def _conclude(claimed: Claim, status: str, **fields) -> bool:
-    """The compare-and-set: end this attempt only if the match is still running under its claim; the claim's
-    Match then holds what was written (with its seats, see with_seats), as the receivers of match_finished
-    see it."""
-    updated = Match.objects.filter(pk=claimed.match.pk, status=Match.Status.RUNNING, claim=claimed.token).update(
-        status=status, **fields
-    )
-    if not updated:
+def _conclude(claimed: Claim, status: str, *, then: Callable[[Match], None], **fields) -> bool:
+    """End this attempt only if the match is still running under its claim (see change_status)."""
+    if not change_status(claimed.match, status, expected=[Match.Status.RUNNING], claim_token=claimed.token,
+                         then=then, **fields):
         log.warning("match %s: result of a superseded attempt discarded", claimed.match.pk)
         return False
-    claimed.match.status = status
-    for name, value in fields.items():
-        setattr(claimed.match, name, value)
-    with_seats(claimed.match)
+    return True
+
+
+# The statuses a match ends in that are announced on match_finished too (a cancelled match is not a result).
+ENDINGS = (Match.Status.FINISHED, Match.Status.SET_ASIDE)
+
+
+def change_status(match: Match, status: str, *, expected: Iterable[str], claim_token: uuid.UUID | None = None,
+                  then: Callable[[Match], None] | None = None, **fields) -> bool:
+    """Change `match`'s status to `status` with `fields`, only if it is one of `expected` (and, given a
+    `claim_token`, still claimed by it), and announce it; False, changing and announcing nothing, otherwise.
+
+    This is the compare-and-set every status change others hear of goes through, in one transaction:
+    the conditional UPDATE, then `then(match)` (what belongs with the change: a result's seats, the
+    dispatch of a queued match), then `match_status_changed` with the status before, and for an ending
+    (finished, set aside) `match_finished`. `match` then holds what was written, with its seats (see
+    with_seats), as the receivers see it. With one `expected` status the UPDATE alone decides (the worker's
+    path: a fixed number of statements); with several the row is locked first to read which it was.
+    """
+    expected = list(expected)
+    with transaction.atomic():
+        candidates = Match.objects.filter(pk=match.pk, status__in=expected)
+        if claim_token is not None:
+            candidates = candidates.filter(claim=claim_token)
+        if len(expected) == 1:
+            previous = expected[0]
+        else:
+            previous = candidates.select_for_update().values_list("status", flat=True).first()
+            if previous is None:
+                return False
+        if not candidates.update(status=status, **fields):
+            return False
+        match.status = status
+        for name, value in fields.items():
+            setattr(match, name, value)
+        with_seats(match)
+        if then is not None:
+            then(match)
+        match_status_changed.send(sender=Match, match=match, previous=previous, status=status)
+        if status in ENDINGS:
+            match_finished.send(sender=Match, match=match)
     return True
 
 
@@ -315,22 +355,15 @@ def _conclude(claimed: Claim, status: str, **fields) -> bool:
 def requeue(match: Match) -> bool:
     """Queue a match that is not finished again, by hand (set aside, cancelled, or stuck running), with a
     fresh count of attempts; False if finished."""
-    with transaction.atomic():
-        updated = Match.objects.filter(pk=match.pk).exclude(status=Match.Status.FINISHED).update(
-            status=Match.Status.QUEUED, claim=None, deadline=dispatch_deadline(), error="", attempts=0,
-            finished_at=None,
-        )
-        if updated:
-            dispatch(match, again=True)
-    return bool(updated)
+    unfinished = [status for status in Match.Status.values if status != Match.Status.FINISHED]
+    return change_status(match, Match.Status.QUEUED, expected=unfinished, then=_dispatch_again, claim=None,
+                         deadline=dispatch_deadline(), error="", attempts=0, finished_at=None)
 
 
 def cancel(match: Match) -> bool:
     """Cancel a queued or running match; a worker still playing it will find its claim gone."""
-    updated = Match.objects.filter(
-        pk=match.pk, status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
-    ).update(status=Match.Status.CANCELLED, claim=None, finished_at=timezone.now())
-    return bool(updated)
+    return change_status(match, Match.Status.CANCELLED, expected=[Match.Status.QUEUED, Match.Status.RUNNING],
+                         claim=None, finished_at=timezone.now())
 
 
 def requeue_stuck(now=None) -> int:
@@ -349,8 +382,12 @@ def requeue_stuck(now=None) -> int:
             if match.status == Match.Status.RUNNING and match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
                 _set_aside(match, WORKER_LOST, now)
                 continue
-            match.status, match.claim, match.deadline = Match.Status.QUEUED, None, dispatch_deadline()
-            match.save(update_fields=["status", "claim", "deadline"])
-            dispatch(match, again=True)
+            if match.status == Match.Status.RUNNING:  # its worker is presumed lost
+                change_status(match, Match.Status.QUEUED, expected=[Match.Status.RUNNING], then=_dispatch_again,
+                              claim=None, deadline=dispatch_deadline())
+            else:  # still queued: its message is presumed lost, and its status stays
+                match.deadline = dispatch_deadline()
+                match.save(update_fields=["deadline"])
+                dispatch(match, again=True)
             requeued += 1
     return requeued

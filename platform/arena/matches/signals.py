@@ -20,6 +20,14 @@ from django.dispatch import Signal
 
 match_finished = Signal()
 
+# Sent by services.change_status, the one way a match's status changes for others to hear, with `match=`
+# (as for match_finished), `previous=` (its status before) and `status=` (its status now): every ending,
+# and also a cancel (by the staff, a tournament's pause or cancel) and a queueing again (a platform fault
+# retried, a worker lost, the staff's re-queue). match_finished is sent after it for an ending. A receiver
+# reads what it needs from these arguments and the database, never from what another receiver wrote: the
+# order receivers run in is not part of the contract.
+match_status_changed = Signal()
+
 # Sent by services.challenge with user=, bots= (the table), rated= and variant= before the match is
 # queued; a receiver refuses the challenge by raising services.ChallengeError with the reason (the
 # ratings app's rules for rated matches do). Nothing is written before every receiver agreed.

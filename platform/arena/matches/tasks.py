@@ -49,11 +49,13 @@ def clean_sandbox_leftovers(**kwargs) -> None:
 
 @worker_process_init.connect
 def share_warm_sandboxes(**kwargs) -> None:
-    """The pool processes of this worker share their idle warm containers: a bot version is warmed up once
-    per worker, not once per pool process (sandbox/pool.py)."""
+    """Every worker process on this host (of this database) shares its idle warm containers: a bot version is
+    warmed up once per host, not once per pool process (sandbox/pool.py)."""
+    from django.db import connection
     from sandbox import pool
 
-    pool.share_default_pool()
+    database = connection.settings_dict
+    pool.share_default_pool(f"{database['HOST']}:{database['PORT']}/{database['NAME']}")
 
 
 @worker_process_shutdown.connect

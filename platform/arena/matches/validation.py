@@ -1,5 +1,7 @@
 """Validating an uploaded version: a short unrated match against a built-in bot decides its status."""
 
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.db import transaction
 from games import get_game
@@ -32,6 +34,33 @@ def on_version_uploaded(sender, version: BotVersion, **kwargs) -> None:
     start_validation(version)
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What a validation match decides for its version: its status (pending when the platform could not run
+    the match), the verdict shown to its owner, and the log of the version's seat."""
+
+    status: str
+    verdict: str
+    log: str | None = None
+
+
+def verdict_of(match: Match, version: BotVersion) -> Verdict:
+    """The verdict of `match` (ended) on the `version` it validates, from the match and its seats alone: the
+    validation receiver writes it, and whoever else tells of it (notifications) works it out the same way
+    rather than reading what that receiver wrote."""
+    if match.status == Match.Status.SET_ASIDE:
+        # Not the bot's fault: the version stays pending until the staff play its validation again.
+        return Verdict(version.status, f"the platform could not run validation ({match.error}); the staff were told")
+    # The version's seat, or the first of its seats to fail (a cooperative team is the version alone).
+    seats = sorted((s for s in match.seats.all() if s.version_id == version.pk),
+                   key=lambda s: (s.status == MatchSeat.Status.OK, s.seat))
+    seat = seats[0]
+    if seat.status == MatchSeat.Status.OK:
+        return Verdict(BotVersion.Status.ACCEPTED, "", seat.log)
+    verdict = f"{seat.status}: {seat.detail}" if seat.detail else seat.status
+    return Verdict(BotVersion.Status.REJECTED, verdict, seat.log)
+
+
 def on_match_finished(sender, match: Match, **kwargs) -> None:
     """Accept the validated version if its bot played the match without failing; else reject it."""
     if match.purpose != Match.Purpose.VALIDATION:
@@ -39,18 +68,8 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
     version = BotVersion.objects.select_for_update().filter(validation_match=match).first()
     if version is None:  # the version was deleted while its match ran
         return
-    if match.status == Match.Status.SET_ASIDE:
-        # Not the bot's fault: the version stays pending until the staff play its validation again.
-        version.verdict = f"the platform could not run validation ({match.error}); the staff were told"
-    else:
-        # The version's seat, or the first of its seats to fail (a cooperative team is the version alone).
-        seats = sorted((s for s in match.seats.all() if s.version_id == version.pk),
-                       key=lambda s: (s.status == MatchSeat.Status.OK, s.seat))
-        seat = seats[0]
-        version.validation_log = seat.log
-        if seat.status == MatchSeat.Status.OK:
-            version.status, version.verdict = BotVersion.Status.ACCEPTED, ""
-        else:
-            version.status = BotVersion.Status.REJECTED
-            version.verdict = f"{seat.status}: {seat.detail}" if seat.detail else seat.status
+    decided = verdict_of(match, version)
+    version.status, version.verdict = decided.status, decided.verdict
+    if decided.log is not None:
+        version.validation_log = decided.log
     version.save(update_fields=["status", "verdict", "validation_log"])

@@ -1,8 +1,10 @@
-"""What the inbox hears about: finished matches (challenges and validations), tournament rounds, and, for
-the staff, matches the platform set aside.
+"""What the inbox hears about: finished or cancelled matches (challenges and validations), tournament rounds,
+and, for the staff, matches the platform set aside.
 
-The match_finished receiver runs inside the transaction that records the result (matches.signals), so a
-notification is written exactly when the result is; the e-mail waits for the commit (services.notify).
+The match receivers run inside the transaction that records the change (matches.signals), so a notification
+is written exactly when the result is; the e-mail waits for the commit (services.notify). They read the match,
+its seats and the database as the change left them, never what another receiver writes (a validation's
+verdict is worked out here as the matches app works it out), so the order receivers run in changes nothing.
 """
 
 from django.contrib.auth import get_user_model
@@ -12,6 +14,7 @@ from games import get_game
 from arena.bots.models import BotVersion
 from arena.grading.models import Assignment
 from arena.matches.models import Match
+from arena.matches.validation import verdict_of
 from arena.tournaments.models import Tournament
 
 from .models import Notification
@@ -21,6 +24,17 @@ from .services import notify, notify_all
 def on_match_finished(sender, match: Match, **kwargs) -> None:
     if match.status == Match.Status.SET_ASIDE:
         _set_aside(match)
+    _tell_the_student(match)
+
+
+def on_match_status_changed(sender, match: Match, status: str, **kwargs) -> None:
+    """A match cancelled (by the staff) is an ending its student hears of too; the endings with a result are
+    told by on_match_finished."""
+    if status == Match.Status.CANCELLED:
+        _tell_the_student(match)
+
+
+def _tell_the_student(match: Match) -> None:
     if match.purpose == Match.Purpose.VALIDATION:
         _validation_finished(match)
     elif match.purpose == Match.Purpose.CHALLENGE:
@@ -39,6 +53,8 @@ def _challenge_finished(match: Match) -> None:
     elif match.status == Match.Status.FINISHED:
         winners = ", ".join(seat.bot.label for seat in seats if seat.placing == 1)
         text = f"Match #{match.pk} finished ({labels}): {'draw between' if len(match.winners) > 1 else 'won by'} {winners}"
+    elif match.status == Match.Status.CANCELLED:
+        text = f"Match #{match.pk} ({labels}) was cancelled by the staff before it finished"
     else:
         text = f"Match #{match.pk} ({labels}) could not be played: {match.error}"
     owners = {seat.bot.owner_id: seat.bot.owner for seat in seats}
@@ -54,18 +70,22 @@ def team_result(rules, won: bool, score: float | None) -> str:
 
 
 def _validation_finished(match: Match) -> None:
-    # The validation receiver (matches app) decides the verdict in this transaction; it is connected
-    # first (its app comes first), so the version already carries it here.
     version = BotVersion.objects.filter(validation_match=match).select_related("bot__owner").first()
     if version is None:
         return
     bot = version.bot
-    if version.status == BotVersion.Status.ACCEPTED:
+    if match.status == Match.Status.CANCELLED:
+        text = (f"{bot.label} v{version.number}: its validation was cancelled by the staff; the version stays "
+                "pending until it is played again")
+        notify(bot.owner, Notification.Kind.VALIDATION, text, reverse("bots:bot", args=[bot.pk]))
+        return
+    decided = verdict_of(match, version)
+    if decided.status == BotVersion.Status.ACCEPTED:
         text = f"{bot.label} v{version.number} passed validation and is now active"
     elif match.status == Match.Status.SET_ASIDE:
-        text = f"{bot.label} v{version.number} could not be validated yet: {version.verdict}"
+        text = f"{bot.label} v{version.number} could not be validated yet: {decided.verdict}"
     else:
-        text = f"{bot.label} v{version.number} was rejected by validation: {version.verdict or match.error}"
+        text = f"{bot.label} v{version.number} was rejected by validation: {decided.verdict or match.error}"
     notify(bot.owner, Notification.Kind.VALIDATION, text, reverse("bots:bot", args=[bot.pk]))
 
 

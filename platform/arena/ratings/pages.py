@@ -32,8 +32,8 @@ def ladder_page(request, game):
     rows = shown["rows"]
     context = {"game": game_obj, "page": shown["page"], "cache_seconds": LADDER_CACHE_SECONDS,
                "tables_key": (shown["key"], _ladder_viewer(request.user, rows)),
-               "standings": {"rated": [row for row in rows if row["rank"]],
-                             "provisional": [row for row in rows if not row["rank"]]},
+               "standings": {"rated": [row for row in rows if row.rank],
+                             "provisional": [row for row in rows if not row.rank]},
                "mine": _own_places(request.user, game), "chart": shown["chart"],
                "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
                "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
@@ -45,7 +45,7 @@ def _ladder_viewer(user, rows) -> str:
     not the viewer's own): one rendering serves every signed-in viewer without a bot on the page."""
     if not user.is_authenticated:
         return "anonymous"
-    return f"owner-{user.pk}" if any(row["bot"]["owner_id"] == user.pk for row in rows) else "signed-in"
+    return f"owner-{user.pk}" if any(row.bot.owner_id == user.pk for row in rows) else "signed-in"
 
 
 def _own_places(user, game: str) -> list[dict]:

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString
 from arena.bots.models import Bot
 from arena.matches.models import Match
 
-from .services import ladder_rows, ranked_bots, rated_seats
+from .services import LadderBot, LadderRow, ladder_rows, ranked_bots, rated_seats
 
 
 def standings(game: str):
@@ -36,14 +36,10 @@ def standings(game: str):
 STANDINGS_ORDER = (("provisional", False), ("provisional_played", True), ("current", True), ("id", False))
 
 
-def standing_rows(bots, first_place: int) -> list[dict]:
+def standing_rows(bots, first_place: int) -> list[LadderRow]:
     """Rows for `bots`, a slice of standings() starting at `first_place`: ranked bots keep their place as
     rank (they all come before the provisional ones), provisional ones have rank None."""
-    rows = ladder_rows(bots, first_rank=first_place)
-    for row in rows:
-        if row["bot"].provisional:
-            row["rank"] = None
-    return rows
+    return [row.unranked() if row.provisional else row for row in ladder_rows(bots, first_rank=first_place)]
 
 
 # Many viewers read the same ladder page; it is kept this long, or until a rated match of the game finishes.
@@ -54,7 +50,7 @@ def standings_page(game: str, number: int, rows_per_page: int) -> dict:
     """Page `number` of standings(game) (the last page if past it), as plain data that the cache keeps:
     {"rows": ..., "chart": rating_chart() of those bots, "page": a Page of the row numbers, to navigate,
     "key": new whenever the page is worked out again, for fragments made from it}.
-    Each row's bot is {"pk", "label", "owner_id"}: all a page shows of it, and no account data in the cache."""
+    Each row is a LadderRow: plain data, no account data in the cache."""
     generation = cache.get(_generation_key(game), 0)
     # standings() is built only on a miss: building its query is a fifth of a cached page's time
     count = cache.get_or_set(f"ladder:{game}:{generation}:count", lambda: standings(game).count(),
@@ -65,11 +61,7 @@ def standings_page(game: str, number: int, rows_per_page: int) -> dict:
     def work_out() -> dict:
         first = (number - 1) * rows_per_page
         rows = standing_rows(standings(game)[first:first + rows_per_page], first + 1)
-        chart = rating_chart([row["bot"] for row in rows])
-        for row in rows:
-            bot = row["bot"]
-            row["bot"] = {"pk": bot.pk, "label": bot.label, "owner_id": bot.owner_id}
-        return {"rows": rows, "chart": chart, "page": pages.page(number)}
+        return {"rows": rows, "chart": rating_chart([row.bot for row in rows]), "page": pages.page(number)}
 
     return _worked_out_once(f"ladder:{game}:{rows_per_page}:{number}", generation, work_out)
 
@@ -145,14 +137,14 @@ def _before(bot) -> Q:
     return before
 
 
-def rating_chart(bots: list[Bot]) -> SafeString | None:
+def rating_chart(bots: list[Bot] | list[LadderBot]) -> SafeString | None:
     """The rating chart's data for a page, as the <script type="application/json"> that its script reads
     (made once here, so that a cached ladder page does not encode its thousands of points each time)."""
     data = rating_chart_data(bots)
     return None if data is None else json_script(data, "rating-chart-data")
 
 
-def rating_chart_data(bots: list[Bot]) -> dict | None:
+def rating_chart_data(bots: list[Bot] | list[LadderBot]) -> dict | None:
     """Each of `bots`' rating from the start through each rated match it played, for a chart whose x axis
     is "rated matches played": {"x": [0, 1, ...], "series": [{bot, label, values}]}.
 
@@ -161,7 +153,7 @@ def rating_chart_data(bots: list[Bot]) -> dict | None:
     """
     initial = settings.ARENA_ELO_INITIAL
     ratings: dict[int, list[float]] = {}
-    for bot_id, after in rated_seats().filter(bot__in=bots).values_list("bot_id", "rating_after"):
+    for bot_id, after in rated_seats().filter(bot__in=[bot.pk for bot in bots]).values_list("bot_id", "rating_after"):
         ratings.setdefault(bot_id, [initial]).append(round(after, 1))
     if not ratings:
         return None

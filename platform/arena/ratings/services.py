@@ -1,5 +1,6 @@
 """Applying a finished rated match to the ratings, and recomputing all of them from the history."""
 
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.conf import settings
@@ -121,22 +122,68 @@ def ranked_bots(game: str):
     )
 
 
-def ladder_rows(bots, first_rank: int = 1) -> list[dict]:
+@dataclass(frozen=True)
+class LadderBot:
+    """What a ladder row holds of its bot: all a ladder shows of it, plain data that a cache may keep (no
+    account data), the same for the pages, the API and grading."""
+
+    pk: int
+    label: str
+    owner_id: int | None  # None for a built-in
+
+    @classmethod
+    def of(cls, bot: Bot) -> "LadderBot":
+        return cls(bot.pk, bot.label, bot.owner_id)
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    """A bot's line on a game's Elo ladder."""
+
+    rank: int | None  # None for a provisional bot where the ladder lists those apart (see standing_rows)
+    bot: LadderBot
+    rating: float
+    played: int  # rated matches
+    wins: int
+    draws: int
+    losses: int
+    # Fewer than ARENA_PROVISIONAL_GAMES rated matches: a rating that says little yet.
+    provisional: bool
+
+    def unranked(self) -> "LadderRow":
+        return replace(self, rank=None)
+
+
+@dataclass(frozen=True)
+class TeamLadderRow:
+    """A bot's line on a cooperative game's ladder: its average team score, not a rating."""
+
+    rank: int | None  # None until it has played
+    bot: LadderBot
+    average_score: float | None
+    played: int
+    wins: int
+    losses: int
+    provisional: bool  # not played yet: listed after the ranked
+
+
+def ladder_rows(bots, first_rank: int = 1) -> list[LadderRow]:
     """The ladder's rows for `bots` (from ranked_bots, maybe one page of it), ranked from `first_rank`."""
     rows = []
     for rank, bot in enumerate(bots, start=first_rank):
         rating = getattr(bot, "rating", None) or Rating(bot=bot, value=settings.ARENA_ELO_INITIAL)
-        rows.append({"rank": rank, "bot": bot, "rating": rating.value, "played": rating.played,
-                     "wins": rating.wins, "draws": rating.draws, "losses": rating.losses})
+        rows.append(LadderRow(rank=rank, bot=LadderBot.of(bot), rating=rating.value, played=rating.played,
+                              wins=rating.wins, draws=rating.draws, losses=rating.losses,
+                              provisional=rating.played < settings.ARENA_PROVISIONAL_GAMES))
     return rows
 
 
-def ladder(game: str) -> list[dict]:
+def ladder(game: str) -> list[LadderRow]:
     """Every active bot of `game`, best rating first (bots that never played rated have the initial one)."""
     return ladder_rows(ranked_bots(game))
 
 
-def team_ladder(game: str) -> list[dict]:
+def team_ladder(game: str) -> list[TeamLadderRow]:
     """A cooperative game's ladder: every active bot by its average team score over its finished matches
     on the standard rules (validation aside), best first in the game's score order; bots that have not
     played are listed after the ranked ones, unranked."""
@@ -148,16 +195,16 @@ def team_ladder(game: str) -> list[dict]:
              .values_list("bot_id", "match_id", "score", "match__winners"))
     for bot_id, match_id, score, winners in seats:  # a bot filling several seats counts its match once
         played.setdefault(bot_id, {})[match_id] = (score, bool(winners))
-    rows = []
+    scored = []
     for bot in Bot.objects.active().for_game(game).select_related("owner"):
         games = list(played.get(bot.pk, {}).values())
         average = sum(score for score, _ in games) / len(games) if games else None
-        rows.append({"bot": bot, "average_score": average, "played": len(games),
-                     "wins": sum(won for _, won in games), "losses": sum(not won for _, won in games)})
-    rows.sort(key=lambda row: (row["average_score"] is None, sign * (row["average_score"] or 0), row["bot"].pk))
-    for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank if row["played"] else None
-    return rows
+        scored.append((LadderBot.of(bot), average, games))
+    scored.sort(key=lambda entry: (entry[1] is None, sign * (entry[1] or 0), entry[0].pk))
+    return [TeamLadderRow(rank=rank if games else None, bot=bot, average_score=average, played=len(games),
+                          wins=sum(won for _, won in games), losses=sum(not won for _, won in games),
+                          provisional=not games)
+            for rank, (bot, average, games) in enumerate(scored, start=1)]
 
 
 def rated_seats():

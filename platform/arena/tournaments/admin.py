@@ -7,6 +7,7 @@ class EntrantInline(admin.TabularInline):
     model = Entrant
     extra = 0
     raw_id_fields = ["bot", "version"]
+    readonly_fields = ["consent"]  # the bot's owner answers for it, nobody else (accounts.access.entry_consent)
 
 
 @admin.register(Tournament)

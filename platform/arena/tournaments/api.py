@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from arena.accounts.access import teaches
 
 from . import serializers, services
-from .models import Tournament
+from .models import Entrant, Tournament
 from .permissions import SteersTournament
 from .presentation import overview
 
@@ -50,7 +50,8 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=serializers.NewEntrantSerializer, responses={201: serializers.TournamentSerializer})
     @action(detail=True, methods=["post"])
     def entrants(self, request, pk=None):
-        """Enter a bot (a course member's or a built-in) in a draft tournament."""
+        """Enter a bot (a course member's or a built-in) in a draft tournament; someone else's bot is only
+        requested (`consent`) until its owner accepts it (/api/entry-requests/)."""
         tournament = self.get_object()
         new = serializers.NewEntrantSerializer(data=request.data)
         new.is_valid(raise_exception=True)
@@ -61,7 +62,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="entrants/course")
     def course_entrants(self, request, pk=None):
         """Enter every bot of the game that the course's students and instructors own (`builtins`: the
-        built-ins too), but those already entered, while a draft."""
+        built-ins too), but those already entered, while a draft; the others' bots are requested from their owners."""
         tournament = self.get_object()
         options = serializers.CourseEntrantsSerializer(data=request.data)
         options.is_valid(raise_exception=True)
@@ -135,3 +136,32 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if bracket is None:
             raise NotFound("this tournament has no bracket (not an elimination format, or results not released)")
         return Response(serializers.BracketSerializer(bracket).data)
+
+
+class EntryRequestViewSet(viewsets.ReadOnlyModelViewSet):
+    """The entries of your bots in tournaments not started yet: an entry someone else made plays only once you
+    accept it (accounts.access.entry_consent); you may change your answer until the tournament starts."""
+
+    serializer_class = serializers.EntryRequestSerializer
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # drf-spectacular reads the model, as nobody
+            return Entrant.objects.none()
+        return services.entry_requests(self.request.user)
+
+    def _answer(self, accept: bool):
+        entrant = services.answer_entry(self.request.user, self.get_object(), accept)
+        return Response(self.get_serializer(entrant).data)
+
+    @extend_schema(request=None, responses=serializers.EntryRequestSerializer)
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        """Let your bot play in the tournament (its course's staff then see its code, versions and logs)."""
+        return self._answer(True)
+
+    @extend_schema(request=None, responses=serializers.EntryRequestSerializer)
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        """Keep your bot out of the tournament."""
+        return self._answer(False)

@@ -109,6 +109,14 @@ class Tournament(models.Model):
 
 
 class Entrant(models.Model):
+    class Consent(models.TextChoices):
+        """Whether the bot's owner agreed to the entry. Someone else's bot (an instructor entering a student's)
+        is only requested: its owner accepts or declines it, and only an accepted entry plays or opens the
+        bot's code to the course's staff (accounts.access.entry_consent)."""
+        REQUESTED = "requested", "awaiting the owner's consent"
+        ACCEPTED = "accepted", "accepted"
+        DECLINED = "declined", "declined by the owner"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     bot = models.ForeignKey("bots.Bot", on_delete=models.PROTECT, related_name="entries")
     version = models.ForeignKey("bots.BotVersion", null=True, blank=True, on_delete=models.PROTECT,
@@ -117,6 +125,9 @@ class Entrant(models.Model):
                                        help_text="0 = top seed; the entrant's id in the format. Set at the start (or by hand).")
     withdrawn = models.CharField(max_length=200, blank=True,
                                  help_text="Why the entrant was withdrawn at the start (no version passed validation).")
+    consent = models.CharField(max_length=10, choices=Consent.choices, default=Consent.REQUESTED,
+                               help_text="The owner's answer; entries still requested or declined at the start "
+                                         "are dropped.")
     added_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

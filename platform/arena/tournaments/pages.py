@@ -135,3 +135,16 @@ def steer(request, pk, verb):
     except services.TournamentError as exc:
         messages.error(request, str(exc))
     return redirect("tournaments:detail", tournament.pk)
+
+
+@login_required
+@require_POST
+def answer_entry(request, pk, answer):
+    """The owner accepts or declines an entry of their bot (the buttons of their bot's page)."""
+    if answer not in ("accept", "decline"):
+        raise Http404("no such answer")
+    entrant = get_object_or_404(services.entry_requests(request.user), pk=pk)
+    services.answer_entry(request.user, entrant, answer == "accept")
+    messages.success(request, f"{entrant.bot.name} {'entered in' if answer == 'accept' else 'kept out of'} "
+                              f"{entrant.tournament.name}.")
+    return redirect("bots:bot", entrant.bot_id)

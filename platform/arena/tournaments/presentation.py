@@ -9,7 +9,7 @@ from arena.matches.batches import INCOMPLETE
 from arena.matches.models import Match
 
 from .models import Series, Tournament
-from .services import draft_format, format_of, played_outcomes, series_score
+from .services import accepted_entrants, draft_format, format_of, played_outcomes, series_score
 
 BOX_WIDTH, BOX_HEIGHT, COLUMN_GAP, ROW_GAP = 190, 46, 46, 14
 # The tie-breaks' names as written (docs/tournaments.md), by their keys in the standings.
@@ -24,7 +24,8 @@ def overview(tournament: Tournament, user) -> dict:
     view = {
         "results_visible": results,
         "entrants": [{"pk": e.pk, "seed": e.seed, "bot": e.bot_id, "label": e.bot.label,
-                      "version": e.version.number if e.version else None, "withdrawn": e.withdrawn}
+                      "version": e.version.number if e.version else None, "withdrawn": e.withdrawn,
+                      "consent": e.consent}
                      for e in entrants],
         "series": [], "rounds": [], "standings": [], "bracket": None,
         "progress": progress(tournament),
@@ -128,11 +129,11 @@ def progress(tournament: Tournament) -> dict:
         expected = done  # the bound allows for a reset final that may not have been needed
     elif tournament.started_at is not None:
         expected = format_of(tournament).series_bound()
-    elif tournament.status == Tournament.Status.DRAFT and tournament.entrants.count() >= 2:
+    elif tournament.status == Tournament.Status.DRAFT and (accepted := accepted_entrants(tournament).count()) >= 2:
         try:
             expected = draft_format(tournament).series_bound()
         except ValueError as exc:  # start refuses such settings with the same reason
-            problem = f"These settings cannot run with these {tournament.entrants.count()} entrants: {exc}"
+            problem = f"These settings cannot run with these {accepted} entrants: {exc}"
     seconds_left = None
     if tournament.status == Tournament.Status.RUNNING and done and tournament.started_at:
         elapsed = (timezone.now() - tournament.started_at).total_seconds()

@@ -5,7 +5,7 @@ from arena.core.fields import JSONObjectField
 from arena.bots.models import Bot
 from arena.variants.models import Variant
 
-from .models import Tournament
+from .models import Entrant, Tournament
 
 
 class EntrantSerializer(serializers.Serializer):
@@ -14,6 +14,9 @@ class EntrantSerializer(serializers.Serializer):
     label = serializers.CharField()
     version = serializers.IntegerField(allow_null=True, help_text="The version number frozen at the start.")
     withdrawn = serializers.CharField(help_text="Why the entrant was withdrawn at the start; empty if it plays.")
+    consent = serializers.ChoiceField(choices=Entrant.Consent.choices,
+                                      help_text="The bot's owner's answer: only an accepted entry plays; the others "
+                                                "are dropped at the start.")
 
 
 class ProgressSerializer(serializers.Serializer):
@@ -140,3 +143,15 @@ class BracketSerializer(serializers.Serializer):
     box_height = serializers.IntegerField()
     boxes = BracketBoxSerializer(many=True)
     lines = serializers.ListField(child=serializers.CharField(), help_text="SVG path data of the connectors.")
+
+
+class EntryRequestSerializer(serializers.ModelSerializer):
+    """An entry of one of your bots in a tournament not started yet: accept or decline it."""
+    bot_name = serializers.CharField(source="bot.name", read_only=True)
+    tournament_name = serializers.CharField(source="tournament.name", read_only=True)
+    course = serializers.CharField(source="tournament.course.name", read_only=True)
+
+    class Meta:
+        model = Entrant
+        fields = ["id", "tournament", "tournament_name", "course", "bot", "bot_name", "consent", "added_at"]
+        read_only_fields = fields

@@ -21,26 +21,37 @@ from collections.abc import Iterable
 
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
+from django.urls import reverse
 from django.utils import timezone
 from games import ConfigError, get_game
 from games.tournament import Series as SeriesSpec
 from games.tournament import Tournament as Format
 from games.tournament.series import GameRecord, SeriesPlan, SeriesScore
 
-from arena.accounts.access import teaches
-from arena.core.errors import Invalid
+from arena.accounts.access import entry_consent, teaches
+from arena.core.errors import Conflict, Invalid, NotAllowed
 from arena.core.queue import publish_on_commit
 from arena.bots.models import Bot
 from arena.matches import batches
 from arena.matches import services as match_services
 from arena.matches.models import Match
+from arena.notifications.models import Notification
+from arena.notifications.services import notify_all
 from arena.ratings.models import Rating
 
 from .models import Entrant, Series, SeriesGame, Tournament
 
 
 class TournamentError(Invalid):
-    """A request about a tournament that cannot be met; the message says why."""
+    """A request about a tournament that cannot be met; the message says why (input the rules refuse: 400)."""
+
+
+class TournamentNotAllowed(TournamentError, NotAllowed):
+    """The user's role does not allow this (403)."""
+
+
+class TournamentConflict(TournamentError, Conflict):
+    """The tournament or entry is not in a state that allows this: already started, already entered (409)."""
 
 
 # --- creating and entering ------------------------------------------------------------------------------
@@ -52,7 +63,7 @@ def create_tournament(user, course, *, name: str, game: str, format: str, games_
                       ) -> Tournament:
     """A draft tournament of `course` (its instructors only), checked as far as it can be before entrants."""
     if not teaches(user, course):
-        raise TournamentError("only the course's instructors can create its tournaments")
+        raise TournamentNotAllowed("only the course's instructors can create its tournaments")
     try:
         rules = get_game(game)
     except KeyError as exc:
@@ -118,10 +129,9 @@ def _pure_format(format: str, entrants: int, withdrawn: frozenset, rounds, playe
 
 
 def add_entrant(user, tournament: Tournament, bot: Bot, seed: int | None = None) -> Entrant:
-    """Enter `bot` in a draft tournament: a bot of the course's students or instructors, or a built-in."""
-    _require_teacher(user, tournament)
-    if tournament.status != Tournament.Status.DRAFT:
-        raise TournamentError("entrants are frozen once the tournament has started")
+    """Enter `bot` in a draft tournament: a bot of the course's students or instructors, or a built-in. Someone
+    else's bot is only requested: it plays once its owner accepts (entry_consent, answer_entry)."""
+    _require_draft(user, tournament)
     if bot.game != tournament.game:
         raise TournamentError(f"{bot} plays {bot.game}, not {tournament.game}")
     course = tournament.course
@@ -130,18 +140,20 @@ def add_entrant(user, tournament: Tournament, bot: Bot, seed: int | None = None)
         raise TournamentError(f"{bot} belongs to nobody of {course}")
     try:
         with transaction.atomic():
-            return Entrant.objects.create(tournament=tournament, bot=bot, seed=seed)
+            entrant = Entrant.objects.create(tournament=tournament, bot=bot, seed=seed,
+                                             consent=entry_consent(user, bot))
     except IntegrityError as exc:
-        raise TournamentError(f"{bot} is already entered" if seed is None else
-                              f"{bot} is already entered, or seed {seed} is taken") from exc
+        raise TournamentConflict(f"{bot} is already entered" if seed is None else
+                                 f"{bot} is already entered, or seed {seed} is taken") from exc
+    _ask_owners(tournament, [entrant])
+    return entrant
 
 
 def add_course_bots(user, tournament: Tournament, *, builtins: bool = False) -> list[Entrant]:
     """Enter every bot of the game that the course's students and instructors own (and the built-ins, with
-    `builtins`), but those already entered: the new entrants, in entry order."""
-    _require_teacher(user, tournament)
-    if tournament.status != Tournament.Status.DRAFT:
-        raise TournamentError("entrants are frozen once the tournament has started")
+    `builtins`), but those already entered: the new entrants, in entry order. The bots of others are
+    requested from their owners, as add_entrant does."""
+    _require_draft(user, tournament)
     course = tournament.course
     owners = [*course.students.values_list("pk", flat=True), *course.instructors.values_list("pk", flat=True)]
     bots = Bot.objects.for_game(tournament.game).filter(owner__in=owners).order_by("owner__username", "name")
@@ -149,13 +161,50 @@ def add_course_bots(user, tournament: Tournament, *, builtins: bool = False) -> 
         bots = [*bots, *Bot.objects.for_game(tournament.game).filter(owner__isnull=True).order_by("name")]
     entered = set(tournament.entrants.values_list("bot_id", flat=True))
     with transaction.atomic():
-        return [Entrant.objects.create(tournament=tournament, bot=bot) for bot in bots if bot.pk not in entered]
+        added = [Entrant.objects.create(tournament=tournament, bot=bot, consent=entry_consent(user, bot))
+                 for bot in bots if bot.pk not in entered]
+        _ask_owners(tournament, added)
+    return added
+
+
+def _ask_owners(tournament: Tournament, entrants: list[Entrant]) -> None:
+    """Tell the owners of requested entries, in their inbox, where they accept or decline them (their bot's
+    page, or the API's entry-requests)."""
+    for entrant in entrants:
+        if entrant.consent == Entrant.Consent.REQUESTED:
+            notify_all([entrant.bot.owner], Notification.Kind.TOURNAMENT,
+                       f"{tournament.course}'s staff ask to enter {entrant.bot.name} in {tournament.name}: "
+                       "accept or decline on your bot's page.", reverse("bots:bot", args=[entrant.bot_id]))
+
+
+def entry_requests(user):
+    """The entries of `user`'s bots in tournaments not started yet, whatever their answer so far."""
+    return (Entrant.objects.filter(bot__owner=user, tournament__status=Tournament.Status.DRAFT)
+            .select_related("bot", "tournament__course").order_by("-added_at", "-id"))
+
+
+def answer_entry(user, entrant: Entrant, accept: bool) -> Entrant:
+    """The owner of an entry's bot accepts or declines it; they may change their mind until the start."""
+    if entrant.bot.owner_id != user.pk:
+        raise TournamentNotAllowed("only the bot's owner answers for it")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
+        if tournament.status != Tournament.Status.DRAFT:
+            raise TournamentConflict(f"{tournament.name} has started: its entrants are frozen")
+        entrant.consent = Entrant.Consent.ACCEPTED if accept else Entrant.Consent.DECLINED
+        entrant.save(update_fields=["consent"])
+    return entrant
+
+
+def accepted_entrants(tournament: Tournament):
+    """The entrants that play: those whose owners consented (built-ins and one's own bots at once)."""
+    return tournament.entrants.filter(consent=Entrant.Consent.ACCEPTED)
 
 
 def seeding_preview(tournament: Tournament) -> list[Entrant]:
-    """The entrants of a draft in the order its seeding would give them if it started now (0 = top seed);
-    seeding by hand: the seeds given so far, the unseeded last."""
-    entrants = list(tournament.entrants.select_related("bot__owner", "bot__rating"))
+    """The accepted entrants of a draft in the order its seeding would give them if it started now (0 = top
+    seed); seeding by hand: the seeds given so far, the unseeded last."""
+    entrants = list(accepted_entrants(tournament).select_related("bot__owner", "bot__rating"))
     if tournament.seeding == Tournament.Seeding.MANUAL:
         return sorted(entrants, key=lambda e: (e.seed is None, e.seed, e.pk))
     return _seeding_order(tournament, entrants)
@@ -166,34 +215,40 @@ def discard(user, tournament: Tournament) -> None:
     _require_teacher(user, tournament)
     deleted, _ = Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.DRAFT).delete()
     if not deleted:
-        raise TournamentError("only a draft can be discarded; cancel a started tournament")
+        raise TournamentConflict("only a draft can be discarded; cancel a started tournament")
 
 
 def remove_entrant(user, entrant: Entrant) -> None:
-    _require_teacher(user, entrant.tournament)
-    if entrant.tournament.status != Tournament.Status.DRAFT:
-        raise TournamentError("entrants are frozen once the tournament has started")
+    _require_draft(user, entrant.tournament)
     entrant.delete()
 
 
 def _require_teacher(user, tournament: Tournament) -> None:
     if not teaches(user, tournament.course):
-        raise TournamentError("only the course's instructors can change its tournaments")
+        raise TournamentNotAllowed("only the course's instructors can change its tournaments")
+
+
+def _require_draft(user, tournament: Tournament) -> None:
+    """Entrants change while the tournament is a draft, by its course's instructors."""
+    _require_teacher(user, tournament)
+    if tournament.status != Tournament.Status.DRAFT:
+        raise TournamentConflict("entrants are frozen once the tournament has started")
 
 
 # --- starting and steering ------------------------------------------------------------------------------
 
 def start(user, tournament: Tournament) -> Tournament:
     """Freeze the entrants (each bot's active version now; none passed validation: withdrawn), seed them,
-    and create the first round."""
+    and create the first round. Entries whose owners have not accepted are dropped: they never entered."""
     _require_teacher(user, tournament)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.status != Tournament.Status.DRAFT:
-            raise TournamentError(f"the tournament is {tournament.status}, not a draft")
+            raise TournamentConflict(f"the tournament is {tournament.status}, not a draft")
+        tournament.entrants.exclude(consent=Entrant.Consent.ACCEPTED).delete()
         entrants = list(tournament.entrants.select_related("bot__owner", "bot__rating"))
         if len(entrants) < 2:
-            raise TournamentError("a tournament needs at least two entrants")
+            raise TournamentConflict("a tournament needs at least two entrants (whose owners accepted the entry)")
         for entrant in entrants:
             entrant.version = None if entrant.bot.is_builtin else entrant.bot.active_version
             if not entrant.bot.is_builtin and entrant.version is None:
@@ -201,7 +256,7 @@ def start(user, tournament: Tournament) -> Tournament:
         _seed(tournament, entrants)
         playing = [e for e in entrants if not e.withdrawn]
         if len(playing) < 2:
-            raise TournamentError("fewer than two entrants have a validated version: nothing to play")
+            raise TournamentConflict("fewer than two entrants have a validated version: nothing to play")
         try:
             _format(tournament, entrants)
         except ValueError as exc:
@@ -248,7 +303,7 @@ def pause(user, tournament: Tournament) -> None:
         updated = Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
             status=Tournament.Status.PAUSED, note="paused by an instructor")
         if not updated:
-            raise TournamentError("only a running tournament can be paused")
+            raise TournamentConflict("only a running tournament can be paused")
         for match in _matches(tournament).filter(status=Match.Status.QUEUED):
             match_services.cancel(match)
 
@@ -259,7 +314,7 @@ def resume(user, tournament: Tournament) -> None:
     updated = Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PAUSED).update(
         status=Tournament.Status.RUNNING, note="")
     if not updated:
-        raise TournamentError("only a paused tournament can be resumed")
+        raise TournamentConflict("only a paused tournament can be resumed")
     advance(tournament.pk)
 
 
@@ -271,7 +326,7 @@ def cancel(user, tournament: Tournament) -> None:
             pk=tournament.pk, status__in=[Tournament.Status.DRAFT, Tournament.Status.RUNNING, Tournament.Status.PAUSED]
         ).update(status=Tournament.Status.CANCELLED, finished_at=timezone.now())
         if not updated:
-            raise TournamentError("the tournament is already over")
+            raise TournamentConflict("the tournament is already over")
         for match in _matches(tournament).filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]):
             match_services.cancel(match)
 
@@ -294,9 +349,9 @@ def format_of(tournament: Tournament) -> Format:
 
 
 def draft_format(tournament: Tournament) -> Format:
-    """The format a draft would play with the entrants entered so far, none withdrawn; ValueError saying
+    """The format a draft would play with the entrants accepted so far, none withdrawn; ValueError saying
     why the settings cannot run with them."""
-    return _pure_format(tournament.format, tournament.entrants.count(), frozenset(), tournament.rounds,
+    return _pure_format(tournament.format, accepted_entrants(tournament).count(), frozenset(), tournament.rounds,
                         tournament.players_per_game, tournament.advance, get_game(tournament.game))
 
 
@@ -372,7 +427,7 @@ def _plan(tournament: Tournament, row: Series) -> SeriesPlan:
     spec = SeriesSpec(key=row.key, round=row.round, bracket=row.bracket or None, entrants=tuple(row.entrants),
                       bye=row.bye, drawable=row.drawable, advance=row.advance)
     return SeriesPlan(spec, tournament.games_per_series, len(row.entrants), tournament.seed,
-                      cooperative=getattr(get_game(tournament.game), "cooperative", False))
+                      cooperative=get_game(tournament.game).info().cooperative)
 
 
 def _progress(tournament: Tournament, row: Series, entrants: dict[int, Entrant]) -> None:
@@ -396,10 +451,10 @@ def replay_set_aside(user, tournament: Tournament) -> int:
     series are decided as they finish. How many games were queued."""
     _require_teacher(user, tournament)
     if tournament.status != Tournament.Status.RUNNING:
-        raise TournamentError(f"the tournament is {tournament.status}: only a running one plays games")
+        raise TournamentConflict(f"the tournament is {tournament.status}: only a running one plays games")
     queued = batches.replay(_matches(tournament))
     if not queued:
-        raise TournamentError("no game of this tournament is set aside: nothing to play again")
+        raise TournamentConflict("no game of this tournament is set aside: nothing to play again")
     return queued
 
 

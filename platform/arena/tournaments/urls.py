@@ -5,6 +5,7 @@ from . import api, pages
 
 router = SimpleRouter()
 router.register("tournaments", api.TournamentViewSet, basename="tournament")
+router.register("entry-requests", api.EntryRequestViewSet, basename="entry-request")
 
 # Included by arena/urls.py: the API under /api/, the pages at the site's root.
 api_urlpatterns = [path("", include(router.urls))]
@@ -18,4 +19,5 @@ urlpatterns = [
     path("tournaments/<int:pk>/entrants/course/", pages.add_course_bots, name="add_course_bots"),
     path("tournaments/<int:pk>/entrants/<int:entrant_pk>/remove/", pages.remove_entrant, name="remove_entrant"),
     path("tournaments/<int:pk>/<str:verb>/", pages.steer, name="steer"),
+    path("entries/<int:pk>/<str:answer>/", pages.answer_entry, name="answer_entry"),
 ]

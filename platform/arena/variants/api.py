@@ -12,8 +12,9 @@ from .services import delete_variant
 
 
 def game_info(game) -> dict:
-    return {"name": game.name, "title": game.title, "min_players": game.min_players,
-            "max_players": game.max_players, "builtin_bots": sorted(game.builtin_bots())}
+    info = game.info()
+    return {"name": info.name, "title": info.title, "min_players": info.min_players,
+            "max_players": info.max_players, "builtin_bots": list(info.builtin_bots)}
 
 
 class GameList(APIView):

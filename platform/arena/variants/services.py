@@ -1,11 +1,11 @@
 """Creating and deleting course variants; the game checks a variant's options before it is saved."""
 
 from django.conf import settings
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from games.core import loads_json
 
-from arena.accounts.access import teaches
+from arena.accounts.access import NotAllowed, teaches
 from arena.core.errors import Invalid
 
 from .models import Variant
@@ -26,7 +26,7 @@ def create_variant(user, course, *, game: str, name: str, config: dict | None = 
     """A new variant of `game` for `course`, from its options (`config`) or an uploaded JSON `file` (which
     fills the game's FILE_OPTION, e.g. a SortingGame deck). Only the course's instructors may add one."""
     if not teaches(user, course):
-        raise PermissionDenied("only the course's instructors can add variants")
+        raise NotAllowed("only the course's instructors can add variants")
     if (config is None) == (file is None):
         raise VariantRefused({"config": ["give either the options (config) or a file"]})
     if file is not None:
@@ -48,7 +48,7 @@ def create_variant(user, course, *, game: str, name: str, config: dict | None = 
 def delete_variant(user, variant: Variant) -> None:
     """Delete a variant; matches played with it keep their copy of its options."""
     if not teaches(user, variant.course):
-        raise PermissionDenied("only the course's instructors can delete variants")
+        raise NotAllowed("only the course's instructors can delete variants")
     variant.delete()
 
 

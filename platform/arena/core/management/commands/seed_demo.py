@@ -101,8 +101,10 @@ class Command(BaseCommand):
         tournament = tournament_services.create_tournament(
             instructor, course, name="Demo cup", game="endgame", format="double-elimination", games_per_series=2,
             seeding="given", rated=True)  # rated: its games give the ladder bots with enough matches to rank
-        for bot in entrants:
-            tournament_services.add_entrant(instructor, tournament, bot)
+        for bot in entrants:  # the demo's students accept their entries, as they would from their bot's page
+            entrant = tournament_services.add_entrant(instructor, tournament, bot)
+            if entrant.consent != entrant.Consent.ACCEPTED:
+                tournament_services.answer_entry(bot.owner, entrant, accept=True)
         tournament_services.start(instructor, tournament)
         games = Match.objects.filter(series_game__series__tournament=tournament)
         while (match := games.filter(status=Match.Status.QUEUED).order_by("id").first()) is not None:
