@@ -79,7 +79,7 @@ def test_a_server_error_under_the_api_is_json(client, settings):
 def test_each_kind_of_error_is_mapped_once_on_the_api_and_the_pages(error, status):
     from django.test import RequestFactory
 
-    from arena import errors
+    from arena.core import errors
 
     exc = getattr(errors, error)("why it was refused")
     api = errors.api_exception_handler(exc, {})
@@ -97,7 +97,7 @@ def test_each_kind_of_error_is_mapped_once_on_the_api_and_the_pages(error, statu
 def test_the_apps_errors_are_kinds_of_the_one_hierarchy():
     from arena.accounts.access import NotAllowed
     from arena.accounts.people import PeopleError, PeopleNotAllowed
-    from arena import errors
+    from arena.core import errors
     from arena.bots.validation import UploadRejected
     from arena.grading.services import GradingError, GradingNotAllowed
     from arena.matches.services import ChallengeError, TooManyInFlight
