@@ -244,7 +244,9 @@ def bot_decision(player: Player, state: GameState) -> JSON:
     """What `player`, the bot of the seat on move in `state`, decides: the game's own legal action equal to
     what the bot returned (never the bot's value), or BotFailure: the player's own (timeout, crash...), or
     ILLEGAL for anything but a legal action. Every bot decision is taken here, in a match or at a table."""
-    proposed = player.act(state.observation(state.current_player()))
+    seat = state.current_player()
+    assert seat is not None, "a bot decides only when its seat is on move"
+    proposed = player.act(state.observation(seat))
     try:
         return state.legal_action(proposed)
     except IllegalAction:
