@@ -8,7 +8,6 @@ FROM ${BASE_IMAGE}
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PATH=/opt/arena/bin:$PATH \
-    PYTHONPATH=/app/platform:/app \
     DJANGO_SETTINGS_MODULE=arena.settings \
     ARENA_VAR_DIR=/var/lib/arena
 
@@ -19,11 +18,13 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY games ./games
 COPY sandbox ./sandbox
-RUN pip install --no-cache-dir --disable-pip-version-check . gunicorn==23.0.0
 COPY platform ./platform
-COPY manage.py gunicorn.conf.py ./
-# The game guides the site renders (web/game_docs.py) and their example bots.
+# The game guides the site renders (arena/variants/game_docs.py) and their example bots: installed with it.
 COPY docs/bots ./docs/bots
+# The whole platform as one installed package (arena with games and sandbox; templates, static files,
+# migrations and the guides included): no path of its own, and `arena-admin` runs its commands anywhere.
+RUN pip install --no-cache-dir --disable-pip-version-check . gunicorn==23.0.0
+COPY manage.py gunicorn.conf.py ./
 
 RUN useradd --system --uid 10001 arena && mkdir -p /var/lib/arena && chown arena /var/lib/arena
 USER arena

@@ -14,7 +14,6 @@ Both can be set for a larger machine (ARENA_WEB_WORKERS, ARENA_WEB_THREADS), and
 import os
 
 wsgi_app = "arena.wsgi:application"
-pythonpath = "platform,."
 bind = os.environ.get("ARENA_WEB_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("ARENA_WEB_WORKERS", "4"))
 threads = int(os.environ.get("ARENA_WEB_THREADS", "2"))

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Django's command-line utility for the Arena platform (which lives in platform/, not a package)."""
+"""Django's command-line utility for the Arena platform in this checkout (installed: `arena-admin`).
 
-import os
-import sys
-from pathlib import Path
+The platform is the package `arena` in platform/ (a source folder): `scripts/setup` installs it in editable
+mode, so that this file, the tests and the workers import it without any path of their own.
+"""
 
-ROOT = Path(__file__).resolve().parent
+try:
+    from arena.manage import main
+except ModuleNotFoundError as exc:
+    if exc.name != "arena":
+        raise
+    raise SystemExit("manage.py: the arena package is not installed: run scripts/setup (pip install -e .) "
+                     "or put platform/ on PYTHONPATH") from exc
 
 if __name__ == "__main__":
-    # platform/ is a source folder, not a package: a package named `platform` would shadow the stdlib.
-    sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
-    from django.core.management import execute_from_command_line
-
-    execute_from_command_line(sys.argv)
+    main()

@@ -10,15 +10,12 @@ at a table of n is 1/n.
 from __future__ import annotations
 
 import argparse
-import pathlib
 import random
 import sys
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-
-from games.crazyking import GAME  # noqa: E402  (after the path set-up, so the script runs from anywhere)
-from games.referee import InProcessPlayer, play_match  # noqa: E402
+from games.crazyking import GAME
+from games.referee import InProcessPlayer, play_match
 
 
 def seat_bots(hero: str, opponents: list[str], players: int, match: int) -> list[str]:

@@ -6,13 +6,9 @@ Run: python bench/endgame_solver.py   (prints figures; asserts nothing)
 from __future__ import annotations
 
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from games.endgame import solver  # noqa: E402
+from games.endgame import solver
 
 
 def python_dp(board):

@@ -35,7 +35,6 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_scale_load")
 # The cache compose gives the site (its broker's Redis): without it each gunicorn process would keep its own
 # cache in memory, and sessions would be read from PostgreSQL on every request.
@@ -83,7 +82,7 @@ def prepare() -> tuple[str, list[int]]:
     from django.core.management import call_command
     from django.test import Client
 
-    from matches.models import Match
+    from arena.matches.models import Match
 
     call_command("migrate", verbosity=0)
     if not Match.objects.exists():

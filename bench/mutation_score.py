@@ -70,7 +70,7 @@ GAME_RULES = ("tests/games/test_core.py tests/games/test_endgame_game.py tests/g
               "tests/games/test_sortinggame_rules.py")
 TOURNAMENT_TESTS = "tests/games/test_tournament_formats.py tests/games/test_tournament_series.py"
 TARGETS = {
-    "elo": Target(("platform/ratings/elo.py",), (
+    "elo": Target(("platform/arena/ratings/elo.py",), (
         Stage("--noconftest tests/platform/test_elo.py -k 'not recompute'"),
         Stage("tests/platform/test_elo.py -k recompute --reuse-db", light=False),
     ), timeout=300.0),
@@ -95,7 +95,7 @@ TARGETS = {
               "-k 'not sleeps and (endgame_game or match_json or whole_match or failing_file_bot)'"),
     )),
     # Taking a match for an attempt, recording its result or error exactly once, and the deadline sweep.
-    "claim": Target(("platform/matches/services.py", "platform/matches/models.py", "platform/matches/tasks.py"), (
+    "claim": Target(("platform/arena/matches/services.py", "platform/arena/matches/models.py", "platform/arena/matches/tasks.py"), (
         Stage("tests/platform/test_match_claim.py --reuse-db", light=False),
         Stage("tests/platform/test_exactly_once.py --reuse-db", light=False),
         Stage("tests/platform/test_match_hooks.py --reuse-db", light=False),
@@ -103,7 +103,7 @@ TARGETS = {
              "MatchQuerySet.stuck", "Match.is_over", "run_match"), timeout=300.0),
     # The rubric part types and the late penalty, scored by hand (without Django, then without the database),
     # then the grading runs that sum the parts into grades (the tournament's first: it reads the most).
-    "rubric": Target(("platform/grading/parts.py", "platform/grading/runs.py", "platform/grading/services.py"), (
+    "rubric": Target(("platform/arena/grading/parts.py", "platform/arena/grading/runs.py", "platform/arena/grading/services.py"), (
         Stage("--noconftest tests/platform/test_grading_parts.py"),
         Stage("tests/platform/test_grading_scores.py", light=False),
         Stage("--reuse-db " + " ".join(f"tests/platform/test_grading_{name}" for name in (

@@ -39,7 +39,7 @@ from types import SimpleNamespace
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_platform_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/12")
-from tournament_throughput import BOTS, ROOT, fresh_database  # noqa: E402  (also puts platform/ on sys.path)
+from tournament_throughput import BOTS, ROOT, fresh_database
 
 QUEUE = os.environ["ARENA_QUEUE"] = "arena-platform-bench"
 # Where the workers' output goes (a worker that cannot start shows why there).
@@ -76,7 +76,7 @@ LONG_SEATS = 4
 
 
 def make_bots(count: int, game: str = "endgame", codes: list[str] = BOTS) -> list:
-    from bots.models import Bot, BotVersion
+    from arena.bots.models import Bot, BotVersion
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects
@@ -98,8 +98,7 @@ def make_long_game_bots() -> dict[str, list]:
 
 
 def start_workers(mode: str, args) -> list[subprocess.Popen]:
-    env = {**os.environ, **MODES[mode], "ARENA_WARM_MAX_CONTAINERS": str(args.warm_containers),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")])}
+    env = {**os.environ, **MODES[mode], "ARENA_WARM_MAX_CONTAINERS": str(args.warm_containers)}
     workers = []
     WORKER_LOGS.mkdir(exist_ok=True)
     for number in range(args.celery_workers):
@@ -140,8 +139,8 @@ def round_by_round(bots: list, window: int = 4):
 def queue(game: str, tables, count: int) -> list[int]:
     """`count` rated challenges of `game` between the next tables of `tables`, queued in one transaction."""
     from django.db import transaction
-    from matches.models import Match
-    from matches.services import create_match
+    from arena.matches.models import Match
+    from arena.matches.services import create_match
 
     with transaction.atomic():
         return [create_match(game, list(next(tables)), purpose=Match.Purpose.CHALLENGE, rated=True).pk
@@ -150,7 +149,7 @@ def queue(game: str, tables, count: int) -> list[int]:
 
 def wait_until_played(label: str, queued: list[int]):
     """Poll until every queued match has ended; the time polling began; a failed match is an error."""
-    from matches.models import Match
+    from arena.matches.models import Match
 
     began = progressed = time.time()
     mine = Match.objects.filter(pk__in=queued)
@@ -183,7 +182,7 @@ def end_game_rates(mode: str, bots: list, args) -> tuple[float, float]:
 def decision_cost(mode: str, game: str, bots: list, count: int) -> tuple[float, float]:
     """(milliseconds a decision, decisions a match) over `count` matches of `game` with every bot seated."""
     from django.db.models import Sum
-    from matches.models import MatchSeat
+    from arena.matches.models import MatchSeat
 
     queued = queue(game, itertools.repeat(bots), count)
     _, mine = wait_until_played(f"{mode} {game}", queued)
@@ -194,7 +193,7 @@ def decision_cost(mode: str, game: str, bots: list, count: int) -> tuple[float, 
 
 def warm_containers_started(since: float, versions) -> int:
     """How many warm containers of `versions` the Docker engine started since `since` (a time.time())."""
-    from matches.runner import warm_key
+    from arena.matches.runner import warm_key
     from sandbox.docker_backend import client
     from sandbox.pool import WARM_LABEL, warm_label
 
@@ -206,7 +205,7 @@ def warm_containers_started(since: float, versions) -> int:
 
 def run_mode(mode: str, bots: list, long_bots: dict[str, list], args) -> dict:
     """The End Game rates and the long games' decision costs of `mode`, with workers of its own."""
-    from bots.models import BotVersion
+    from arena.bots.models import BotVersion
 
     workers = start_workers(mode, args)
     try:

@@ -21,13 +21,12 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import sandbox  # noqa: E402
-from games import get_game  # noqa: E402
-from games.referee import play_match  # noqa: E402
-from sandbox import bwrap_backend, docker_backend, image  # noqa: E402
-from sandbox.base import PipeChannel  # noqa: E402
+import sandbox
+from games import get_game
+from games.referee import play_match
+from sandbox import bwrap_backend, docker_backend, image
+from sandbox.base import PipeChannel
 
 GREEDY_BOT = '''
 def act(observation):

@@ -11,13 +11,11 @@ from __future__ import annotations
 import argparse
 import pathlib
 import re
-import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 
-from similarity.winnowing import compare_fingerprints, fingerprint_all, public_fingerprint  # noqa: E402
+from arena.similarity.winnowing import compare_fingerprints, fingerprint_all, public_fingerprint
 
 CASES = ROOT / "tests" / "platform" / "similarity_cases"
 

@@ -40,13 +40,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAB = ROOT / "tests" / "platform"
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT), str(LAB), str(LAB.parent)]
-PYTHONPATH = os.pathsep.join([str(ROOT / "platform"), str(ROOT)])
 INHERITED_ENV = {key: value for key, value in os.environ.items()
                  if key not in ("DATABASE_URL", "CELERY_BROKER_URL", "ARENA_QUEUE", "PYTEST_XDIST_WORKER")}
 
-from celery_lab import BEAT, CeleryProcess, RedisServer, folders_of, free_port, sandboxes_of  # noqa: E402
-from platform_helpers import wait_for  # noqa: E402
+try:  # the tests' lab of Celery workers and servers (PYTHONPATH=tests/platform:tests, as docs/benchmarks.md runs it)
+    from celery_lab import BEAT, CeleryProcess, RedisServer, folders_of, free_port, sandboxes_of
+    from platform_helpers import wait_for
+except ModuleNotFoundError as exc:
+    raise SystemExit(f"soak: {exc.name} not found: run it as PYTHONPATH=tests/platform:tests python bench/soak.py") from exc
 
 QUEUE = "arena-soak"
 PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1] if Path("/usr/lib/postgresql").exists() else None
@@ -129,7 +130,7 @@ class Supervisor:
 
     def kill(self, slot: int) -> Kill:
         """SIGKILL the worker in `slot` (its pool process too), wait until it is gone, start another."""
-        from matches import runner
+        from arena.matches import runner
 
         worker = self.workers[slot]
         group = worker.pids()
@@ -163,7 +164,7 @@ class ChallengeStream(threading.Thread):
 
     def run(self) -> None:
         from django.db import connection
-        from matches.transient import retrying
+        from arena.matches.transient import retrying
 
         try:
             while not self.stopping.is_set():
@@ -175,13 +176,13 @@ class ChallengeStream(threading.Thread):
             connection.close()
 
     def _waiting(self) -> int:
-        from matches.models import Match
+        from arena.matches.models import Match
 
         return Match.objects.filter(purpose=Match.Purpose.CHALLENGE, status=Match.Status.QUEUED).count()
 
     def _send(self) -> bool:
         """One challenge the rules allow (False if none of a few tries was: every student at its limit)."""
-        from matches import services
+        from arena.matches import services
 
         for _ in range(20):
             bot = self.rng.choice(self.students)
@@ -201,14 +202,14 @@ class ChallengeStream(threading.Thread):
 def platform_env(args, postgres: PostgresServer, redis: RedisServer, folder: Path) -> dict:
     return {**INHERITED_ENV, "DATABASE_URL": postgres.url, "CELERY_BROKER_URL": redis.url, "ARENA_QUEUE": QUEUE,
             "ARENA_MATCH_DEADLINE_SECONDS": str(args.deadline), "ARENA_VAR_DIR": str(folder / "var"),
-            "ARENA_SANDBOX": args.sandbox, "DJANGO_SETTINGS_MODULE": "arena.settings", "PYTHONPATH": PYTHONPATH}
+            "ARENA_SANDBOX": args.sandbox, "DJANGO_SETTINGS_MODULE": "arena.settings"}
 
 
 def populate(args):
     """An instructor, a course, --students students who each upload one End Game bot, and the built-ins."""
-    from accounts.models import Course
-    from bots.models import Bot
-    from bots.services import create_bot, upload_version
+    from arena.accounts.models import Course
+    from arena.bots.models import Bot
+    from arena.bots.services import create_bot, upload_version
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects
@@ -226,7 +227,7 @@ def populate(args):
 
 
 def validated() -> bool:
-    from bots.models import BotVersion
+    from arena.bots.models import BotVersion
 
     waiting = BotVersion.objects.filter(status=BotVersion.Status.VALIDATING).exists()
     assert waiting or not BotVersion.objects.exclude(status=BotVersion.Status.ACCEPTED).exists(), \
@@ -235,7 +236,7 @@ def validated() -> bool:
 
 
 def start_tournament(instructor, course, entrants: list):
-    from tournaments import services
+    from arena.tournaments import services
 
     tournament = services.create_tournament(instructor, course, name="Soak round robin", game="endgame",
                                             format="round-robin", games_per_series=2, config={"length": 12},
@@ -256,8 +257,8 @@ def outage(stop, start) -> float:
 def kill_at_random(args, rng: random.Random, supervisor: Supervisor, postgres: PostgresServer, redis: RedisServer,
                    stream: ChallengeStream) -> tuple[list[Kill], dict[str, float]]:
     """--kills SIGKILLs at random moments, PostgreSQL crashed a third of the way, Redis two thirds."""
-    from matches.models import Match
-    from matches.transient import retrying
+    from arena.matches.models import Match
+    from arena.matches.transient import retrying
 
     kills, outages = [], {}
     for number in range(1, args.kills + 1):
@@ -277,9 +278,9 @@ def kill_at_random(args, rng: random.Random, supervisor: Supervisor, postgres: P
 
 
 def everything_over(tournament_id: int) -> bool:
-    from matches.models import Match
-    from matches.transient import retrying
-    from tournaments.models import Tournament
+    from arena.matches.models import Match
+    from arena.matches.transient import retrying
+    from arena.tournaments.models import Tournament
 
     def over():
         return (not Match.objects.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists()
@@ -349,7 +350,7 @@ def percentiles(values: list[float]) -> str:
 
 def stream_figures(stream: ChallengeStream, began: float, wall: float, supervisor: Supervisor, kills: list[Kill],
                    outages: dict[str, float]) -> list[tuple]:
-    from matches.models import Match
+    from arena.matches.models import Match
 
     played = Match.objects.filter(status=Match.Status.FINISHED).exclude(purpose=Match.Purpose.VALIDATION).count()
     hit = [match for kill in kills for match in kill.matches]
@@ -370,7 +371,7 @@ def stream_figures(stream: ChallengeStream, began: float, wall: float, superviso
 
 def match_checks() -> list[tuple]:
     from django.db.models import Count, Max
-    from matches.models import Match, MatchSeat
+    from arena.matches.models import Match, MatchSeat
 
     statuses = dict(Match.objects.values_list("status").annotate(Count("id")))
     purposes = dict(Match.objects.values_list("purpose").annotate(Count("id")))
@@ -397,8 +398,8 @@ def match_checks() -> list[tuple]:
 def rating_checks() -> list[tuple]:
     from django.core.management import CommandError, call_command
     from django.db.models import Sum
-    from matches.models import Match, MatchSeat
-    from ratings.models import Rating
+    from arena.matches.models import Match, MatchSeat
+    from arena.ratings.models import Rating
 
     rated_seats = MatchSeat.objects.filter(match__rated=True, match__status=Match.Status.FINISHED).count()
     changes = MatchSeat.objects.filter(rating_after__isnull=False).count()
@@ -419,8 +420,8 @@ def rating_checks() -> list[tuple]:
 
 
 def tournament_checks(tournament_id: int, entrants: int) -> list[tuple]:
-    from matches.models import Match
-    from tournaments.models import Series, SeriesGame, Tournament
+    from arena.matches.models import Match
+    from arena.tournaments.models import Series, SeriesGame, Tournament
 
     tournament = Tournament.objects.get(pk=tournament_id)
     series = tournament.series.filter(bye=False)
@@ -442,7 +443,7 @@ def tournament_checks(tournament_id: int, entrants: int) -> list[tuple]:
 
 def leftovers(pids: set[int]) -> tuple[set[str], set[Path]]:
     """The bot containers, and the match and sandbox folders, that the processes `pids` left on this host."""
-    from matches import runner
+    from arena.matches import runner
     from sandbox.base import STAGING_PREFIX
 
     return sandboxes_of(pids), folders_of(pids, runner.FOLDER_PREFIX) | folders_of(pids, STAGING_PREFIX)
@@ -466,7 +467,7 @@ def sqlite_burst(args, folder: Path) -> list[tuple]:
     var = folder / "sqlite"
     var.mkdir()
     env = {**INHERITED_ENV, "ARENA_VAR_DIR": str(var), "DJANGO_SETTINGS_MODULE": "arena.settings",
-           "PYTHONPATH": PYTHONPATH, "ARENA_SANDBOX": args.sandbox, "ARENA_MATCH_DEADLINE_SECONDS": "3600"}
+           "ARENA_SANDBOX": args.sandbox, "ARENA_MATCH_DEADLINE_SECONDS": "3600"}
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                    capture_output=True)
     worker = CeleryProcess("sqlite-worker", [sys.executable, "-m", "celery", "-A", "arena", "worker", "--concurrency",

@@ -8,13 +8,10 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from games import get_game  # noqa: E402
-from games.bots import builtin_player  # noqa: E402
-from games.referee import play_match  # noqa: E402
+from games import get_game
+from games.bots import builtin_player
+from games.referee import play_match
 
 GAME = get_game("sorted")
 

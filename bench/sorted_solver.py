@@ -12,11 +12,9 @@ import statistics
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.sorted import solver  # noqa: E402
+from games.sorted_game import solver
 
 HARDEST = [
     "2341/2341/2341/2341", "4123/4123/4123/4123",  # four 4-cycles: 12 turns, the most any deal needs

@@ -24,7 +24,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/9")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
@@ -78,12 +77,12 @@ def platform_run(args) -> tuple[float, int]:
     import django
 
     django.setup()
-    from accounts.models import Course
-    from bots.models import Bot, BotVersion
+    from arena.accounts.models import Course
+    from arena.bots.models import Bot, BotVersion
     from django.contrib.auth import get_user_model
-    from matches.models import Match
-    from tournaments import services
-    from tournaments.models import Tournament
+    from arena.matches.models import Match
+    from arena.tournaments import services
+    from arena.tournaments.models import Tournament
 
     users = get_user_model().objects
     instructor = users.create_user("bench-teacher", password="x-bench-1234")
@@ -101,7 +100,7 @@ def platform_run(args) -> tuple[float, int]:
                                   sha256=hashlib.sha256(code.encode()).hexdigest(), status=BotVersion.Status.ACCEPTED)
         services.add_entrant(instructor, tournament, bot)
 
-    env = {**os.environ, "ARENA_SANDBOX": args.sandbox, "PYTHONPATH": os.pathsep.join(sys.path[:2])}
+    env = {**os.environ, "ARENA_SANDBOX": args.sandbox}
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", "arena-bench", "--concurrency",
          str(args.workers), "--loglevel", "WARNING", "--without-gossip", "--without-mingle"],

@@ -20,15 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import sandbox  # noqa: E402
-from games import get_game  # noqa: E402
-from games.bots import builtin_player  # noqa: E402
-from games.referee import play_match  # noqa: E402
-from sandbox import image  # noqa: E402
-from sandbox_bench import GREEDY_BOT  # noqa: E402
+import sandbox
+from games import get_game
+from games.bots import builtin_player
+from games.referee import play_match
+from sandbox import image
+from sandbox_bench import GREEDY_BOT
 
 BACKENDS = ("docker-warm", "docker", "none")
 PAUSE = 0.3

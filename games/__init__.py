@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import builtins
 import importlib
 
 from .core import BotFailure, ConfigError, Game, GameState, IllegalAction, Verdict
 
 # Each game is one package below games/ exposing GAME; adding a game is adding its folder and its name here.
-GAME_PACKAGES = ["endgame", "sortinggame", "crazyking", "sorted", "sprouts"]
+# A package's name need not be its game's (games.sorted_game plays "sorted": a package named `sorted`
+# would shadow the built-in inside this package).
+GAME_PACKAGES = ["endgame", "sortinggame", "crazyking", "sorted_game", "sprouts"]
 
 
 def available_games() -> dict[str, Game]:
@@ -22,8 +23,7 @@ def available_games() -> dict[str, Game]:
 def get_game(name: str) -> Game:
     games = available_games()
     if name not in games:
-        # Importing games.sorted binds the name `sorted` in this package: the built-in is reached explicitly.
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(builtins.sorted(games))}")
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(games))}")
     return games[name]
 
 

@@ -136,7 +136,7 @@ def cmd_solve(args) -> int:
 
 
 def solve_sorted(args) -> int:
-    from .sorted import solver as sorted_solver
+    from .sorted_game import solver as sorted_solver
 
     if not args.deal:
         raise ConfigError('solve sorted needs --deal, e.g. --deal "2143/1234/3412/4321"')

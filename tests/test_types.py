@@ -33,7 +33,7 @@ def test_a_read_outside_the_contracts_is_a_type_error(cache, tmp_path):
     reader = tmp_path / "reader.py"
     reader.write_text(
         "from games.contracts import AnalysisRow\n"
-        "from ratings.services import LadderRow\n"
+        "from arena.ratings.services import LadderRow\n"
         "def lost(row: AnalysisRow) -> float:\n"
         "    return row['points_lost']\n"  # None where the game counts no points
         "def kept(row: AnalysisRow) -> bool:\n"

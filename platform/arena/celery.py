@@ -1,4 +1,4 @@
-"""The Celery app: `celery -A arena worker` (with platform/ on PYTHONPATH) runs matches."""
+"""The Celery app: `celery -A arena worker` runs matches (the arena package installed, or platform/ on the path)."""
 
 import os
 

@@ -5,14 +5,21 @@ broker (both under ARENA_VAR_DIR), so that the demo runs on a fresh machine with
 """
 
 import os
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-PLATFORM_DIR = Path(__file__).resolve().parents[1]
-REPO_ROOT = PLATFORM_DIR.parent
-VAR_DIR = Path(os.environ.get("ARENA_VAR_DIR", REPO_ROOT / "var"))
+# The repository's root when the platform runs from a checkout (platform/arena/settings.py); an installed
+# platform (pip install .) keeps its files in ARENA_VAR_DIR, by default var/ in the folder it is run from.
+REPO_ROOT = Path(__file__).resolve().parents[2]
+IN_CHECKOUT = (REPO_ROOT / "manage.py").is_file()
+VAR_DIR = Path(os.environ.get("ARENA_VAR_DIR", (REPO_ROOT if IN_CHECKOUT else Path.cwd()) / "var"))
+# The games' bot guides the site renders (docs/bots/GAME.md and their example bots), which pip installs
+# under <prefix>/share/arena/guides (pyproject.toml's data-files).
+ARENA_GUIDES_DIR = Path(os.environ.get("ARENA_GUIDES_DIR") or (
+    REPO_ROOT / "docs" / "bots" if IN_CHECKOUT else Path(sys.prefix) / "share" / "arena" / "guides"))
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -60,7 +67,7 @@ def database_from_url(url: str | None) -> dict:
 
 
 # Where no EMAIL_URL is set (the demo), mail is printed and kept for the operators' outbox page (/outbox/).
-OUTBOX_BACKEND = "notifications.outbox.OutboxBackend"
+OUTBOX_BACKEND = "arena.notifications.outbox.OutboxBackend"
 EMAIL_SCHEMES = {"smtp": (False, False), "smtp+starttls": (True, False), "smtps": (False, True)}
 
 
@@ -133,17 +140,16 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "accounts",
-    "bots",
-    "matches",
-    "ratings",
-    "variants",
-    "similarity",
-    "tournaments",
-    "grading",
-    "api",
-    "web",
-    "notifications",
+    "arena.core",
+    "arena.accounts",
+    "arena.bots",
+    "arena.matches",
+    "arena.ratings",
+    "arena.variants",
+    "arena.similarity",
+    "arena.tournaments",
+    "arena.grading",
+    "arena.notifications",
 ]
 
 MIDDLEWARE = [
@@ -154,10 +160,10 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Every time on a page in the viewer's zone (accounts/timezones.py).
-    "accounts.timezones.ViewerTimeZoneMiddleware",
+    "arena.accounts.timezones.ViewerTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "arena.errors.ArenaErrorMiddleware",
+    "arena.core.errors.ArenaErrorMiddleware",
 ]
 
 ROOT_URLCONF = "arena.urls"
@@ -172,8 +178,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "web.context_processors.games",
-                "notifications.context_processors.unread",
+                "arena.core.context_processors.games",
+                "arena.notifications.context_processors.unread",
             ],
         },
     },
@@ -188,8 +194,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "web:home"
-LOGOUT_REDIRECT_URL = "web:home"
+LOGIN_REDIRECT_URL = "core:home"
+LOGOUT_REDIRECT_URL = "core:home"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -227,21 +233,21 @@ CONTENT_SECURITY_POLICY = {
 }
 
 REST_FRAMEWORK = {
-    "EXCEPTION_HANDLER": "arena.errors.api_exception_handler",  # the platform's errors, mapped once
+    "EXCEPTION_HANDLER": "arena.core.errors.api_exception_handler",  # the platform's errors, mapped once
     # Token first: an anonymous API request is answered 401 with `WWW-Authenticate: Token`, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "api.authentication.ApiTokenAuthentication",
+        "arena.core.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
-        "api.parsers.BoundedJSONParser",
+        "arena.core.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "api.pagination.StrictPageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "arena.core.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 25,
-    "DEFAULT_SCHEMA_CLASS": "api.schema.ArenaAutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "arena.core.schema.ArenaAutoSchema",
     # Client addresses for rate limits: REMOTE_ADDR unless this many proxies in front add X-Forwarded-For.
     "NUM_PROXIES": int(os.environ.get("ARENA_NUM_PROXIES", "0")),
 }
@@ -324,7 +330,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # A refused request (403 and the like) is the user's doing: one line, never a traceback.
-    "filters": {"no_traceback_for_refusals": {"()": "arena.logfilters.NoTracebackForRefusals"}},
+    "filters": {"no_traceback_for_refusals": {"()": "arena.core.logfilters.NoTracebackForRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {"django.request": {"filters": ["no_traceback_for_refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
@@ -337,7 +343,7 @@ ARENA_SERVE_STATIC = env_bool("ARENA_SERVE_STATIC", True)
 # counts; otherwise (the embedded demo) each process counts on its own in memory.
 ARENA_CACHE_URL = os.environ.get("ARENA_CACHE_URL") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
-CACHES = {"default": {"BACKEND": "arena.cache.ReusedClientRedisCache", "LOCATION": ARENA_CACHE_URL}
+CACHES = {"default": {"BACKEND": "arena.core.cache.ReusedClientRedisCache", "LOCATION": ARENA_CACHE_URL}
           if ARENA_CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Every signed-in request reads its session: from the shared cache when there is one (a database round trip
 # saved per request, bench/load_run.py), always written through to the database so that a cache restart

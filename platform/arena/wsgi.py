@@ -1,12 +1,9 @@
-"""WSGI entry point: `gunicorn --pythonpath platform arena.wsgi` or Django's runserver via manage.py."""
+"""WSGI entry point: `gunicorn arena.wsgi` (the arena package installed, or platform/ on the path)."""
 
 import os
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from django.core.wsgi import get_wsgi_application
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
-
-from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 application = get_wsgi_application()

@@ -11,8 +11,8 @@ from hypothesis import given, settings, strategies as st
 from games import ConfigError, get_game
 from games.bots import builtin_player
 from games.referee import InProcessPlayer, play_match
-from games.sorted import solver
-from games.sorted.solver import HAND, SEATS, SORTED, Solver
+from games.sorted_game import solver
+from games.sorted_game.solver import HAND, SEATS, SORTED, Solver
 
 GAME = get_game("sorted")
 ROOT = Path(__file__).resolve().parents[2]

@@ -133,7 +133,7 @@ def sandboxes_of(pids: set[int]) -> set[str]:
 
 def match_folders_of(pids: set[int]) -> set[Path]:
     """The folders with the bots' sources that the processes `pids` made to play matches."""
-    from matches import runner
+    from arena.matches import runner
 
     return folders_of(pids, runner.FOLDER_PREFIX)
 

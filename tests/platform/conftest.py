@@ -68,7 +68,6 @@ def live_worker(django_db_setup, django_db_blocker, sandbox_backend, tmp_path_fa
         "ARENA_VAR_DIR": str(settings.VAR_DIR),
         "ARENA_SANDBOX": sandbox_backend,
         "SECRET_KEY": settings.SECRET_KEY,
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
     }
     celery_app.control.purge()  # messages a previous, interrupted run left on this queue
     with open(log_path, "w") as log:

@@ -34,8 +34,8 @@ def main(match_id: int, name: str, meeting: Path, peers: int) -> None:
     django.setup()
     from celery.exceptions import Retry
 
-    from matches import services
-    from matches.tasks import run_match
+    from arena.matches import services
+    from arena.matches.tasks import run_match
 
     report = {"name": name}
     claim, run = services.claim, services.run

@@ -4,11 +4,11 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from accounts.models import Course
-from bots.models import BotVersion
-from grading import runs, services
-from grading.models import Assignment, GradingRun
-from matches.models import Match
+from arena.accounts.models import Course
+from arena.bots.models import BotVersion
+from arena.grading import runs, services
+from arena.grading.models import Assignment, GradingRun
+from arena.matches.models import Match
 from platform_helpers import EXAMPLE_BOT, play_now
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot
 

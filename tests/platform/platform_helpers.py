@@ -45,7 +45,7 @@ def wait_for(predicate, timeout: float, what: str):
 
 def play_now(match):
     """Run a queued match in this process, as a worker would."""
-    from matches import services
+    from arena.matches import services
 
     claimed = services.claim(match.pk)
     assert isinstance(claimed, services.Claim)
@@ -56,7 +56,7 @@ def play_now(match):
 
 def failing_on_the_platform(monkeypatch, broken) -> None:
     """Every attempt to play the match `broken` raises, as a platform bug would; other matches play as usual."""
-    from matches import runner
+    from arena.matches import runner
 
     real_play = runner.play
 
@@ -72,7 +72,7 @@ def active_bot(owner, game="endgame", name="mine", code: bytes = EXAMPLE_BOT):
     """A bot of `owner` with one accepted version of `code` (as if validation had passed), ready to challenge."""
     import hashlib
 
-    from bots.models import Bot, BotVersion
+    from arena.bots.models import Bot, BotVersion
 
     bot = Bot.objects.create(owner=owner, game=game, name=name)
     BotVersion.objects.create(bot=bot, number=1, filename="bot.py", code=code.decode(), size=len(code),
@@ -82,7 +82,7 @@ def active_bot(owner, game="endgame", name="mine", code: bytes = EXAMPLE_BOT):
 
 def with_confirmed_email(user, address: str):
     """`user` with `address` as their e-mail, confirmed (as if they had opened the mailed link)."""
-    from accounts.models import profile_of
+    from arena.accounts.models import profile_of
 
     user.email = address
     user.save(update_fields=["email"])

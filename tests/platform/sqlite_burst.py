@@ -15,9 +15,9 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402 - after setup
 from django.db import connection  # noqa: E402
 
-from bots.models import Bot  # noqa: E402
-from bots.services import create_bot, upload_version  # noqa: E402
-from matches import services  # noqa: E402
+from arena.bots.models import Bot  # noqa: E402
+from arena.bots.services import create_bot, upload_version  # noqa: E402
+from arena.matches import services  # noqa: E402
 
 BOT = b"def act(observation):\n    board = observation['board']\n    return 'left' if board[0] >= board[-1] else 'right'\n"
 

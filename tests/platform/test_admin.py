@@ -2,9 +2,9 @@
 
 import pytest
 
-from bots.models import Bot
-from matches import services
-from matches.models import Match
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.matches.models import Match
 from platform_helpers import play_now
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ import io
 import pytest
 import yaml
 
-from bots.models import Bot
-from matches import services
+from arena.bots.models import Bot
+from arena.matches import services
 from platform_helpers import active_bot, play_now
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +99,7 @@ def test_openapi_schema_generates_without_a_warning(tmp_path):
 def test_ladder_pages_keep_the_ranks_of_the_whole_ladder(api_client, make_user):
     from django.core.management import call_command
 
-    from ratings.presentation import standings
+    from arena.ratings.presentation import standings
 
     call_command("fill_scale_data", bots=30, courses=1, matches=60, replays=2, prefix="p", stdout=io.StringIO())
     api_client.force_authenticate(make_user("viewer"))
@@ -137,11 +137,11 @@ def test_match_list_shows_a_new_match_at_once_though_its_count_is_kept_a_few_sec
 def test_each_row_of_the_match_list_is_the_match_as_it_is_served_alone(api_client, make_user):
     """The list builds its rows from plain values (for speed): for every kind of viewer, every field of every
     row, private logs and another course's rules included, is what the match's own URL answers."""
-    from accounts.models import Course
-    from grading import services as grading_services
+    from arena.accounts.models import Course
+    from arena.grading import services as grading_services
     from grading_helpers import open_assignment
-    from matches.models import MatchSeat
-    from variants.models import Variant
+    from arena.matches.models import MatchSeat
+    from arena.variants.models import Variant
 
     ada, bob, teacher = make_user("ada"), make_user("bob"), make_user("teacher")
     course = Course.objects.create(code="algo", name="Algorithms")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from accounts.models import Course
+from arena.accounts.models import Course
 from platform_helpers import BROWSER_TIMEOUT_MS, database_url, with_confirmed_email
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from accounts.models import Course, Profile, RosterEntry, profile_of
+from arena.accounts.models import Course, Profile, RosterEntry, profile_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SITE = "http://testserver"

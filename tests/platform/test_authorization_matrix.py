@@ -27,19 +27,19 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from games.sortinggame.deck import STANDARD_DECK
 
-from accounts import people as people_services
-from accounts import tokens as api_tokens
-from accounts.models import Course
-from bots.models import Bot, BotVersion
-from grading import runs as grading_runs
-from grading import services as grading_services
+from arena.accounts import people as people_services
+from arena.accounts import tokens as api_tokens
+from arena.accounts.models import Course
+from arena.bots.models import Bot, BotVersion
+from arena.grading import runs as grading_runs
+from arena.grading import services as grading_services
 from grading_helpers import open_assignment, pass_deadline, play_run
-from matches import services as match_services
+from arena.matches import services as match_services
 from platform_helpers import EXAMPLE_BOT, play_now
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot, entered
-from tournaments import services as tournament_services
-from tournaments.models import Tournament
-from variants.services import create_variant
+from arena.tournaments import services as tournament_services
+from arena.tournaments.models import Tournament
+from arena.variants.services import create_variant
 
 pytestmark = pytest.mark.django_db
 ADA_STDERR = "ada's private stderr"
@@ -217,33 +217,33 @@ def running(**methods) -> tuple[Case, Case]:
 
 ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # Site pages (web).
-    "web:home": page(PUBLIC),
-    "web:register": page(PUBLIC),  # POST without a form: the form again, with errors
-    "web:new_bot": Case({"GET": POST_ONLY_PAGE, "POST": expect(400, anonymous=LOGIN)}),  # no name: the form again
-    "web:versions_live": page(PRIVATE_POLL),
+    "core:home": page(PUBLIC),
+    "accounts:register": page(PUBLIC),  # POST without a form: the form again, with errors
+    "bots:new_bot": Case({"GET": POST_ONLY_PAGE, "POST": expect(400, anonymous=LOGIN)}),  # no name: the form again
+    "bots:versions_live": page(PRIVATE_POLL),
     # bob has one bot of the game: on to its challenge form; the others pick among theirs (none here).
-    "web:challenge_opponent": page(expect(200, anonymous=LOGIN, classmate=ANY_REDIRECT, mate=200, ta=200)),
-    "web:bot": page(SIGNED_IN_PAGE),
-    "web:upload": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
+    "matches:challenge_opponent": page(expect(200, anonymous=LOGIN, classmate=ANY_REDIRECT, mate=200, ta=200)),
+    "bots:bot": page(SIGNED_IN_PAGE),
+    "bots:upload": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
                        data=code_file),
-    "web:challenge": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
+    "matches:challenge": Case({"GET": POST_ONLY_PAGE, "POST": expect(403, anonymous=LOGIN, owner=ANY_REDIRECT)},
                           data=lambda w: ({"opponents": [w.bots["bob"].pk]}, None)),
-    "web:version_code": page(PRIVATE_PAGE),
-    "web:course": page(COURSE_PAGE),
-    "web:new_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
+    "bots:version_code": page(PRIVATE_PAGE),
+    "accounts:course": page(COURSE_PAGE),
+    "variants:new_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)},
         data=deck_file),
-    "web:delete_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
+    "variants:delete_variant": Case({"GET": POST_ONLY_PAGE, "POST": expect(
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=ANY_REDIRECT, operator=ANY_REDIRECT)}),
     # The world's match is a finished ladder challenge: public (accounts.access.public_matches); the other
     # kinds stay behind the sign-in (test_front_door).
-    "web:match": page(PUBLIC),
-    "web:replay": page(PUBLIC),
-    "web:match_live": page(PUBLIC),
-    "web:replay_data": page(PUBLIC),
-    "web:replay_file": page(PUBLIC),
+    "matches:match": page(PUBLIC),
+    "matches:replay": page(PUBLIC),
+    "matches:match_live": page(PUBLIC),
+    "matches:replay_data": page(PUBLIC),
+    "matches:replay_file": page(PUBLIC),
     # Streamed move analysis is Sprouts' only: the world's match (End Game) has none to stream.
-    "web:replay_analysis": page(expect(404)),
+    "matches:replay_analysis": page(expect(404)),
     # The inbox: everyone their own.
     "notifications:inbox": page(SIGNED_IN_PAGE),
     "notifications:email": Case({"GET": POST_ONLY_PAGE, "POST": expect(ANY_REDIRECT, anonymous=LOGIN)}),
@@ -290,11 +290,11 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
                                  instructor=200, operator=200)),
     "grading:adjust": post_only(STAFF_ACTION_PAGE),
     "grading:export": page(STAFF_PAGE),
-    "web:ladder": page(PUBLIC),
-    "web:game_guide": page(PUBLIC),
-    "web:game_example": page(PUBLIC),
+    "ratings:ladder": page(PUBLIC),
+    "variants:game_guide": page(PUBLIC),
+    "variants:game_example": page(PUBLIC),
     # The world's assignment has no starter code: 404 for all (test_game_guides downloads one that has).
-    "web:assignment_starter": page(expect(404, anonymous=LOGIN)),
+    "grading:assignment_starter": page(expect(404, anonymous=LOGIN)),
     # Tournament pages.
     "tournaments:course": Case({"GET": COURSE_PAGE, "POST": expect(  # an empty form is shown again, with errors
         403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=200, operator=200)}),
@@ -589,7 +589,7 @@ class World:
             "number": self.version.number, "variant_pk": self.variant.pk,
             "entrant_pk": tournament.entrants.get(bot=self.bots["ada"]).pk,
             "game": "endgame", "verb": objects.get("verb", "start"), "step": 0, "answer": objects.get("answer"),
-            "app_label": "bots", "url": "no-such-page/", "path": "web/arena.css",
+            "app_label": "bots", "url": "no-such-page/", "path": "core/arena.css",
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,
             "part_pk": self.part.pk, "submission_pk": self.submission.pk, "code": self.course.invite_code,

@@ -3,9 +3,9 @@ average team score instead of Elo."""
 
 import pytest
 
-from bots.models import Bot
-from matches import services
-from matches.models import Match
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.matches.models import Match
 from platform_helpers import play_now
 from tournament_helpers import accepted_bot
 
@@ -55,7 +55,7 @@ def test_one_bot_plays_every_seat_of_a_sorted_team_and_the_ladder_ranks_by_avera
 
 
 def test_a_sorted_upload_is_validated_by_its_bot_playing_the_whole_team(make_user, in_process_sandbox):
-    from bots.services import create_bot, upload_version
+    from arena.bots.services import create_bot, upload_version
 
     bot = create_bot(make_user("bob"), "sorted", "solo")
     version = upload_version(bot, EXAMPLE.encode(), "solo.py")
@@ -98,7 +98,7 @@ DECLARES_AT_ONCE = """def act(observation):
 
 def test_a_cooperative_game_reads_as_a_team_no_elo_and_its_score_beside_the_perfect_one(
         make_user, client, in_process_sandbox):
-    from notifications.models import Notification
+    from arena.notifications.models import Notification
 
     alice = make_user("alice")
     mine = accepted_bot(alice, "sorted", "hasty", DECLARES_AT_ONCE)

@@ -5,8 +5,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from accounts.access import role_in, teaches
-from accounts.models import Course
+from arena.accounts.access import role_in, teaches
+from arena.accounts.models import Course
 
 pytestmark = pytest.mark.django_db
 

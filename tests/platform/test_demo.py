@@ -9,12 +9,12 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from accounts.models import Course
-from matches.models import Match
-from tournaments.models import Tournament
-from variants.models import Variant
+from arena.accounts.models import Course
+from arena.matches.models import Match
+from arena.tournaments.models import Tournament
+from arena.variants.models import Variant
 from platform_helpers import wait_for
-from web.management.commands.seed_demo import ACCOUNTS
+from arena.core.management.commands.seed_demo import ACCOUNTS
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +49,7 @@ def counts() -> dict[str, int]:
     """How many rows the demo made of each kind, counted now (a queryset would recount when compared)."""
     from django.contrib.auth import get_user_model
 
-    from bots.models import Bot, BotVersion
+    from arena.bots.models import Bot, BotVersion
 
     return {"users": get_user_model().objects.count(), "bots": Bot.objects.count(),
             "versions": BotVersion.objects.count(), "matches": Match.objects.count(),
@@ -63,7 +63,7 @@ def test_readme_states_the_demo_passwords():
 
 
 def test_demo_data_has_a_graded_assignment_with_a_filled_dashboard(in_process_sandbox):
-    from grading.models import GradingRun
+    from arena.grading.models import GradingRun
 
     call_command("seed_demo")
     run = GradingRun.objects.get()

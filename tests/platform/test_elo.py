@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from django.core.management import CommandError, call_command
 
-from ratings.elo import outcome, rating_changes
+from arena.ratings.elo import outcome, rating_changes
 
 K = 32
 # 1600 against 1400: 10 ** (-200/400) = 10 ** -0.5 = 0.316227766, so E(1600, 1400) = 1 / 1.316227766
@@ -96,8 +96,8 @@ EXPECTED = {"X": (1530.896993654, 2, 2, 0, 0), "Y": (1477.788553860, 3, 0, 1, 2)
 
 def recorded_history():
     """The three matches above, finished and rated with their seats' ratings, but no Rating rows yet."""
-    from bots.models import Bot
-    from matches.models import Match, MatchSeat
+    from arena.bots.models import Bot
+    from arena.matches.models import Match, MatchSeat
 
     bots = {label: Bot.objects.builtin("sortinggame", name) for label, name in
             zip("XYZ", ("random", "honest", "shrewd"))}
@@ -115,7 +115,7 @@ def recorded_history():
 
 @pytest.mark.django_db
 def test_recompute_ratings_agrees_with_the_hand_worked_history():
-    from ratings.models import Rating
+    from arena.ratings.models import Rating
 
     bots = recorded_history()
     with pytest.raises(CommandError, match="3 disagreements"):  # the seats agree; the three Rating rows are missing
@@ -130,7 +130,7 @@ def test_recompute_ratings_agrees_with_the_hand_worked_history():
 
 @pytest.mark.django_db
 def test_recompute_ratings_names_a_seat_whose_stored_change_is_wrong():
-    from matches.models import MatchSeat
+    from arena.matches.models import MatchSeat
 
     recorded_history()
     call_command("recompute_ratings", fix=True)
@@ -146,8 +146,8 @@ def test_recompute_ratings_names_a_seat_whose_stored_change_is_wrong():
 
 @pytest.mark.django_db
 def test_recompute_ratings_fix_resets_a_rating_left_without_any_rated_match():
-    from bots.models import Bot
-    from ratings.models import Rating
+    from arena.bots.models import Bot
+    from arena.ratings.models import Rating
 
     bots = recorded_history()
     call_command("recompute_ratings", fix=True)
@@ -165,8 +165,8 @@ def test_recompute_ratings_fix_resets_a_rating_left_without_any_rated_match():
 def _rated_out_of_order() -> dict:
     """Two rated matches sharing builtin:optimal, finished the other way round from how they were made:
     {(match id, bot id): the rated_number each seat should have}."""
-    from bots.models import Bot
-    from matches import services
+    from arena.bots.models import Bot
+    from arena.matches import services
     from platform_helpers import play_now
 
     optimal, random_bot, greedy = (Bot.objects.builtin("endgame", name) for name in ("optimal", "random", "greedy"))
@@ -178,7 +178,7 @@ def _rated_out_of_order() -> dict:
 
 
 def _rated_numbers() -> dict:
-    from matches.models import MatchSeat
+    from arena.matches.models import MatchSeat
 
     return {(seat.match_id, seat.bot_id): seat.rated_number for seat in MatchSeat.objects.all()}
 
@@ -195,11 +195,11 @@ def test_the_migration_numbers_the_rated_seats_recorded_before_it_as_the_ratings
 
     from django.db import connection
 
-    from matches.models import MatchSeat
+    from arena.matches.models import MatchSeat
 
     expected = _rated_out_of_order()
     MatchSeat.objects.update(rated_number=None)
-    migration = importlib.import_module("matches.migrations.0006_seat_rated_number")
+    migration = importlib.import_module("arena.matches.migrations.0006_seat_rated_number")
     with connection.cursor() as cursor:
         cursor.execute(migration.NUMBER_RATED_SEATS)
     assert _rated_numbers() == expected

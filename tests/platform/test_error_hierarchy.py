@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from grading_helpers import course_with_people, open_assignment
-from grading import services as grading_services
+from arena.grading import services as grading_services
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +68,7 @@ def test_an_adjustment_of_1e308_is_refused(instructor_client, make_user):
 
 
 def test_a_server_error_under_the_api_is_json(client, settings):
-    from web.errors import server_error
+    from arena.core.pages import server_error
 
     response = server_error(__import__("django.test", fromlist=["RequestFactory"]).RequestFactory().get("/api/x/"))
     assert response.status_code == 500 and json.loads(response.content)["detail"]
@@ -79,7 +79,7 @@ def test_a_server_error_under_the_api_is_json(client, settings):
 def test_each_kind_of_error_is_mapped_once_on_the_api_and_the_pages(error, status):
     from django.test import RequestFactory
 
-    from arena import errors
+    from arena.core import errors
 
     exc = getattr(errors, error)("why it was refused")
     api = errors.api_exception_handler(exc, {})
@@ -95,13 +95,13 @@ def test_each_kind_of_error_is_mapped_once_on_the_api_and_the_pages(error, statu
 
 
 def test_the_apps_errors_are_kinds_of_the_one_hierarchy():
-    from accounts.access import NotAllowed
-    from accounts.people import PeopleError, PeopleNotAllowed
-    from arena import errors
-    from bots.validation import UploadRejected
-    from grading.services import GradingError, GradingNotAllowed
-    from matches.services import ChallengeError, TooManyInFlight
-    from tournaments.services import TournamentConflict, TournamentError, TournamentNotAllowed
+    from arena.accounts.access import NotAllowed
+    from arena.accounts.people import PeopleError, PeopleNotAllowed
+    from arena.core import errors
+    from arena.bots.validation import UploadRejected
+    from arena.grading.services import GradingError, GradingNotAllowed
+    from arena.matches.services import ChallengeError, TooManyInFlight
+    from arena.tournaments.services import TournamentConflict, TournamentError, TournamentNotAllowed
 
     for invalid in (PeopleError, GradingError, UploadRejected, ChallengeError, TournamentError):
         assert errors.status_of(invalid("x")) == 400

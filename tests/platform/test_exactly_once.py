@@ -15,11 +15,11 @@ from django.utils import timezone
 from platform_helpers import database_url
 from required import require
 
-from bots.models import Bot
-from matches import services
-from matches.models import Match
-from matches.tasks import run_match
-from ratings.models import Rating
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.matches.models import Match
+from arena.matches.tasks import run_match
+from arena.ratings.models import Rating
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -52,8 +52,7 @@ def deliver_in_processes(match_id: int, names: list[str], meeting: Path) -> dict
     """The run task delivered once in each of len(names) OS processes that claim the match at the same
     moment (see deliver_run_task.py); each process's report, by name."""
     require(connection.vendor == "postgresql", "PostgreSQL (the processes share the test database)")
-    env = {**os.environ, "DATABASE_URL": database_url(), "SECRET_KEY": settings.SECRET_KEY,
-           "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)])}
+    env = {**os.environ, "DATABASE_URL": database_url(), "SECRET_KEY": settings.SECRET_KEY}
     processes = {
         name: subprocess.Popen([sys.executable, str(HERE / "deliver_run_task.py"), str(match_id), name, str(meeting),
                                 str(len(names))], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

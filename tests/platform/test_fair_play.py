@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from bots.models import Bot
-from matches.models import Match
+from arena.bots.models import Bot
+from arena.matches.models import Match
 from platform_helpers import active_bot
 
 pytestmark = pytest.mark.django_db
@@ -89,10 +89,10 @@ def test_a_second_account_feeding_losses_gains_an_established_bot_at_most_25_poi
     counts a quarter."""
     from django.test import override_settings
 
-    from matches.services import ChallengeError
-    from matches.services import challenge as challenge_service
+    from arena.matches.services import ChallengeError
+    from arena.matches.services import challenge as challenge_service
     from platform_helpers import play_now
-    from ratings.models import Rating
+    from arena.ratings.models import Rating
     from tournament_helpers import LOOKAHEAD_BOT, accepted_bot
 
     farmer = make_user("farmer")

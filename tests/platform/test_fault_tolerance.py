@@ -20,18 +20,17 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import transaction
 
-from bots.models import Bot, BotVersion
+from arena.bots.models import Bot, BotVersion
 from celery_lab import CeleryProcess, RedisServer, bot_containers, folders_of, match_folders_of, sandboxes_of
-from matches import services
-from matches.models import Match, MatchSeat
+from arena.matches import services
+from arena.matches.models import Match, MatchSeat
 from platform_helpers import EXAMPLE_BOT, database_url, wait_for
 from required import require
-from ratings.models import Rating
+from arena.ratings.models import Rating
 from sandbox.base import STAGING_PREFIX
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROOT = Path(__file__).resolve().parents[2]
 WORKER_ID = os.environ.get("PYTEST_XDIST_WORKER", "main")
 QUEUE = f"arena-fault-{WORKER_ID}"
 # A claimed match still running this long after its claim is presumed lost (production: 600 s). Short, so
@@ -92,7 +91,6 @@ def fault_lab(request, django_db_setup, sandbox_backend, tmp_path, settings, mon
         "ARENA_VAR_DIR": str(settings.VAR_DIR),
         "ARENA_SANDBOX": sandbox_backend,
         "SECRET_KEY": settings.SECRET_KEY,
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
     }
     started = []
 
@@ -325,8 +323,8 @@ def test_a_match_that_keeps_killing_its_worker_is_set_aside_after_its_attempts(f
 
 def test_a_platform_fault_is_retried_then_set_aside_with_its_reason_unrated_and_the_operators_told(
         live_worker, make_user, settings):
-    from notifications.models import Notification
-    from ratings.fair_play import check_rated_challenge
+    from arena.notifications.models import Notification
+    from arena.ratings.fair_play import check_rated_challenge
 
     operator = make_user("operator", is_superuser=True, is_staff=True)
     greedy, random_bot = Bot.objects.builtin("endgame", "greedy"), Bot.objects.builtin("endgame", "random")

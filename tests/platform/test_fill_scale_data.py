@@ -4,9 +4,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from games import replay as replays
 
-from accounts.models import Course
-from matches.models import Match
-from ratings.models import Rating
+from arena.accounts.models import Course
+from arena.matches.models import Match
+from arena.ratings.models import Rating
 
 pytestmark = pytest.mark.django_db
 

@@ -10,17 +10,17 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import profile_of
-from accounts.timezones import viewer_zone
-from bots.models import BotVersion
+from arena.accounts.models import profile_of
+from arena.accounts.timezones import viewer_zone
+from arena.bots.models import BotVersion
 from grading_helpers import course_with_people, open_assignment
-from matches import services as match_services
-from matches.models import Match
-from notifications.models import Notification
+from arena.matches import services as match_services
+from arena.matches.models import Match
+from arena.notifications.models import Notification
 from platform_helpers import EXAMPLE_BOT, play_now
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot
-from variants.services import create_variant
-from web.templatetags.arena import time_to
+from arena.variants.services import create_variant
+from arena.core.templatetags.arena import time_to
 
 pytestmark = pytest.mark.django_db
 WINTER_NOON = datetime.datetime(2026, 1, 15, 12, 0, tzinfo=datetime.timezone.utc)

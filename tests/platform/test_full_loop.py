@@ -79,11 +79,11 @@ def test_register_upload_validate_challenge_replay_ladder(live_server, live_work
 def test_a_match_whose_worker_died_is_requeued_and_finished_once(live_worker, monkeypatch):
     from django.utils import timezone
 
-    from bots.models import Bot
-    from matches import services
-    from matches.models import Match
-    from matches.tasks import requeue_stuck_matches
-    from ratings.models import Rating
+    from arena.bots.models import Bot
+    from arena.matches import services
+    from arena.matches.models import Match
+    from arena.matches.tasks import requeue_stuck_matches
+    from arena.ratings.models import Rating
 
     with monkeypatch.context() as patch:
         patch.setattr(services, "dispatch", lambda match, **options: None)

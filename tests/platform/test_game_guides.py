@@ -9,9 +9,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from games import available_games
 
-from bots.models import Bot
+from arena.bots.models import Bot
 from grading_helpers import course_with_people, open_assignment
-from web import game_docs
+from arena.variants import game_docs
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

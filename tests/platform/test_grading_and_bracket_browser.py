@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from grading import services as grading
+from arena.grading import services as grading
 from grading_helpers import course_with_people
 from platform_helpers import BROWSER_TIMEOUT_MS, EXAMPLE_BOT
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot, entered

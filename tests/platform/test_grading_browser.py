@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.models import Course
-from bots.models import BotVersion
-from bots.services import create_bot, upload_version
+from arena.accounts.models import Course
+from arena.bots.models import BotVersion
+from arena.bots.services import create_bot, upload_version
 from platform_helpers import BROWSER_TIMEOUT_MS, EXAMPLE_BOT, wait_for
 from tournament_helpers import LOOKAHEAD_BOT
 

@@ -2,7 +2,7 @@
 
 import re
 
-from grading import charts
+from arena.grading import charts
 
 
 def test_the_histogram_axis_is_marked_and_its_text_reads_at_phone_width():

@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from accounts import people as people_services
-from accounts.models import RosterEntry
-from bots.models import BotVersion
-from grading import runs, services
+from arena.accounts import people as people_services
+from arena.accounts.models import RosterEntry
+from arena.bots.models import BotVersion
+from arena.grading import runs, services
 from platform_helpers import with_confirmed_email
 from grading_helpers import course_with_people, open_assignment, pass_deadline, play_run, submitted_bots
 from tournament_helpers import accepted_bot
@@ -166,8 +166,8 @@ def test_the_csv_export_has_a_line_per_student_ready_for_a_gradebook(client, gra
 def test_csv_cells_that_would_start_a_formula_are_quoted(client, graded):
     """A name like `=HYPERLINK(...)` opened in a spreadsheet would run: every such text cell gets a leading quote
     (OWASP's advice); numbers are written as they are."""
-    from accounts.models import RosterEntry
-    from grading.models import GradingRun
+    from arena.accounts.models import RosterEntry
+    from arena.grading.models import GradingRun
 
     assignment, people, run = graded["assignment"], graded["people"], graded["run"]
     RosterEntry.objects.filter(course=assignment.course, student_id="1001").update(
@@ -288,7 +288,7 @@ def test_deadlines_are_stored_in_utc_and_shown_in_the_courses_time_zone(client, 
 def test_a_courses_pages_show_times_in_the_viewers_own_zone_else_the_courses_and_name_it(client, make_user):
     from datetime import datetime, timezone
 
-    from accounts.models import Course, profile_of
+    from arena.accounts.models import Course, profile_of
 
     course, people = course_with_people(make_user)  # Europe/Paris
     ann = people["ann"]

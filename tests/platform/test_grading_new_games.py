@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from grading import runs, services
+from arena.grading import runs, services
 from grading_helpers import course_with_people, open_assignment, play_run, submitted_bots
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from grading import parts
-from grading.parts import GameNeed, PartError
+from arena.grading import parts
+from arena.grading.parts import GameNeed, PartError
 
 
 @dataclass

@@ -5,12 +5,12 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
-from accounts import people as people_services
-from accounts.access import can_see_private, role_in, staffs, teaches
-from accounts.models import Course, Invitation, RosterEntry
-from bots.models import BotVersion
-from grading import services
-from grading.presentation import gradebook_csv
+from arena.accounts import people as people_services
+from arena.accounts.access import can_see_private, role_in, staffs, teaches
+from arena.accounts.models import Course, Invitation, RosterEntry
+from arena.bots.models import BotVersion
+from arena.grading import services
+from arena.grading.presentation import gradebook_csv
 from grading_helpers import course_with_people, open_assignment
 from platform_helpers import active_bot, with_confirmed_email
 from tournament_helpers import accepted_bot
@@ -153,7 +153,7 @@ def test_private_material_is_opened_by_submitting_never_by_membership(make_user)
     """Staff see a student's bot once it is submitted to their course's assignment or entered in its
     tournament; team mates once it is submitted for the team. Being in the same course or team opens nothing,
     so that whoever adds a student somewhere (a roster, a link, a team) learns nothing of their other work."""
-    from tournaments import services as tournament_services
+    from arena.tournaments import services as tournament_services
 
     course, people = course_with_people(make_user, "algo")
     other, strangers = course_with_people(make_user, "other")
@@ -187,8 +187,8 @@ def test_private_material_is_opened_by_submitting_never_by_membership(make_user)
 def test_the_queryset_rule_agrees_with_can_see_private_for_every_pair(make_user):
     from django.contrib.auth.models import AnonymousUser
 
-    from accounts.access import bots_with_private_access, with_private_access
-    from bots.models import Bot
+    from arena.accounts.access import bots_with_private_access, with_private_access
+    from arena.bots.models import Bot
 
     course, people = course_with_people(make_user, "algo")
     _, strangers = course_with_people(make_user, "other")
@@ -275,7 +275,7 @@ def test_submissions_follow_the_roles_and_teams(make_user):
 def test_submissions_open_at_the_opening_and_close_at_the_deadline_or_the_late_cut_off(make_user):
     from django.utils import timezone
 
-    from grading.models import Assignment
+    from arena.grading.models import Assignment
 
     course, people = course_with_people(make_user)
     now = timezone.now()

@@ -3,7 +3,7 @@ fields (no JSON), a wrong value is refused at its field, and students read the r
 
 import pytest
 
-from grading import parts, services
+from arena.grading import parts, services
 from grading_helpers import course_with_people, open_assignment
 
 pytestmark = pytest.mark.django_db

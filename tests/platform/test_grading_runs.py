@@ -2,10 +2,10 @@
 
 import pytest
 
-from grading import runs, services
-from grading.models import Grade, GradingGame, GradingRun
+from arena.grading import runs, services
+from arena.grading.models import Grade, GradingGame, GradingRun
 from grading_helpers import course_with_people, open_assignment, play_run, submitted_bots
-from matches.models import Match
+from arena.matches.models import Match
 
 pytestmark = pytest.mark.django_db
 # Fixed boards, so that comparisons between the bots' play are the same on every run of the tests.
@@ -117,7 +117,7 @@ def test_a_student_cannot_start_a_run_and_an_empty_rubric_is_refused(graded, mak
 
 
 def test_the_periodic_task_finishes_a_run_whose_advance_message_was_lost(graded):
-    from grading import tasks
+    from arena.grading import tasks
     from platform_helpers import play_now
 
     assignment, people, _ = graded
@@ -135,7 +135,7 @@ def test_a_set_aside_game_leaves_one_students_parts_incomplete_and_the_replay_co
         graded, monkeypatch, client, api_client, settings):
     from django.urls import reverse
 
-    from notifications.models import Notification
+    from arena.notifications.models import Notification
     from platform_helpers import failing_on_the_platform, play_now
 
     assignment, people, bots = graded
@@ -175,7 +175,7 @@ def test_a_set_aside_game_leaves_one_students_parts_incomplete_and_the_replay_co
     broken.refresh_from_db()
     assert (broken.status, broken.attempts) == (Match.Status.QUEUED, 0)
     play_now(broken)
-    from grading import tasks
+    from arena.grading import tasks
 
     assert tasks.resume_grading_runs() == 1  # the periodic task (or the match's hook) completes the grade
     run.refresh_from_db()
@@ -190,7 +190,7 @@ def test_a_set_aside_game_leaves_one_students_parts_incomplete_and_the_replay_co
 
 
 def test_a_new_run_plays_again_a_cached_game_set_aside_before_and_completes_both_runs(graded, monkeypatch):
-    from grading import tasks
+    from arena.grading import tasks
     from platform_helpers import failing_on_the_platform
 
     assignment, people, bots = graded
@@ -213,7 +213,7 @@ def test_a_new_run_plays_again_a_cached_game_set_aside_before_and_completes_both
 def test_late_work_is_graded_with_its_penalty(make_user):
     from datetime import timedelta
 
-    from bots.models import BotVersion
+    from arena.bots.models import BotVersion
 
     course, people = course_with_people(make_user)
     assignment = open_assignment(people["instructor"], course, late_cutoff_days=3, late_penalty_per_day=25)
@@ -226,9 +226,9 @@ def test_late_work_is_graded_with_its_penalty(make_user):
 
 
 def test_tournament_placement_and_elo_percentile_read_what_the_platform_recorded(graded):
-    from ratings.models import Rating
+    from arena.ratings.models import Rating
     from tournament_helpers import entered, play_out
-    from tournaments import services as tournament_services
+    from arena.tournaments import services as tournament_services
 
     assignment, people, bots = graded
     tournament = entered(people["instructor"], assignment.course, list(bots.values()), game="endgame",
@@ -266,7 +266,7 @@ def test_a_part_refuses_options_it_cannot_use(graded, make_user):
 def test_a_submission_with_no_version_in_time_gets_nothing_and_plays_nothing(make_user):
     from datetime import timedelta
 
-    from bots.models import BotVersion
+    from arena.bots.models import BotVersion
 
     course, people = course_with_people(make_user)
     assignment = open_assignment(people["instructor"], course)

@@ -5,9 +5,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from grading import parts
-from grading.services import late_days, late_factor
-from ratings.services import LadderBot, LadderRow
+from arena.grading import parts
+from arena.grading.services import late_days, late_factor
+from arena.ratings.services import LadderBot, LadderRow
 
 DEADLINE = datetime(2026, 11, 20, 23, 59, tzinfo=timezone.utc)
 
@@ -49,7 +49,7 @@ def elo_percentile(monkeypatch, ladder: list[tuple[int, int, float]], mine: int)
     # As read from the database, each row's rating and bot id are objects of their own: equal ratings, or the
     # ids of one bot (past the small ints CPython keeps one object each of), are equal but not the same object.
     rows = [ladder_row(1000 + bot, owner, float(rating)) for bot, owner, rating in ladder]
-    monkeypatch.setattr("ratings.services.ladder", lambda game: rows if game == "endgame" else [])
+    monkeypatch.setattr("arena.ratings.services.ladder", lambda game: rows if game == "endgame" else [])
     assignment = SimpleNamespace(game="endgame", course=SimpleNamespace(students=Students(range(1, 10))))
     context = parts.Context(assignment, SimpleNamespace(bot_id=1000 + mine), None, {})
     return parts.KINDS["elo_percentile"].measure(context, {})
@@ -98,15 +98,15 @@ def placement(monkeypatch, status: str, places: list[int], mine: int, entrants: 
     """The tournament part for bot `mine` in a tournament whose standings give entrant (seed) i the place
     places[i], listed in the `order` of seeds given (by seed if none); entrant i is bot 100 + i unless
     `entrants` says otherwise."""
-    from tournaments.models import Tournament
+    from arena.tournaments.models import Tournament
 
     tournament = SimpleNamespace(pk=7, name="cup", status=status,
                                  entrants=Entrants(entrants or {100 + seed: seed for seed in range(len(places))}))
     standings = [SimpleNamespace(entrant=seed, place=places[seed]) for seed in order or range(len(places))]
-    monkeypatch.setattr("tournaments.models.Tournament",
+    monkeypatch.setattr("arena.tournaments.models.Tournament",
                         SimpleNamespace(Status=Tournament.Status, objects=SimpleNamespace(get=lambda pk: tournament)))
-    monkeypatch.setattr("tournaments.services.played_outcomes", lambda given: {"outcomes of": given.pk})
-    monkeypatch.setattr("tournaments.services.format_of", lambda given: SimpleNamespace(
+    monkeypatch.setattr("arena.tournaments.services.played_outcomes", lambda given: {"outcomes of": given.pk})
+    monkeypatch.setattr("arena.tournaments.services.format_of", lambda given: SimpleNamespace(
         standings=lambda outcomes: standings if outcomes == {"outcomes of": 7} else []))
     context = parts.Context(None, SimpleNamespace(bot=mine), None, {})
     return parts.KINDS["tournament"].measure(context, {"tournament": 7})
@@ -152,10 +152,10 @@ def test_of_two_entrants_the_second_gets_nothing(monkeypatch):
 def test_the_grades_of_a_run_sum_the_rounded_points_of_its_parts_with_the_late_penalty(monkeypatch):
     """`write_grades` without the database: the run, its submissions, versions and grades are stand-ins, the
     parts read a given ladder (course bots 10-13 rated 1600, 1500, 1400, 1300)."""
-    from grading import runs
+    from arena.grading import runs
 
     rows = [ladder_row(bot, bot - 9, float(rating)) for bot, rating in [(10, 1600), (11, 1500), (12, 1400), (13, 1300)]]
-    monkeypatch.setattr("ratings.services.ladder", lambda game: rows)
+    monkeypatch.setattr("arena.ratings.services.ladder", lambda game: rows)
     versions = {51: SimpleNamespace(pk=51), 52: SimpleNamespace(pk=52)}
     monkeypatch.setattr(runs, "BotVersion", SimpleNamespace(objects=SimpleNamespace(
         filter=lambda pk: SimpleNamespace(first=lambda: versions.get(pk)))))

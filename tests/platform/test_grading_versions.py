@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts import people as people_services
-from bots.models import BotVersion
-from grading import runs, services
+from arena.accounts import people as people_services
+from arena.bots.models import BotVersion
+from arena.grading import runs, services
 from grading_helpers import course_with_people, open_assignment, play_run, submitted_bots
 from tournament_helpers import accepted_bot
 

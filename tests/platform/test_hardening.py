@@ -5,10 +5,10 @@ import logging
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from accounts.models import Course
-from bots.models import Bot, BotVersion
-from matches import services
-from matches.models import Match, MatchSeat
+from arena.accounts.models import Course
+from arena.bots.models import Bot, BotVersion
+from arena.matches import services
+from arena.matches.models import Match, MatchSeat
 from platform_helpers import EXAMPLE_BOT, active_bot
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.conf import settings as django_settings
 from django.test import override_settings
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bots.models import Bot
+from arena.bots.models import Bot
 from hostile import DEEPEST
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import send_mail
 
 from arena.settings import OUTBOX_BACKEND, email_from_url
-from notifications.models import Notification, Preference
-from notifications.services import notify
+from arena.notifications.models import Notification, Preference
+from arena.notifications.services import notify
 from platform_helpers import active_bot, with_confirmed_email
 
 

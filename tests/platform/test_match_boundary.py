@@ -14,11 +14,11 @@ from platform_helpers import active_bot, wait_for
 from required import require
 
 import sandbox
-from bots.models import Bot
+from arena.bots.models import Bot
 from games.core import Verdict
 from games.endgame import EndGameState
-from matches import runner, services
-from matches.models import Match
+from arena.matches import runner, services
+from arena.matches.models import Match
 from sandbox.pool import REUSABLE_VERDICTS, WARM_LABEL
 
 

@@ -14,11 +14,11 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from bots.models import Bot
-from matches import services
-from matches.models import Match
-from matches.tasks import run_match
-from ratings.models import Rating
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.matches.models import Match
+from arena.matches.tasks import run_match
+from arena.ratings.models import Rating
 
 pytestmark = pytest.mark.django_db
 DEADLINE = timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
@@ -117,7 +117,7 @@ def test_a_result_is_recorded_on_every_seat_and_rated_once(match):
 
 def test_a_result_recorded_twice_is_refused_and_changes_nothing(match, caplog):
     claimed = services.claim(match.pk)
-    with caplog.at_level(logging.WARNING, logger="matches.services"):
+    with caplog.at_level(logging.WARNING, logger="arena.matches.services"):
         assert services.record_result(claimed, result(winner=1)) is True
         assert caplog.messages == []
         finished_at = Match.objects.get(pk=match.pk).finished_at
@@ -145,7 +145,7 @@ def test_a_platform_fault_is_kept_and_retried_at_once_then_set_aside_unrated(mat
         assert "RuntimeError: no sandbox" in match.fault and match.fault.startswith("Traceback")
         assert dispatched == [match.pk] * attempt  # queued again at once, not at the deadline
 
-    with caplog.at_level(logging.ERROR, logger="matches.services"):
+    with caplog.at_level(logging.ERROR, logger="arena.matches.services"):
         claimed = services.claim(match.pk)
         assert services.record_fault(claimed, raised("no sandbox 3")) is True
     assert services.record_result(claimed, result(winner=0)) is False
@@ -253,13 +253,13 @@ def test_a_database_outage_during_the_claim_sends_the_delivery_back_within_secon
 
 def test_the_run_keeps_a_platform_faults_exception_and_logs_it_with_the_match_id(match, dispatched, monkeypatch,
                                                                                    caplog):
-    from matches import runner
+    from arena.matches import runner
 
     def play(match, seats):
         raise ValueError("a bug of ours quoting \x00")  # a NUL, which PostgreSQL's text refuses
 
     monkeypatch.setattr(runner, "play", play)
-    with caplog.at_level(logging.ERROR, logger="matches.services"):
+    with caplog.at_level(logging.ERROR, logger="arena.matches.services"):
         assert services.run(services.claim(match.pk)) is True
     assert caplog.records[0].getMessage() == (
         f"match {match.pk}: platform fault on attempt 1 of {settings.ARENA_MATCH_MAX_ATTEMPTS}")

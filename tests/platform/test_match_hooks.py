@@ -12,13 +12,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bots.models import Bot, BotVersion
-from matches import services
-from matches.models import Match
-from matches.signals import match_finished, match_status_changed
-from matches.validation import start_validation
+from arena.bots.models import Bot, BotVersion
+from arena.matches import services
+from arena.matches.models import Match
+from arena.matches.signals import match_finished, match_status_changed
+from arena.matches.validation import start_validation
 from platform_helpers import EXAMPLE_BOT, active_bot, failing_on_the_platform, play_now
-from ratings.models import Rating
+from arena.ratings.models import Rating
 
 pytestmark = pytest.mark.django_db
 

@@ -3,9 +3,9 @@
 import pytest
 from games import available_games
 
-from bots.models import Bot
-from matches import services
-from matches.models import Match
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.matches.models import Match
 from platform_helpers import play_now
 
 pytestmark = pytest.mark.django_db

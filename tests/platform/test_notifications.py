@@ -4,12 +4,12 @@ validation or was refused outright, and that their bot plays a new tournament ro
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from bots.models import Bot
-from matches import services
-from notifications.models import Notification, Preference
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.notifications.models import Notification, Preference
 from platform_helpers import EXAMPLE_BOT, active_bot, play_now, with_confirmed_email
 from tournament_helpers import course_with_bots, entered, play_out
-from tournaments import services as tournament_services
+from arena.tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 

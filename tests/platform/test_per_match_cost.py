@@ -11,14 +11,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import services
-from matches.models import Match
-from notifications.models import Notification
+from arena.matches import services
+from arena.matches.models import Match
+from arena.notifications.models import Notification
 from platform_helpers import active_bot
-from ratings.models import Rating
+from arena.ratings.models import Rating
 from tournament_helpers import course_with_bots, entered
-from tournaments import services as tournament_services
-from tournaments.models import Series
+from arena.tournaments import services as tournament_services
+from arena.tournaments.models import Series
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,7 @@ def test_a_bots_first_rated_match_creates_its_rating(make_user, in_process_sandb
 
 def test_the_seats_a_receiver_reads_are_the_recorded_ones(make_user, in_process_sandbox):
     """The receivers read the seats loaded before the match was played: they must carry its result."""
-    from matches.signals import match_finished
+    from arena.matches.signals import match_finished
 
     ada, bob = make_user("ada"), make_user("bob")
     match = services.challenge(ada, active_bot(ada), [active_bot(bob)], rated=False)

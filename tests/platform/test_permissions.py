@@ -3,9 +3,9 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from accounts.models import Course
-from bots.models import Bot, BotVersion
-from matches import services
+from arena.accounts.models import Course
+from arena.bots.models import Bot, BotVersion
+from arena.matches import services
 from platform_helpers import EXAMPLE_BOT, play_now
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +86,7 @@ def test_the_owner_sees_code_versions_and_logs(api_client, world):
 
 
 def test_an_instructor_sees_what_their_students_submitted_only(api_client, world):
-    from grading import services as grading_services
+    from arena.grading import services as grading_services
     from grading_helpers import open_assignment
 
     # Taking the course shows the teacher nothing of ada's bots; submitting one to it shows that one.

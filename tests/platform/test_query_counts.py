@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from grading_helpers import open_assignment
-from matches.models import Match
+from arena.matches.models import Match
 from platform_helpers import EXAMPLE_BOT
 from tournament_helpers import accepted, accepted_bot, course_with_bots, entered
 
@@ -61,11 +61,11 @@ def no_cache(settings):
     ("/ladder/endgame/?page=2", 8), ("/api/ladder/endgame/?page=2", 8)])  # page 2 shows 2 rows, then 8
 def test_ladder(client, no_cache, monkeypatch, url, rows_per_page, django_assert_max_num_queries):
     """Signed in as the owner of a bot on the ladder: the page also says where it stands."""
-    from api.pagination import StrictPageNumberPagination
-    from web import views
+    from arena.core.pagination import StrictPageNumberPagination
+    from arena.ratings import pages as ladder_pages
 
     if rows_per_page:
-        monkeypatch.setattr(views, "LADDER_PAGE_ROWS", rows_per_page)
+        monkeypatch.setattr(ladder_pages, "LADDER_PAGE_ROWS", rows_per_page)
         monkeypatch.setattr(StrictPageNumberPagination, "page_size", rows_per_page)
     fill("a", bots=N, matches=N)
     client.force_login(Match.objects.first().seats.first().bot.owner)
@@ -109,7 +109,7 @@ def test_match_and_replay(viewer, page, django_assert_max_num_queries):
 
 def _more_matches_of(username: str, count: int) -> None:
     """`count` more finished matches, each with `username`'s bot in a seat (copies of one of its matches)."""
-    from matches.models import MatchSeat
+    from arena.matches.models import MatchSeat
 
     template = Match.objects.filter(seats__bot__owner__username=username).first()
     seats = list(template.seats.all())
@@ -133,7 +133,7 @@ def _students_with_bots(course, make_user, first: int, count: int) -> list:
 @pytest.mark.parametrize("start", [False, True], ids=["draft", "running"])
 def test_tournament_page(client, make_user, start, django_assert_max_num_queries):
     """The entrants (and, once started, every series of the round robin) cost no query each."""
-    from tournaments import services as tournaments
+    from arena.tournaments import services as tournaments
 
     course, instructor, bots = course_with_bots(make_user, "endgame", N)
     tournament = entered(instructor, course, bots, game="endgame", format="round-robin")
@@ -158,7 +158,7 @@ def test_tournament_page(client, make_user, start, django_assert_max_num_queries
 
 def test_grading_dashboard(client, make_user, django_assert_max_num_queries):
     """The staff's view of an assignment lists every submission without a query per student."""
-    from grading import services as grading
+    from arena.grading import services as grading
 
     course, instructor, _ = course_with_bots(make_user, "endgame", 0)
     assignment = open_assignment(instructor, course)
@@ -173,7 +173,7 @@ def test_grading_dashboard(client, make_user, django_assert_max_num_queries):
 
 
 def test_ladder_page_shows_a_page_of_bots_at_a_time(viewer):
-    from web.views import LADDER_PAGE_ROWS
+    from arena.ratings.pages import LADDER_PAGE_ROWS
 
     fill("a", bots=LADDER_PAGE_ROWS + 5, matches=10)
     first, second = viewer.get("/ladder/endgame/"), viewer.get("/ladder/endgame/?page=2")
@@ -186,7 +186,7 @@ def test_ladder_page_shows_a_page_of_bots_at_a_time(viewer):
 
 def test_match_page_costs_the_same_for_two_seats_as_for_five(viewer, make_user, django_assert_max_num_queries):
     """Who may see each seat's log is worked out for all the seats at once."""
-    from matches import services
+    from arena.matches import services
     from platform_helpers import active_bot
 
     bots = [active_bot(make_user(f"player{n}"), game="crazyking") for n in range(5)]

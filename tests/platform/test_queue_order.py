@@ -7,12 +7,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from arena import queue
+from arena.core import queue
 from arena.celery import app
-from bots.models import Bot
+from arena.bots.models import Bot
 from celery_lab import RedisServer
-from matches import services
-from matches.models import Match
+from arena.matches import services
+from arena.matches.models import Match
 from required import require
 
 pytestmark = pytest.mark.django_db

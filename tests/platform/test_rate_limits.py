@@ -8,8 +8,8 @@ import pytest
 from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from bots.models import Bot
-from matches.models import Match
+from arena.bots.models import Bot
+from arena.matches.models import Match
 from platform_helpers import EXAMPLE_BOT, active_bot
 
 pytestmark = pytest.mark.django_db

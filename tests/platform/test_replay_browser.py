@@ -5,13 +5,13 @@ are saved for a reviewer (the path is printed)."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from bots.models import Bot
-from matches import services
-from matches.models import Match
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.matches.models import Match
 from platform_helpers import wait_for
 from tournament_helpers import course_with_bots, entered
-from tournaments import services as tournament_services
-from tournaments.models import Tournament
+from arena.tournaments import services as tournament_services
+from arena.tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,13 +11,13 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings as hypothesis_settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from accounts import tokens
-from accounts.models import Course
+from arena.accounts import tokens
+from arena.accounts.models import Course
 from arena.wsgi import application
-from bots.models import Bot
-from matches import services
+from arena.bots.models import Bot
+from arena.matches import services
 from platform_helpers import active_bot, play_now
-from variants.models import Variant
+from arena.variants.models import Variant
 
 SCHEMA_URL = "/api/schema/?format=json"
 

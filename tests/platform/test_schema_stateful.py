@@ -13,12 +13,12 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck
 from schemathesis.checks import not_a_server_error
 
-from accounts import tokens
-from accounts.models import Course
+from arena.accounts import tokens
+from arena.accounts.models import Course
 from arena.wsgi import application
-from bots.models import Bot
+from arena.bots.models import Bot
 from grading_helpers import open_assignment
-from matches import services
+from arena.matches import services
 from platform_helpers import active_bot, play_now
 from tournament_helpers import entered
 

@@ -7,15 +7,15 @@ from datetime import timedelta
 import pytest
 from django.test import override_settings
 
-from accounts.models import Course
-from grading import runs as grading_runs
-from grading import services as grading_services
-from grading.models import Assignment
-from grading.parts import derived_seed
+from arena.accounts.models import Course
+from arena.grading import runs as grading_runs
+from arena.grading import services as grading_services
+from arena.grading.models import Assignment
+from arena.grading.parts import derived_seed
 from grading_helpers import course_with_people, open_assignment, play_run, submitted_bots
-from matches.models import Match
+from arena.matches.models import Match
 from tournament_helpers import course_with_bots, entered, play_out
-from tournaments import services as tournament_services
+from arena.tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from similarity.highlight import side_by_side
-from similarity.public_code import builtin_bot_sources
-from similarity.winnowing import SourceError, compare, compare_all, fingerprint, score_histogram
+from arena.similarity.highlight import side_by_side
+from arena.similarity.public_code import builtin_bot_sources
+from arena.similarity.winnowing import SourceError, compare, compare_all, fingerprint, score_histogram
 
 CASES = Path(__file__).parent / "similarity_cases"
 HONEST_PAIRS = [("greedy_alice", "greedy_bob"), ("dp_carol", "dp_dave"), ("dp_carol", "starter_grace"),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from bots.models import BotVersion
+from arena.bots.models import BotVersion
 
 from grading_helpers import course_with_people, open_assignment, submitted_bots
 
@@ -107,7 +107,7 @@ def test_a_version_uploaded_after_the_deadline_is_not_compared(client, assignmen
 
 
 def test_the_report_is_worked_out_once_until_a_graded_version_changes(client, assignment, monkeypatch):
-    from grading import code_similarity
+    from arena.grading import code_similarity
 
     assignment, people, submissions = assignment
     worked_out = []

@@ -9,8 +9,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from bots.models import Bot
-from matches import services
+from arena.bots.models import Bot
+from arena.matches import services
 from platform_helpers import EXAMPLE_BOT, active_bot, play_now
 
 pytestmark = pytest.mark.django_db
@@ -150,7 +150,7 @@ def _rebuilt(data, index):
 @pytest.mark.parametrize("game, names", [("crazyking", ("random", "most-suit", "tactician")),
                                          ("sortinggame", ("honest", "random", "shrewd"))])
 def test_the_viewers_compact_replay_rebuilds_every_frame_and_is_much_smaller(client, signed_in, game, names):
-    from matches.replays import replay_view
+    from arena.matches.replays import replay_view
 
     match = play_now(services.create_match(game, [Bot.objects.builtin(game, n) for n in names],
                                            purpose="challenge", rated=False))
@@ -233,9 +233,9 @@ def test_ladder_pages_continue_the_ranks_and_say_where_my_bots_stand(client, set
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from web import views
+    from arena.ratings import pages as ladder_pages
 
-    monkeypatch.setattr(views, "LADDER_PAGE_ROWS", 4)
+    monkeypatch.setattr(ladder_pages, "LADDER_PAGE_ROWS", 4)
     settings.ARENA_PROVISIONAL_GAMES = 8
     call_command("fill_scale_data", bots=10, courses=1, matches=40, replays=2, prefix="p", stdout=io.StringIO())
     expected, ranked = _ladder_order(needed=8)
@@ -283,7 +283,7 @@ def test_an_unrated_match_leaves_the_cached_ladder_page_in_place(client, make_us
 def test_while_a_ladder_page_is_worked_out_again_other_viewers_get_the_copy_before(client, make_user, monkeypatch):
     """After a rated match (or once the copy expires) one request works the page out again; the viewers
     arriving meanwhile are served the copy before at once instead of all working it out together."""
-    from ratings import presentation
+    from arena.ratings import presentation
 
     bot = active_bot(make_user("ada"), name="before")
     assert "ada/before" in client.get("/ladder/endgame/").content.decode()  # now in the cache

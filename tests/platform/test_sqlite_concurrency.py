@@ -28,7 +28,6 @@ def sqlite_env(var_dir: Path) -> dict:
     env.update({
         "ARENA_VAR_DIR": str(var_dir),
         "DJANGO_SETTINGS_MODULE": "arena.settings",
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
         # Our own example bot and built-ins only: a plain process keeps the burst about the database.
         "ARENA_SANDBOX": "none",
         # Far beyond the test: no match may rely on the sweep.

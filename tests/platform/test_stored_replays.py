@@ -7,10 +7,10 @@ import json
 import pytest
 from django.utils import timezone
 
-from bots.models import Bot
-from matches import services
-from matches.models import Match
-from matches.replays import finished_view
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.matches.models import Match
+from arena.matches.replays import finished_view
 from platform_helpers import active_bot
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts.models import ApiToken
+from arena.accounts.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from accounts.models import Course
+from arena.accounts.models import Course
 from tournament_helpers import course_with_bots, entered, play_out
-from tournaments import services
+from arena.tournaments import services
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def test_an_instructor_builds_and_runs_a_tournament_through_the_api(api_client, 
     final = next(box["series"] for box in bracket["boxes"] if not box["series"]["winner_to"])
     assert [e["seed"] for e in final["entrants"]] == [None, None]
 
-    from tournaments.models import Tournament
+    from arena.tournaments.models import Tournament
 
     play_out(Tournament.objects.get(pk=tid))
     done = api_client.get(f"/api/tournaments/{tid}/").json()

@@ -8,7 +8,7 @@ import pytest
 
 from platform_helpers import EXAMPLE_BOT
 from tournament_helpers import LOOKAHEAD_BOT, course_with_bots, entered, play_out
-from tournaments import services
+from arena.tournaments import services
 
 pytestmark = pytest.mark.django_db
 

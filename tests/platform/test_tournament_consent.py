@@ -3,13 +3,13 @@ entry plays, counts in the seeding and opens the bot's code to the course's staf
 
 import pytest
 
-from accounts.access import can_see_private
-from accounts.models import Course
-from bots.models import Bot
-from notifications.models import Notification
+from arena.accounts.access import can_see_private
+from arena.accounts.models import Course
+from arena.bots.models import Bot
+from arena.notifications.models import Notification
 from tournament_helpers import accepted_bot, course_with_bots
-from tournaments import services
-from tournaments.models import Entrant
+from arena.tournaments import services
+from arena.tournaments.models import Entrant
 
 pytestmark = pytest.mark.django_db
 CODE = "def act(observation):\n    return observation['legal_actions'][0]\n"

@@ -4,8 +4,8 @@ import pytest
 from games import get_game
 
 from tournament_helpers import accepted, course_with_bots, entered
-from tournaments import services
-from tournaments.models import Tournament
+from arena.tournaments import services
+from arena.tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 ANY_CODE = "def act(observation):\n    return observation['legal_actions'][0]\n"

@@ -7,8 +7,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tournament_helpers import course_with_bots, entered
-from tournaments import services
-from tournaments.models import Tournament
+from arena.tournaments import services
+from arena.tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 ANY_CODE = "def act(observation):\n    return observation['legal_actions'][0]\n"

@@ -3,12 +3,12 @@
 import pytest
 from games import get_game
 
-from bots.models import Bot
-from matches.models import Match, MatchSeat
+from arena.bots.models import Bot
+from arena.matches.models import Match, MatchSeat
 from platform_helpers import EXAMPLE_BOT, failing_on_the_platform, play_now
 from tournament_helpers import accepted_bot, course_with_bots, entered, play_out
-from tournaments import services
-from tournaments.models import Series, Tournament
+from arena.tournaments import services
+from arena.tournaments.models import Series, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -189,7 +189,7 @@ def test_a_set_aside_game_holds_its_series_while_the_rest_plays_on_until_the_sta
         make_user, monkeypatch, settings, client, api_client):
     from django.urls import reverse
 
-    from notifications.models import Notification
+    from arena.notifications.models import Notification
 
     course, instructor, bots = course_with_bots(make_user, "endgame", 4)
     tournament = entered(instructor, course, bots, game="endgame", format="round-robin", games_per_series=2)

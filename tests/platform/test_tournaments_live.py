@@ -12,11 +12,11 @@ import pytest
 
 from arena.celery import app as celery_app
 from celery_lab import BEAT, CeleryProcess
-from matches.models import Match
+from arena.matches.models import Match
 from platform_helpers import EXAMPLE_BOT, database_url, wait_for
 from tournament_helpers import LOOKAHEAD_BOT, course_with_bots, entered
-from tournaments import services
-from tournaments.models import Series, SeriesGame, Tournament
+from arena.tournaments import services
+from arena.tournaments.models import Series, SeriesGame, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -116,8 +116,7 @@ def kill_lab(django_db_setup, sandbox_backend, tmp_path, settings):
     settings.ARENA_MATCH_DEADLINE_SECONDS = 10
     env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
            "ARENA_QUEUE": queue, "ARENA_MATCH_DEADLINE_SECONDS": "10", "ARENA_VAR_DIR": str(settings.VAR_DIR),
-           "ARENA_SANDBOX": sandbox_backend, "SECRET_KEY": settings.SECRET_KEY,
-           "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)])}
+           "ARENA_SANDBOX": sandbox_backend, "SECRET_KEY": settings.SECRET_KEY}
     celery_app.control.purge()
     started = []
 

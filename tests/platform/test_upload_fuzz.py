@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bots.validation import UploadRejected, check_source
+from arena.bots.validation import UploadRejected, check_source
 from platform_helpers import EXAMPLE_BOT
 
 FUZZ = settings(max_examples=300, derandomize=True, deadline=None,

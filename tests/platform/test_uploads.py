@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from bots.models import Bot, BotVersion
+from arena.bots.models import Bot, BotVersion
 from platform_helpers import EXAMPLE_BOT, play_now
 
 pytestmark = pytest.mark.django_db

@@ -6,11 +6,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from games.sortinggame.deck import STANDARD_DECK
 
-from accounts.models import Course
-from bots.models import Bot
-from matches.models import Match
+from arena.accounts.models import Course
+from arena.bots.models import Bot
+from arena.matches.models import Match
 from platform_helpers import play_now
-from variants.models import Variant
+from arena.variants.models import Variant
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from bots.models import Bot
-from matches.models import Match
+from arena.bots.models import Bot
+from arena.matches.models import Match
 from platform_helpers import EXAMPLE_BOT, play_now
 
 pytestmark = pytest.mark.django_db

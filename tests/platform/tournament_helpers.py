@@ -2,12 +2,12 @@
 
 import hashlib
 
-from accounts.models import Course
-from bots.models import Bot, BotVersion
-from matches.models import Match
+from arena.accounts.models import Course
+from arena.bots.models import Bot, BotVersion
+from arena.matches.models import Match
 from platform_helpers import EXAMPLE_BOT, play_now
-from tournaments import services
-from tournaments.models import Tournament
+from arena.tournaments import services
+from arena.tournaments.models import Tournament
 
 # A second honest End Game bot (looks one move ahead) so that brackets have real winners and losers.
 LOOKAHEAD_BOT = (

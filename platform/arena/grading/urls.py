@@ -1,0 +1,48 @@
+from django.urls import include, path
+from rest_framework.routers import SimpleRouter
+
+from . import api, pages
+
+router = SimpleRouter()
+router.register("assignments", api.AssignmentViewSet, basename="assignment")
+router.register("grading-runs", api.GradingRunViewSet, basename="grading-run")
+router.register("submissions", api.SubmissionViewSet, basename="submission")
+
+# Included by arena/urls.py: the API under /api/, the pages at the site's root.
+api_urlpatterns = [
+    path("courses/<int:pk>/people/", api.CoursePeople.as_view(), name="course-people"),
+    path("courses/<int:pk>/roster/", api.Roster.as_view(), name="course-roster"),
+    path("courses/<int:pk>/teams/", api.Teams.as_view(), name="course-teams"),
+    path("courses/<int:pk>/assistants/", api.Assistants.as_view(), name="course-assistants"),
+    path("courses/<int:pk>/instructors/", api.Instructors.as_view(), name="course-instructors"),
+    path("", include(router.urls)),
+]
+
+app_name = "grading"
+urlpatterns = [
+    path("join/<str:code>/", pages.join, name="join"),
+    path("courses/<int:pk>/people/", pages.people, name="people"),
+    path("courses/<int:pk>/people/roster/", pages.upload_roster, name="upload_roster"),
+    path("courses/<int:pk>/people/assistants/", pages.add_assistant, name="add_assistant"),
+    path("courses/<int:pk>/people/instructors/", pages.add_instructor, name="add_instructor"),
+    path("courses/<int:pk>/people/teams/", pages.create_team, name="create_team"),
+    path("courses/<int:pk>/people/invite/", pages.reset_invite, name="reset_invite"),
+    path("courses/<int:pk>/people/time-zone/", pages.set_time_zone, name="set_time_zone"),
+    path("courses/<int:pk>/people/student-ids/", pages.ask_student_ids, name="ask_student_ids"),
+    path("courses/<int:pk>/assignments/", pages.assignments, name="assignments"),
+    path("assignments/<int:pk>/", pages.assignment, name="assignment"),
+    path("assignments/<int:pk>/edit/", pages.edit, name="edit"),
+    path("assignments/<int:pk>/run/", pages.run_progress, name="run_progress"),
+    path("assignments/<int:pk>/run/start/", pages.start_run, name="start_run"),
+    path("assignments/<int:pk>/runs/<int:run_pk>/replay/", pages.replay_set_aside, name="replay_set_aside"),
+    path("assignments/<int:pk>/rubric/", pages.add_part, name="add_part"),
+    path("assignments/<int:pk>/rubric/<int:part_pk>/remove/", pages.remove_part, name="remove_part"),
+    path("assignments/<int:pk>/submit/", pages.submit, name="submit"),
+    path("assignments/<int:pk>/withdraw/", pages.withdraw, name="withdraw"),
+    path("assignments/<int:pk>/grades/<int:submission_pk>/", pages.grade, name="grade"),
+    path("assignments/<int:pk>/grades/<int:submission_pk>/adjust/", pages.adjust, name="adjust"),
+    path("assignments/<int:pk>/grades.csv", pages.export_csv, name="export"),
+    path("assignments/<int:pk>/similarity/", pages.similarity, name="similarity"),
+    path("assignments/<int:pk>/similarity/<int:a_pk>/<int:b_pk>/", pages.similarity_pair, name="similarity_pair"),
+    path("assignments/<int:pk>/starter.py", pages.assignment_starter, name="assignment_starter"),
+]

@@ -1,0 +1,73 @@
+"""Celery tasks: running a match (idempotent, see services) and re-queueing stuck ones."""
+
+import logging
+
+from celery import shared_task
+from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
+
+from . import runner, services
+from .transient import TRANSIENT_ERRORS, retrying
+
+log = logging.getLogger(__name__)
+
+# Seconds a task keeps retrying its claim in process before handing the retry back to the broker.
+CLAIM_PATIENCE = 30.0
+
+
+# Named as before the platform became the arena package: queued messages and the beat schedule name them.
+@shared_task(name="matches.tasks.run_match", bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def run_match(self, match_id: int) -> None:
+    try:
+        claimed = retrying(services.claim, match_id, patience=CLAIM_PATIENCE)
+    except TRANSIENT_ERRORS as exc:
+        # The database is still unavailable: come back soon through the broker rather than at the deadline.
+        raise self.retry(exc=exc, countdown=5)
+    if isinstance(claimed, float):
+        # Another attempt holds the match: come back at its deadline, when it is presumed lost if still running.
+        raise self.retry(countdown=claimed + 1)
+    if claimed is not None:
+        services.run(claimed)
+
+
+@shared_task(name="matches.tasks.requeue_stuck_matches")
+def requeue_stuck_matches() -> int:
+    clean_sandbox_leftovers()
+    return services.requeue_stuck()
+
+
+@worker_ready.connect
+def clean_sandbox_leftovers(**kwargs) -> None:
+    """Remove sandboxes and match folders that killed workers left on this host (never those of live workers)."""
+    import sandbox
+
+    try:
+        sandbox.cleanup_leftovers()
+    except Exception:  # a host without Docker or bwrap has nothing to clean; never stop the worker for it
+        log.exception("could not clean sandbox leftovers")
+    runner.remove_stale_folders()
+
+
+@worker_process_init.connect
+def share_warm_sandboxes(**kwargs) -> None:
+    """Every worker process on this host (of this database) shares its idle warm containers: a bot version is
+    warmed up once per host, not once per pool process (sandbox/pool.py)."""
+    from django.db import connection
+    from sandbox import pool
+
+    database = connection.settings_dict
+    pool.share_default_pool(f"{database['HOST']}:{database['PORT']}/{database['NAME']}")
+
+
+@worker_process_shutdown.connect
+def close_warm_sandboxes(**kwargs) -> None:
+    """A pool process ending in a warm shutdown removes its idle warm containers and their folders.
+
+    Its pool's atexit hook never runs: Celery's pool processes end with os._exit. Without this every
+    stop of a worker left its warm containers behind until the next worker on the host started.
+    """
+    from sandbox import pool
+
+    try:
+        pool.close_default_pool()
+    except Exception:  # the Docker engine gone: the next worker's cleanup removes what is left
+        log.exception("could not remove the warm sandboxes")
