@@ -93,6 +93,7 @@ def demo_var_dir(tmp_path_factory):
 # "cold": the worker is given no time for a warm shutdown (ARENA_DEMO_STOP_SECONDS=0), as when a match in
 # play outlasts it: the cold shutdown's leftovers must go too. "in flight": Ctrl-C while the worker plays a
 # match that outlasts the warm shutdown (a slow upload's validation), its containers running.
+@pytest.mark.docker  # the demo's worker plays in the sandbox: the full tier's
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "cold", "ctrl-c in flight"])
 def test_the_demo_stops_with_every_process_and_container_within_10_seconds(how, demo_var_dir):
     import signal

@@ -117,4 +117,4 @@ def test_only_the_owner_uploads_and_challenges_with_a_bot(api_client, world):
     assert BotVersion.objects.filter(bot=world["bot"]).count() == 1
     builtin = Bot.objects.builtin("endgame", "greedy")
     response = api_client.post("/api/matches/", {"bot": world["bot"].pk, "opponents": [builtin.pk]}, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 403

@@ -11,19 +11,24 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def course(make_user):
     # Created before the browser starts: its event loop forbids database calls in this thread.
     course, instructor, bots = course_with_bots(make_user, "endgame", 4)
-    instructor.set_password("teacher-browser-pass")
-    instructor.save()
+    for person in (instructor, *(bot.owner for bot in bots)):
+        person.set_password("teacher-browser-pass")
+        person.save()
     return course, bots
 
 
-def test_an_instructor_starts_a_tournament_and_the_bracket_fills_in_live(live_server, live_worker, course,
+def sign_in(page, url, username):
+    page.goto(f"{url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "teacher-browser-pass")
+    page.click("button[type=submit]")
+
+
+def test_an_instructor_starts_a_tournament_and_the_bracket_fills_in_live(live_server, live_worker, course, chromium,
                                                                         browser_page, tmp_path):
     course, bots = course
     page = browser_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "teacher")
-    page.fill("input[name=password]", "teacher-browser-pass")
-    page.click("button[type=submit]")
+    sign_in(page, live_server.url, "teacher")
 
     page.goto(f"{live_server.url}/courses/{course.pk}/tournaments/")
     page.fill("input[name=name]", "Browser cup")
@@ -36,6 +41,15 @@ def test_an_instructor_starts_a_tournament_and_the_bracket_fills_in_live(live_se
         page.select_option("select[name=bot]", label=bot.label)
         page.click("button:has-text('Enter')")
         page.wait_for_selector(f"#entrants td:has-text('{bot.label}')")
+    # Each student's bot plays only once its owner accepts, on the bot's page in their own browser.
+    for bot in bots:
+        student = chromium.new_context().new_page()
+        sign_in(student, live_server.url, bot.owner.username)
+        student.goto(f"{live_server.url}/bots/{bot.pk}/")
+        student.click("button:has-text('Accept')")
+        student.wait_for_load_state()
+        student.context.close()
+    page.reload()
     page.click("button:has-text('Start')")
     page.wait_for_selector("#bracket")
     assert page.locator("#bracket g.bracket-series").count() == 3
