@@ -13,9 +13,17 @@ from hypothesis import given, settings, strategies as st
 from games.sprouts import fast, solver
 from games.sprouts.notation import initial_position, named_moves
 from games.sprouts.store import SolvedStore
+from required import require
 
-compiled = pytest.mark.skipif(fast.CORE is None, reason="the compiled core is not built "
-                                                        "(python games/sprouts/build_core.py)")
+CORE_BUILT = "the Sprouts compiled core (scripts/setup builds it: python games/sprouts/build_core.py)"
+
+
+@pytest.fixture
+def compiled_core():
+    require(fast.CORE is not None, CORE_BUILT)
+
+
+compiled = pytest.mark.usefixtures("compiled_core")
 
 
 @pytest.fixture(autouse=True)
@@ -26,8 +34,8 @@ def own_store(tmp_path, monkeypatch):
 @pytest.fixture(params=["compiled", "pure"])
 def core(request, monkeypatch):
     """Each test once with the compiled core (when built) and once in pure Python."""
-    if request.param == "compiled" and fast.CORE is None:
-        pytest.skip("the compiled core is not built")
+    if request.param == "compiled":
+        require(fast.CORE is not None, CORE_BUILT)
     if request.param == "pure":
         monkeypatch.setattr(fast, "CORE", None)
     return request.param
@@ -82,22 +90,24 @@ def test_in_a_region_of_three_lives_or_fewer_only_its_spots_matter():
 
 # Normal play: the first player wins exactly when N mod 6 is 3, 4 or 5 (Applegate, Jacobson and Sleator
 # 1991; Lemoine and Viennot to 44). Larger N are in bench/sprouts_solver.py.
-@pytest.mark.parametrize("spots", range(1, 10))
+# The pure solver takes seconds to minutes from 6 spots on: it is compared up to 5, the bench measures more.
+@pytest.mark.parametrize("core, spots", [("compiled", n) for n in range(1, 10)] + [("pure", n) for n in range(1, 6)],
+                         indirect=["core"])
 def test_normal_outcomes_are_the_published_ones_with_either_core(core, spots):
     # 9 spots, a first-player win, is solved in about a second because the first moves are tried in
     # turns (solver._widened): tried in order to the end, the first one alone took over 5 minutes.
-    if core == "pure" and spots > 5:
-        pytest.skip("6 spots and more take the pure solver seconds to minutes: the bench measures them")
     wins = solver.mover_wins(solver.components_of(initial_position(spots)), misere=False)
     assert wins == (spots % 6 in (3, 4, 5))
 
 
 # Misere play: OEIS A164950, the first player wins for 1, 5, 6, 10, 11, 12 ... spots.
-@pytest.mark.parametrize("spots, first_wins", [(1, True), (2, False), (3, False), (4, False), (5, True),
-                                               (6, True), (7, False)])
-def test_misere_outcomes_are_oeis_a164950_with_either_core(core, spots, first_wins):
-    if core == "pure" and spots > 5:
-        pytest.skip("6 spots and more take the pure solver seconds to minutes: the bench measures them")
+MISERE_FIRST_WINS = {1: True, 2: False, 3: False, 4: False, 5: True, 6: True, 7: False}
+
+
+@pytest.mark.parametrize("core, spots", [("compiled", n) for n in range(1, 8)] + [("pure", n) for n in range(1, 6)],
+                         indirect=["core"])
+def test_misere_outcomes_are_oeis_a164950_with_either_core(core, spots):
+    first_wins = MISERE_FIRST_WINS[spots]
     assert solver.mover_wins(solver.components_of(initial_position(spots)), misere=True) == first_wins
 
 
