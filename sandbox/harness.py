@@ -1,9 +1,9 @@
 """The bot harness: runs inside the sandbox, loads one student bot and speaks the bot protocol for it.
 
 Standalone on purpose (standard library only): it is copied next to the bot file into the container or
-the bwrap root and run as `python3 -I -S harness.py BOT_FILE`. The protocol is described in
-docs/bot-protocol.md: one JSON object per line on stdin/stdout, each with "v" (the protocol version) and
-"seq" (the number of the referee's message it answers).
+the bwrap root and run as `python3 -I -S harness.py BOT_FILE [--await-pipes]` (see `await_pipes`). The
+protocol is described in docs/bot-protocol.md: one JSON object per line on stdin/stdout, each with "v"
+(the protocol version) and "seq" (the number of the referee's message it answers).
 """
 
 import importlib.util
@@ -67,10 +67,27 @@ def failure_kind(error):
     return "crash"
 
 
+def await_pipes():
+    """Take the protocol's pipes as stdin, stdout and stderr from the socket that is stdin now: a warm
+    container's supervisor starts the harness ahead of its match and passes them when the match comes
+    (sandbox/supervisor.py). The socket is closed before any bot code runs."""
+    import socket
+
+    with socket.socket(fileno=os.dup(0)) as link:
+        _, fds, _, _ = socket.recv_fds(link, 1, 3)
+    if len(fds) != 3:  # the supervisor let it go without a match: the container is being removed
+        _exit(0)
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+
+
 def main():
     bot_path = sys.argv[1]
     sys.dont_write_bytecode = True
     os.environ.clear()
+    if sys.argv[2:] == ["--await-pipes"]:
+        await_pipes()
     channel = Channel()
     seq = 0
     try:

@@ -293,7 +293,9 @@ class WarmContainer:
 
     def call_back(self) -> bool:
         """Connect again to the parked supervisor (listen, send it SIGUSR1, accept) and start this match's
-        harness; False if it did not come or its reset was not clean."""
+        harness; False if it did not come or its reset was not clean. The harness's pipes go with the first
+        line, ahead of the reset's report (one exchange less on the way to the match): if the report is not
+        clean, the container is removed before anything of the match is sent."""
         listener = _listen(self.staging / CONTROL_SOCKET)
         try:
             if not self._wake():
@@ -303,15 +305,17 @@ class WarmContainer:
             listener.close()
             (self.staging / CONTROL_SOCKET).unlink(missing_ok=True)
         self.connected = self.control is not None
+        if not self.connected:
+            return False
         self._buffer.clear()
         self._events.clear()
+        self.parked = False
+        self.hand_over_next()
         report = self.wait_event("reconnected", RESET_TIMEOUT)
         if report is None or not report["clean"]:
             logger.warning("container %s did not reset cleanly: %s", self.id[:12],
                            "no report" if report is None else report["left"])
             return False
-        self.parked = False
-        self.hand_over_next()
         return self.wait_event("ready", READY_TIMEOUT) is not None
 
     def _wake(self) -> bool:

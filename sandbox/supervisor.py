@@ -20,10 +20,14 @@ On that connection:
   {"event": "exited", "status": N} when a match's harness is gone (every bot process is dead by then,
   so all the bot wrote is already in the worker's pipes), {"event": "reset", "clean": bool, "left": [...]}
   after each later `!next`.
-- `!park` from the worker: the match ends and the container resets as for `!next`, but no harness starts:
+- `!park` from the worker: the match ends and the container resets as for `!next`, but no match starts:
   the supervisor leaves the connection and waits for the next worker process (of the same worker) to
   listen on CONTROL again and send it SIGUSR1; it connects, says {"event": "reconnected", "clean": bool,
-  "left": [...]}, and that process's `!next` starts the harness (sandbox/pool.py, shared pools).
+  "left": [...]}, and that process's `!next` starts the harness (sandbox/pool.py, shared pools). The
+  harness is started as the container parks (a spare: Python's start is then off the next match's path),
+  and waits, running no bot code, for its three pipes, which `!next` passes it over a socket pair of its
+  own (`harness.py --await-pipes`); the supervisor then closes its end, and the harness its own before
+  it loads the bot.
 The end of the connection otherwise (the worker is gone) ends the container.
 
 The reset between matches: SIGKILL to every other process of the container's PID namespace until none
@@ -48,6 +52,8 @@ CONTROL = "/sandbox/control.sock"
 # Descriptors a `!next` line carries: the harness's stdin (read end), stdout and stderr (write ends).
 HARNESS_FDS = 3
 HARNESS_COMMAND = ["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.py"]
+# A spare harness (see the module's docstring) takes its pipes from its stdin, a socket to the supervisor.
+SPARE_COMMAND = [*HARNESS_COMMAND, "--await-pipes"]
 PYTHON = "/usr/bin/python3"
 READ_CHUNK = 1 << 16
 # After `!end` the harness exits at once (it flushes the bot's last prints); a bot that does not is killed.
@@ -163,47 +169,77 @@ def reset():
     return left
 
 
-class Match:
-    """One run of the harness on the three pipes the worker handed over for it."""
+def start_harness(fds, command):
+    """Fork and exec the harness `command` on `fds` (its stdin, stdout, stderr); its pid once its program
+    runs. The descriptors are the harness's alone from then on: closed here."""
+    # Closed by the child's exec (close-on-exec): its end means the harness's program is running.
+    exec_read, exec_write = os.pipe()
+    harness["status"] = None
+    harness["pid"] = os.fork()
+    if harness["pid"] == 0:
+        _become_harness(fds, exec_write, command)
+    # The harness's ends are its own: once it is dead, the worker's pipes end.
+    for fd in (*fds, exec_write):
+        os.close(fd)
+    os.read(exec_read, 1)
+    os.close(exec_read)
+    return harness["pid"]
 
-    def __init__(self, control, fds):
+
+def _become_harness(fds, exec_write, command):
+    try:
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+        # Nothing else of the supervisor's (the worker's connection above all) reaches the harness.
+        os.closerange(3, exec_write)
+        os.closerange(exec_write + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+        os.setsid()
+        for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD):
+            signal.signal(number, signal.SIG_DFL)
+        # Dumpable again (as exec makes it anyway), or /proc/self would be root's and closed to us.
+        libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+        # The kernel's OOM killer takes the bot, never the supervisor.
+        with open("/proc/self/oom_score_adj", "w") as adjust:
+            adjust.write("1000")
+        os.chdir(WRITABLE)
+        os.execve(PYTHON, command, dict(os.environ))
+    except BaseException as error:  # noqa: BLE001 - whatever failed, the child never returns into the loop
+        os.write(2, f"[arena] the supervisor could not start the harness: {error!r}\n".encode())
+        os._exit(127)
+
+
+class Spare:
+    """A harness started ahead of its match (as the container parks), waiting for its pipes on a socket
+    pair: its stdin; its stdout and stderr are the supervisor's own, which nobody reads."""
+
+    def __init__(self):
+        self.link, theirs = socket.socketpair()
+        self.pid = start_harness((theirs.detach(), os.dup(1), os.dup(2)), SPARE_COMMAND)
+
+    def hand_over(self, fds):
+        """Pass the harness its three pipes; False if it is not there to take them (then nothing is sent)."""
+        try:
+            alive = harness["pid"] == self.pid and harness["status"] is None
+            return alive and bool(socket.send_fds(self.link, [b"!"], fds))
+        except OSError:
+            return False
+        finally:
+            self.link.close()
+
+
+class Match:
+    """One run of the harness on the three pipes the worker handed over for it (to the spare, if any)."""
+
+    def __init__(self, control, fds, spare=None):
         self.control = control
-        stdin, stdout, stderr = fds
-        # Closed by the child's exec (close-on-exec): its end means the harness's program is running.
-        exec_read, exec_write = os.pipe()
-        harness["status"] = None
-        harness["pid"] = os.fork()
-        if harness["pid"] == 0:
-            self._become_harness(stdin, stdout, stderr, exec_write)
-        # The harness's ends are its own: once it is dead, the worker's pipes end.
-        for fd in (stdin, stdout, stderr, exec_write):
-            os.close(fd)
-        os.read(exec_read, 1)
-        os.close(exec_read)
+        if spare is not None and spare.hand_over(fds):
+            for fd in fds:
+                os.close(fd)
+        else:
+            reap()  # (a spare that died: its status is not this match's)
+            start_harness(fds, HARNESS_COMMAND)
         self.status = None
         self.exited_sent = False
-
-    @staticmethod
-    def _become_harness(stdin, stdout, stderr, exec_write):
-        try:
-            for target, fd in enumerate((stdin, stdout, stderr)):
-                os.dup2(fd, target)
-            # Nothing else of the supervisor's (the worker's connection above all) reaches the harness.
-            os.closerange(3, exec_write)
-            os.closerange(exec_write + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
-            os.setsid()
-            for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD):
-                signal.signal(number, signal.SIG_DFL)
-            # Dumpable again (as exec makes it anyway), or /proc/self would be root's and closed to us.
-            libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-            # The kernel's OOM killer takes the bot, never the supervisor.
-            with open("/proc/self/oom_score_adj", "w") as adjust:
-                adjust.write("1000")
-            os.chdir(WRITABLE)
-            os.execve(PYTHON, HARNESS_COMMAND, dict(os.environ))
-        except BaseException as error:  # noqa: BLE001 - whatever failed, the child never returns into the loop
-            os.write(2, f"[arena] the supervisor could not start the harness: {error!r}\n".encode())
-            os._exit(127)
 
     def finish(self):
         """Kill what is left of the bot and say how it ended."""
@@ -227,6 +263,8 @@ class Supervisor:
         self.buffer = bytearray()
         self.fds = []
         self.match = None
+        # The harness started for the next match while the container is parked (see `park`).
+        self.spare = None
         self.wake_read, wake_write = os.pipe()
         os.set_blocking(wake_write, False)
         signal.set_wakeup_fd(wake_write)
@@ -279,7 +317,8 @@ class Supervisor:
         fds, self.fds = self.fds[:HARNESS_FDS], self.fds[HARNESS_FDS:]
         if len(fds) < HARNESS_FDS:
             sys.exit("the worker sent !next without the harness's three pipes")
-        self.match = Match(self.control, fds)
+        spare, self.spare = self.spare, None
+        self.match = Match(self.control, fds, spare)
         if first:
             event(self.control, "ready")
         else:
@@ -298,6 +337,8 @@ class Supervisor:
         for fd in self.fds:
             os.close(fd)
         self.fds = []
+        if clean and not left:
+            self.spare = Spare()
         while True:
             try:  # (first without waiting: the worker's signal may have come while the match was ending)
                 self.control = connect_to_worker()

@@ -9,6 +9,8 @@ socket, not the supervisor's connection, not another match's pipes, in any backe
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from sandbox_testkit import BOTS, assert_contained, leftovers, play, report
 
@@ -45,3 +47,33 @@ def test_a_bot_that_went_after_the_channel_leaves_its_next_match_alone(docker_im
 
     assert first.status == second.status == "ok", first.detail + second.detail
     assert (second.reused, second.sandbox_id) == (True, first.sandbox_id)
+
+
+def test_a_harness_started_ahead_of_its_match_brings_the_bot_no_more_of_the_channel(docker_image, tmp_path):
+    """A shared pool parks its idle containers, and the supervisor starts the next match's harness as it
+    parks (a spare, sandbox/supervisor.py): its pipes come over a socket pair of its own, which must be
+    gone before the bot loads."""
+    from sandbox.pool import WarmPool
+    from sandbox_testkit import LIMITS, processes_in
+    from test_sandbox_warm import play_in
+
+    share = tmp_path / "share"
+    share.mkdir(mode=0o700)  # (a shared folder must be private: its entries name pids to signal)
+    bot = BOTS / "attack_channel.py"
+    pool = WarmPool(share_dir=share)
+    try:
+        _, first = play_in(pool, bot, "version:c:ann")
+        player = pool.player(str(bot), key="version:c:ann", limits=LIMITS)
+        player.start({"game": "endgame"})
+        harnesses = [Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") for pid in processes_in(player.sandbox_id)]
+        player.act({"legal_actions": ["left"]})
+        log = player.close()
+    finally:
+        pool.close()
+    found = report(log)
+
+    assert (player.reused, player.sandbox_id) == (True, first.sandbox_id)
+    assert [b"/sandbox/harness.py", b"/sandbox/bot.py", b"--await-pipes"] in [argv[3:6] for argv in harnesses]
+    assert found["sockets"] == []
+    assert {name: result for name, result in found["attempts"].items() if not result.startswith("refused")} == {}
+    assert "pass a descriptor on fd 0" in found["attempts"]
