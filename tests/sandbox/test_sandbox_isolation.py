@@ -93,6 +93,31 @@ def test_warm_container_has_the_cold_containers_flags(docker_image):
     assert warm["Config"]["Labels"]["arena.sandbox.owner"] == cold["Config"]["Labels"]["arena.sandbox.owner"]
 
 
+def test_a_containers_cgroup_is_scheduled_as_one_process_and_holds_the_limits(docker_image):
+    """Under Docker's "/docker" group every bot of the host would share one process's CPU weight, where a bot
+    run as a plain process has a whole one: with the cgroupfs driver each container's group is the host's
+    own (sandbox/docker_backend.py cgroup_parent), and keeps every limit."""
+    from sandbox.cgroup import Cgroup, _mounts
+    from sandbox.docker_backend import client
+
+    player = open_player("docker-warm", BOTS / "first_legal.py", limits=LIMITS)
+    player.start({"game": "endgame"})
+    try:
+        group = Cgroup.of_process(client().api.inspect_container(player.sandbox_id)["State"]["Pid"])
+
+        def read(controller, name):
+            return int((group.dirs[controller] / name).read_text())
+
+        if client().info()["CgroupDriver"] == "cgroupfs":
+            assert group.dirs["cpu"].parent == _mounts()["cpu"][0]
+        assert group.dirs["cpu"].name == player.sandbox_id
+        assert read("memory", "memory.limit_in_bytes") == LIMITS.memory_mb << 20
+        assert read("pids", "pids.max") == LIMITS.pids
+        assert read("cpu", "cpu.cfs_quota_us") == int(LIMITS.cpus * read("cpu", "cpu.cfs_period_us"))
+    finally:
+        player.close()
+
+
 def test_bwrap_cgroup_holds_the_limits(bwrap_ready):
     player = sandbox.open_player("bwrap", str(BOTS / "first_legal.py"), limits=LIMITS)
     player.start({"game": "endgame"})
