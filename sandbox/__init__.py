@@ -10,10 +10,17 @@ docs/bot-protocol.md.
 
 from __future__ import annotations
 
+import time
+
 from .base import PROTOCOL_VERSION, SandboxPlayer, SandboxUnavailable
 from .limits import Limits
 
 BACKENDS = ("docker", "docker-warm", "bwrap", "none")
+# How long `best_backend` keeps what it found: asking the Docker engine is a round trip for every match
+# otherwise (15 ms at a load of 14, as long as a short match's decisions). An engine lost meanwhile shows
+# as a container that cannot start (a platform fault, never a match played without its sandbox).
+BEST_BACKEND_SECONDS = 30.0
+_best: tuple[float, str] | None = None
 
 
 def open_player(backend: str, bot_path: str, *, name: str | None = None, limits: Limits | None = None,
@@ -56,7 +63,11 @@ def available_backends() -> list[str]:
 
 
 def best_backend() -> str:
-    return available_backends()[0]
+    """The best sandbox this host has (as `available_backends`), found at most every BEST_BACKEND_SECONDS."""
+    global _best
+    if _best is None or time.monotonic() - _best[0] > BEST_BACKEND_SECONDS:
+        _best = (time.monotonic(), available_backends()[0])
+    return _best[1]
 
 
 def cleanup_leftovers() -> None:

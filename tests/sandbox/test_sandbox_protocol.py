@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from sandbox_testkit import BOTS, LIMITS, bot_file, leftovers, open_player, play
@@ -108,6 +109,19 @@ def test_limits_take_the_games_times_and_the_overrides():
     assert (limits.setup, limits.decision, limits.bank) == (7.5, 0.25, 3.0)
     assert limits.memory_mb == 512
     assert limits.pids == sandbox.Limits().pids  # the rest stay the defaults
+
+
+def test_the_best_backend_is_asked_of_the_engine_once_in_a_while_not_for_every_match(monkeypatch):
+    asked = []
+    monkeypatch.setattr(sandbox, "_best", None)
+    monkeypatch.setattr(sandbox, "available_backends", lambda: asked.append(1) or ["bwrap", "none"])
+    clock = [1000.0]
+    monkeypatch.setattr(sandbox, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+
+    assert [sandbox.best_backend() for _ in range(3)] == ["bwrap"] * 3
+    clock[0] += sandbox.BEST_BACKEND_SECONDS + 1  # (the engine may have come or gone meanwhile)
+    assert sandbox.best_backend() == "bwrap"
+    assert len(asked) == 2
 
 
 def test_backends_on_this_host(docker_image, bwrap_ready):
