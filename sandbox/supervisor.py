@@ -338,7 +338,10 @@ class Supervisor:
             os.close(fd)
         self.fds = []
         if clean and not left:
-            self.spare = Spare()
+            try:
+                self.spare = Spare()
+            except OSError:
+                pass  # (no spare: the next match's `!next` starts its harness, as a fresh container's does)
         while True:
             try:  # (first without waiting: the worker's signal may have come while the match was ending)
                 self.control = connect_to_worker()
