@@ -25,6 +25,7 @@ worker processes is left. Exits 1 if an invariant fails.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -37,17 +38,30 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 LAB = ROOT / "tests" / "platform"
 INHERITED_ENV = {key: value for key, value in os.environ.items()
                  if key not in ("DATABASE_URL", "CELERY_BROKER_URL", "ARENA_QUEUE", "PYTEST_XDIST_WORKER")}
 
-try:  # the tests' lab of Celery workers and servers (PYTHONPATH=tests/platform:tests, as docs/benchmarks.md runs it)
-    from celery_lab import BEAT, CeleryProcess, RedisServer, folders_of, free_port, sandboxes_of
-    from platform_helpers import wait_for
-except ModuleNotFoundError as exc:
-    raise SystemExit(f"soak: {exc.name} not found: run it as PYTHONPATH=tests/platform:tests python bench/soak.py") from exc
+
+def tests_helper(path: Path) -> ModuleType:
+    """One of the tests' helper modules, loaded from its file under its own name. They are no package (pytest
+    finds them on its own path, and nothing may edit Python's path): the lab's own imports of its helpers
+    (left_behind, platform_helpers) find them here once loaded, in that order."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = sys.modules[path.stem] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The tests' lab of Celery workers and servers.
+tests_helper(ROOT / "tests" / "left_behind.py")
+wait_for = tests_helper(LAB / "platform_helpers.py").wait_for
+celery_lab = tests_helper(LAB / "celery_lab.py")
+BEAT, CeleryProcess, RedisServer = celery_lab.BEAT, celery_lab.CeleryProcess, celery_lab.RedisServer
+folders_of, free_port, sandboxes_of = celery_lab.folders_of, celery_lab.free_port, celery_lab.sandboxes_of
 
 QUEUE = "arena-soak"
 PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1] if Path("/usr/lib/postgresql").exists() else None

@@ -465,10 +465,12 @@ class Game(ABC):
         """Per-decision analysis of a played game against the solver, or None if the game has none."""
         return None
 
-    def analyse_move(self, replay: Replay, step: int) -> AnalysisRow:
-        """The analysis of decision `step` alone, for a game whose analysis takes the solver seconds a move
-        (Sprouts): a viewer asks for it move by move (GameInfo.streams_analysis). IndexError past the end."""
-        raise NotImplementedError(f"{self.name} sends its analysis whole (analyse)")
+    def analyse_move(self, replay: Replay, step: int) -> AnalysisRow | None:
+        """The analysis of decision `step` alone, or None: this game has none move by move (it sends its
+        analysis whole, with `analyse`, or has none). An optional hook: a game whose solver takes seconds a
+        move (Sprouts) overrides it, answering a row (IndexError past the end), and a viewer then asks for
+        its analysis move by move (GameInfo.streams_analysis says so)."""
+        return None
 
     def info(self) -> GameInfo:
         """What the platform reads of this game."""

@@ -70,6 +70,17 @@ def test_nothing_edits_the_python_path():
     assert not found, "\n".join(found)
 
 
+def test_the_soak_starts_as_documented_without_the_tests_on_the_path(tmp_path):
+    """`python bench/soak.py` (docs/benchmarks.md) loads the tests' Celery lab itself, from anywhere."""
+    tests = {str(ROOT / "tests"), str(ROOT / "tests" / "platform")}
+    path = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry and entry not in tests]
+    answer = subprocess.run([sys.executable, str(ROOT / "bench" / "soak.py"), "--help"], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(path)}, capture_output=True, text=True,
+                            timeout=120)
+    assert answer.returncode == 0, answer.stderr
+    assert answer.stdout.startswith("usage: soak.py") and "--kills" in answer.stdout
+
+
 def database_tables(path: Path) -> dict:
     with sqlite3.connect(path) as db:
         return {

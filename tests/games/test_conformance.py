@@ -109,6 +109,20 @@ def test_the_replay_rebuilds_every_state_and_the_result(name, game):
 
 
 @pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_a_games_analysis_comes_move_by_move_only_where_its_info_says_so(name, game):
+    """analyse_move is an optional hook: a game that does not stream its analysis answers None (never an
+    error); one that does answers the row of the move asked (its last here: a small position, solved fast)."""
+    result = play_match(game, seated(game, 3), seed=3)
+    saved = json.loads(json.dumps(result.replay))
+    last = result.final_state.step - 1
+    row = game.analyse_move(saved, last)
+    if game.info().streams_analysis:
+        assert row["step"] == last and row["text"]
+    else:
+        assert row is None
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
 def test_a_seat_that_fails_gets_its_verdict_places_last_and_the_replay_records_it(name, game):
     players = seated(game, 2, game.max_players)
     players[0] = InProcessPlayer("crashes", CrashesAt(2, decision=2))

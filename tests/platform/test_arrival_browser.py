@@ -111,7 +111,7 @@ def test_an_instructor_makes_a_course_and_a_new_student_arrives_by_the_mailed_in
             zoe.click(f".downloads >> text={link}")
         downloads[name] = tmp_path / download.value.suggested_filename
         download.value.save_as(downloads[name])
-    assert downloads["starter"].read_text().strip() == STARTER.strip()  # as the instructor typed it
+    assert downloads["starter"].read_bytes() == STARTER.encode()  # as the instructor typed it, byte for byte
     assert "def act(self, observation)" in downloads["example"].read_text()
 
     # A bot from the game's page, the starter uploaded, validated and listed.

@@ -51,6 +51,29 @@ def test_an_unknown_game_has_no_guide(client):
     assert client.get("/games/chess/example.py").status_code == 404
 
 
+def test_the_starter_downloads_byte_for_byte_as_the_instructor_saved_it(client, api_client, make_user):
+    course, people = course_with_people(make_user)
+    typed = "def act(observation):\n    return 'left'   \n\n\n"  # its last newlines and spaces are part of it
+    form = {"title": "Lab", "game": "endgame", "opens_at": "2030-01-01T09:00", "deadline": "2030-01-15T23:59",
+            "team_size": 1, "late_penalty_per_day": 0, "late_cutoff_days": 0}
+    client.force_login(people["instructor"])
+    # From the course's page: a browser sends a textarea's lines ended by CRLF.
+    client.post(f"/courses/{course.pk}/assignments/", {**form, "starter_code": typed.replace("\n", "\r\n")})
+    assignment = course.assignments.get()
+    assert client.get(f"/assignments/{assignment.pk}/starter.py").content == typed.encode()
+    client.post(f"/assignments/{assignment.pk}/edit/", {**form, "starter_code": "x = 1\r\n"})
+    assert client.get(f"/assignments/{assignment.pk}/starter.py").content == b"x = 1\n"
+    client.post(f"/assignments/{assignment.pk}/edit/", {**form, "starter_code": " \r\n"})  # blanked: none
+    assert client.get(f"/assignments/{assignment.pk}/starter.py").status_code == 404
+
+    # Through the API, whatever its line ends, exactly as sent.
+    api_client.force_authenticate(people["instructor"])
+    sent = "\r\n# windows\r\ndef act(observation):\r\n    return 'right'\r\n"
+    answer = api_client.patch(f"/api/assignments/{assignment.pk}/", {"starter_code": sent}, format="json")
+    assert answer.status_code == 200 and answer.json()["starter_code"] == sent
+    assert client.get(f"/assignments/{assignment.pk}/starter.py").content == sent.encode()
+
+
 def test_the_new_bot_form_and_the_upload_form_link_the_guide_and_the_starter(client, make_user):
     course, people = course_with_people(make_user)
     assignment = open_assignment(people["instructor"], course, starter_code="def act(observation):\n    return 'left'\n")

@@ -58,6 +58,18 @@ def test_tournament_rounds_and_the_end_are_announced_to_the_entrants(make_user, 
     assert not instructor.notifications.exists()  # the instructor entered no bot
 
 
+def test_a_cancelled_tournament_tells_its_entrants_and_nobody_else(make_user, in_process_sandbox):
+    course, instructor, bots = course_with_bots(make_user, "endgame", 3)
+    tournament = entered(instructor, course, bots[:2], game="endgame", format="round-robin")
+    tournament_services.start(instructor, tournament)
+    tournament_services.cancel(instructor, tournament)
+    for bot in bots[:2]:
+        assert bot.owner.notifications.filter(
+            kind=Notification.Kind.TOURNAMENT, text="Cup was cancelled by the course's instructors: it has no champion",
+            url=f"/tournaments/{tournament.pk}/").exists()
+    assert not bots[2].owner.notifications.exists() and not instructor.notifications.exists()
+
+
 def test_an_email_copy_only_for_students_who_ask_for_it(client, signed_in, make_user, mailoutbox,
                                                         django_capture_on_commit_callbacks):
     signed_in.email = "ada@example.org"

@@ -1,5 +1,6 @@
 """Every page fits a phone: each page of the authorisation matrix, opened as each role in chromium 390 px
-wide, is no wider than the window (a table may scroll inside its own box, never the page)."""
+wide, is no wider than the window (a table may scroll inside its own box, never the page), and no table
+breaks a word across lines to fit ("Statu s")."""
 
 import re
 
@@ -7,6 +8,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from django.conf import settings
 from django.test import Client
+
+from arena.variants.models import Variant
 
 from test_authorization_matrix import ENDPOINTS, ROLES, World, declaration, url_path
 
@@ -18,6 +21,26 @@ TABLES_CUT = """() => [...document.querySelectorAll('main table')]
   .filter(t => t.scrollWidth > t.clientWidth + 1 || (t.closest('.table-scroll') || t).scrollWidth >
                (t.closest('.table-scroll') || t).clientWidth + 1)
   .map(t => (t.id || t.className) + ' ' + t.scrollWidth + '/' + t.clientWidth)"""
+# Words of a table cell that the browser broke across lines ("Statu|s", "Mat|ch"): each run of letters and
+# figures between spaces, hyphens and slashes whose text spans more than one line. Code (a hash, a diff's
+# lines) may wrap anywhere and is left out.
+WORDS_BROKEN = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('main th, main td')) {
+    const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+      if (text.parentElement.closest('code, pre, .side-by-side')) continue;
+      for (const word of text.data.matchAll(/[^\\s\\/-]{2,}/g)) {
+        const range = document.createRange();
+        range.setStart(text, word.index);
+        range.setEnd(text, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (lines.size > 1) broken.push(cell.tagName.toLowerCase() + ' "' + word[0] + '"');
+      }
+    }
+  }
+  return broken.slice(0, 8);
+}"""
 # What overflows, for the failure message: elements reaching past the window, outside a scrolling box.
 WIDER_THAN_THE_WINDOW = """() => {
   const width = window.innerWidth, found = [];
@@ -57,6 +80,8 @@ def signed_in_world(transactional_db, live_server):
     """The matrix's world, committed for the live server, with each role's session cookie and pages (made
     before the browser starts: Playwright's event loop forbids the ORM afterwards)."""
     world = World()
+    # A variant named as instructors name them: the forms' Rules menu is as wide as its longest name.
+    Variant.objects.filter(pk=world.variant.pk).update(name="the full deck with robbery (Extension 1)")
     sessions = {}
     for role in ROLES:
         if role.user is not None:
@@ -91,6 +116,8 @@ def test_every_page_fits_a_390_px_phone_for_every_role(signed_in_world, live_ser
             scroll, inner = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
             if scroll > inner:
                 wide.append(f"{role.name} {path}: {scroll} px > {inner}: {page.evaluate(WIDER_THAN_THE_WINDOW)}")
+            if broken := page.evaluate(WORDS_BROKEN):
+                wide.append(f"{role.name} {path}: words broken inside a table: {broken}")
             if WHOLE_TABLE_PAGES.match(path) and (cut := page.evaluate(TABLES_CUT)):
                 wide.append(f"{role.name} {path}: tables cut at the phone's width: {cut}")
         context.close()

@@ -9,6 +9,7 @@ from platform_helpers import EXAMPLE_BOT, failing_on_the_platform, play_now
 from tournament_helpers import accepted_bot, course_with_bots, entered, play_out
 from arena.tournaments import services
 from arena.tournaments.models import Series, Tournament
+from arena.tournaments.signals import tournament_status_changed
 
 pytestmark = pytest.mark.django_db
 
@@ -112,6 +113,33 @@ def test_pause_cancels_queued_games_and_resume_plays_them(make_user):
     tournament = play_out(tournament)
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.series.filter(bye=False).count() == 6  # 4 entrants meet pairwise once
+
+
+def test_every_status_change_is_announced_once_with_the_status_before_and_the_cancel_too(make_user):
+    heard = []
+
+    def receiver(sender, tournament, previous, status, **kwargs):
+        # Sent inside the change's transaction: the row already holds the new status.
+        heard.append((tournament.name, previous, status, Tournament.objects.get(pk=tournament.pk).status))
+
+    tournament_status_changed.connect(receiver)
+    try:
+        course, instructor, bots = course_with_bots(make_user, "endgame", 3)
+        cup = entered(instructor, course, bots, game="endgame", format="round-robin")
+        services.start(instructor, cup)
+        services.pause(instructor, cup)
+        services.resume(instructor, cup)
+        services.cancel(instructor, cup)
+        with pytest.raises(services.TournamentConflict):
+            services.cancel(instructor, cup)  # already over: refused, and nothing announced
+        final = play_out(services.start(instructor, entered(instructor, course, bots[:2], name="Final",
+                                                            game="endgame", format="single-elimination")))
+    finally:
+        tournament_status_changed.disconnect(receiver)
+    assert heard == [("Cup", "draft", "running", "running"), ("Cup", "running", "paused", "paused"),
+                     ("Cup", "paused", "running", "running"), ("Cup", "running", "cancelled", "cancelled"),
+                     ("Final", "draft", "running", "running"), ("Final", "running", "finished", "finished")]
+    assert final.champion is not None
 
 
 def test_only_the_course_instructors_steer_and_bad_setups_are_refused(make_user):

@@ -23,7 +23,9 @@ class AssignmentForm(forms.Form):
     late_penalty_per_day = forms.FloatField(min_value=0, max_value=100, initial=0, label="Late penalty (% per day)")
     late_cutoff_days = forms.IntegerField(min_value=0, max_value=60, initial=0, label="Late work accepted for (days)",
                                           help_text="0: no late work.")
-    starter_code = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False)
+    # Kept as typed (no strip: a file ends with its newline), but with a browser's CRLF line ends (every
+    # textarea is sent so) made the LF the code was written with.
+    starter_code = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False, strip=False)
 
     def __init__(self, *args, course, **kwargs):
         super().__init__(*args, **kwargs)
@@ -32,6 +34,10 @@ class AssignmentForm(forms.Form):
         zone = timezone.get_current_timezone_name()
         self.fields["opens_at"].help_text = f"In {zone}."
         self.fields["deadline"].help_text = f"In {zone}. {self.fields['deadline'].help_text}"
+
+    def clean_starter_code(self) -> str:
+        code = self.cleaned_data["starter_code"].replace("\r\n", "\n")
+        return code if code.strip() else ""
 
 
 class PartForm(forms.Form):

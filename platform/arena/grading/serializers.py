@@ -99,7 +99,8 @@ class AssignmentSerializer(serializers.ModelSerializer):
                   "late_penalty_per_day", "late_cutoff_days", "starter_code", "seed", "rubric", "created_at"]
         read_only_fields = ["id", "seed", "rubric", "created_at"]
         extra_kwargs = {"seed": {"allow_null": True, "help_text": "The course's staff only (null for students): grading seeds derive "
-                                              "from it."}}
+                                              "from it."},
+                        "starter_code": {"trim_whitespace": False, "help_text": "Kept byte for byte, as downloaded."}}
 
     def to_representation(self, assignment):
         data = super().to_representation(assignment)

@@ -9,13 +9,14 @@ class NotificationsConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from arena.matches.signals import match_finished, match_status_changed
-        from arena.tournaments.models import Series, Tournament
+        from arena.tournaments.models import Series
+        from arena.tournaments.signals import tournament_status_changed
 
         from . import receivers
 
         match_finished.connect(receivers.on_match_finished, dispatch_uid="notifications.match_finished")
         match_status_changed.connect(receivers.on_match_status_changed, dispatch_uid="notifications.match_status")
-        # Tournaments send no signal of their own: a new series is a new round for its entrants, and the
-        # tournament's status turning `finished` is its end.
+        tournament_status_changed.connect(receivers.on_tournament_status_changed,
+                                          dispatch_uid="notifications.tournament_status")
+        # A new series is a new round for its entrants (a series is created once, never changed back).
         post_save.connect(receivers.on_series_saved, sender=Series, dispatch_uid="notifications.series")
-        post_save.connect(receivers.on_tournament_saved, sender=Tournament, dispatch_uid="notifications.tournament")

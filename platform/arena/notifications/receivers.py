@@ -1,5 +1,5 @@
-"""What the inbox hears about: finished or cancelled matches (challenges and validations), tournament rounds,
-and, for the staff, matches the platform set aside.
+"""What the inbox hears about: finished or cancelled matches (challenges and validations), tournament rounds
+and their end (a champion, or a cancel), and, for the staff, matches the platform set aside.
 
 The match receivers run inside the transaction that records the change (matches.signals), so a notification
 is written exactly when the result is; the e-mail waits for the commit (services.notify). They read the match,
@@ -106,14 +106,18 @@ def on_series_saved(sender, instance, created: bool, **kwargs) -> None:
                f"{tournament.name}, round {instance.round}: {entrant.bot.label} {what}", url)
 
 
-def on_tournament_saved(sender, instance, update_fields=None, **kwargs) -> None:
-    """The tournament finished: tell every entrant's owner who won."""
-    if instance.status != instance.Status.FINISHED or (update_fields is not None and "status" not in update_fields):
+def on_tournament_status_changed(sender, tournament: Tournament, status: str, **kwargs) -> None:
+    """The tournament finished (who won) or was cancelled: tell every entrant's owner."""
+    if status == Tournament.Status.FINISHED:
+        champion = tournament.champion.bot.label if tournament.champion else "no champion"
+        text = f"{tournament.name} is over: {champion} won"
+    elif status == Tournament.Status.CANCELLED:
+        text = f"{tournament.name} was cancelled by the course's instructors: it has no champion"
+    else:
         return
-    champion = instance.champion.bot.label if instance.champion else "no champion"
-    url = reverse("tournaments:detail", args=[instance.pk])
-    owners = [entrant.bot.owner for entrant in instance.entrants.select_related("bot__owner")]
-    notify_all(owners, Notification.Kind.TOURNAMENT, f"{instance.name} is over: {champion} won", url)
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    owners = [entrant.bot.owner for entrant in tournament.entrants.select_related("bot__owner")]
+    notify_all(owners, Notification.Kind.TOURNAMENT, text, url)
 
 
 def _set_aside(match: Match) -> None:

@@ -15,7 +15,8 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "course", "game", "format", "status", "started_at", "finished_at"]
     list_filter = ["status", "format", "game"]
     inlines = [EntrantInline]
-    readonly_fields = ["champion"]
+    # The status changes by the verbs (start, pause, cancel...) alone, which other apps hear of (services.change_status).
+    readonly_fields = ["champion", "status"]
 
 
 @admin.register(Series)

@@ -5,7 +5,8 @@ what the database holds (decided series, finished matches) and writes what follo
 decided, the next games of a series, the next round's series, the champion). It runs when a tournament
 match ends (tasks.advance_tournament, dispatched from the match_finished hook once the result commits) and
 every minute for every running tournament (tasks.resume_tournaments), so a lost task, a killed worker or
-a restarted broker delays a tournament but never stalls or corrupts it.
+a restarted broker delays a tournament but never stalls or corrupts it. Every status change (start, pause,
+resume, cancel, the end) goes through `change_status`, which other apps hear (signals.tournament_status_changed).
 
 Each series is a batch of games (matches.batches). A game the platform could not run is set aside
 (matches.services) and *holds its series*: the series is decided by all its games or not at all, so it
@@ -40,6 +41,7 @@ from arena.notifications.services import notify_all
 from arena.ratings.models import Rating
 
 from .models import Entrant, Series, SeriesGame, Tournament
+from .signals import tournament_status_changed
 
 
 class TournamentError(Invalid):
@@ -261,9 +263,8 @@ def start(user, tournament: Tournament) -> Tournament:
             _format(tournament, entrants)
         except ValueError as exc:
             raise TournamentError(str(exc)) from exc
-        tournament.status = Tournament.Status.RUNNING
-        tournament.started_at = timezone.now()
-        tournament.save(update_fields=["status", "started_at"])
+        change_status(tournament, Tournament.Status.RUNNING, expected=[Tournament.Status.DRAFT],
+                      started_at=timezone.now())
     advance(tournament.pk)
     tournament.refresh_from_db()
     return tournament
@@ -300,9 +301,8 @@ def pause(user, tournament: Tournament) -> None:
     """Stop creating games and cancel the queued ones; games already running finish and count."""
     _require_teacher(user, tournament)
     with transaction.atomic():
-        updated = Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.RUNNING).update(
-            status=Tournament.Status.PAUSED, note="paused by an instructor")
-        if not updated:
+        if not change_status(tournament, Tournament.Status.PAUSED, expected=[Tournament.Status.RUNNING],
+                             note="paused by an instructor"):
             raise TournamentConflict("only a running tournament can be paused")
         for match in _matches(tournament).filter(status=Match.Status.QUEUED):
             match_services.cancel(match)
@@ -311,9 +311,7 @@ def pause(user, tournament: Tournament) -> None:
 def resume(user, tournament: Tournament) -> None:
     """Carry on: games cancelled by the pause are queued again by the next advance."""
     _require_teacher(user, tournament)
-    updated = Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PAUSED).update(
-        status=Tournament.Status.RUNNING, note="")
-    if not updated:
+    if not change_status(tournament, Tournament.Status.RUNNING, expected=[Tournament.Status.PAUSED], note=""):
         raise TournamentConflict("only a paused tournament can be resumed")
     advance(tournament.pk)
 
@@ -322,10 +320,8 @@ def cancel(user, tournament: Tournament) -> None:
     """End the tournament without a champion; its queued and running games are cancelled."""
     _require_teacher(user, tournament)
     with transaction.atomic():
-        updated = Tournament.objects.filter(
-            pk=tournament.pk, status__in=[Tournament.Status.DRAFT, Tournament.Status.RUNNING, Tournament.Status.PAUSED]
-        ).update(status=Tournament.Status.CANCELLED, finished_at=timezone.now())
-        if not updated:
+        if not change_status(tournament, Tournament.Status.CANCELLED, finished_at=timezone.now(), expected=[
+                Tournament.Status.DRAFT, Tournament.Status.RUNNING, Tournament.Status.PAUSED]):
             raise TournamentConflict("the tournament is already over")
         for match in _matches(tournament).filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]):
             match_services.cancel(match)
@@ -333,6 +329,23 @@ def cancel(user, tournament: Tournament) -> None:
 
 def _matches(tournament: Tournament):
     return Match.objects.filter(series_game__series__tournament=tournament)
+
+
+def change_status(tournament: Tournament, status: str, *, expected: Iterable[str], **fields) -> bool:
+    """Change `tournament`'s status to `status` with `fields`, only if it is one of `expected`, and announce
+    it (signals.tournament_status_changed, with the status before); False, changing and announcing nothing,
+    otherwise. Every status change goes through here, so that no verb can change a status unheard (a bare
+    UPDATE sends no signal, not even post_save). `tournament` then holds what was written."""
+    with transaction.atomic():
+        candidates = Tournament.objects.filter(pk=tournament.pk, status__in=list(expected))
+        previous = candidates.select_for_update().values_list("status", flat=True).first()
+        if previous is None or not candidates.update(status=status, **fields):
+            return False
+        tournament.status = status
+        for name, value in fields.items():
+            setattr(tournament, name, value)
+        tournament_status_changed.send(sender=Tournament, tournament=tournament, previous=previous, status=status)
+    return True
 
 
 # --- the state machine ----------------------------------------------------------------------------------
@@ -396,10 +409,8 @@ def advance(tournament_id: int, series_id: int | None = None) -> None:
                     _progress(tournament, row, entrants)
         if rules.finished(outcomes):
             champion = rules.champion(outcomes)
-            tournament.status = Tournament.Status.FINISHED
-            tournament.finished_at = timezone.now()
-            tournament.champion = entrants[champion] if champion is not None else None
-            tournament.save(update_fields=["status", "finished_at", "champion"])
+            change_status(tournament, Tournament.Status.FINISHED, expected=[Tournament.Status.RUNNING],
+                          finished_at=timezone.now(), champion=entrants[champion] if champion is not None else None)
 
 
 def _create_series(tournament: Tournament, rules: Format, spec: SeriesSpec) -> Series:
