@@ -59,9 +59,9 @@ def run(spots: int, misere: bool, seed: int, seconds: float, store: Path) -> lis
 def summary(rows: list) -> str:
     walls = sorted(row[0] for row in rows)
     cpus = sorted(row[1] for row in rows)
-    unsettled = sum(row[2] == "unsettled" for row in rows)
+    unsettled = [str(step + 1) for step, row in enumerate(rows) if row[2] == "unsettled"]
     return (f"{len(rows):>3} moves  wall max {walls[-1]:5.2f} s median {walls[len(walls) // 2]:5.2f} s  "
-            f"CPU max {cpus[-1]:5.2f} s  unsettled {unsettled}")
+            f"CPU max {cpus[-1]:5.2f} s  unsettled {len(unsettled)}" + (f" (moves {', '.join(unsettled)})" if unsettled else ""))
 
 
 def main():

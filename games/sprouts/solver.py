@@ -344,9 +344,10 @@ def misere_wins(game: Game) -> bool:
 
 
 _restored_from: SolvedStore | None = None  # the store whose results the core's tables hold
-# The core solves a position of fewer lives again in well under a second (a 6-spot start has 18), and
-# writing every smaller one to SQLite would cost a third of a search's time.
-CORE_STORE_MIN_LIVES = 18
+# The core solves a position of fewer lives again in well under a second (a 7-spot start has 21). A search
+# of 10-spot openings meets hundreds of thousands of positions of 18 lives or more (the store's whole
+# bound, and a second of CPU to put back into the core); of 22 or more, a tenth of that.
+CORE_STORE_MIN_LIVES = 22
 
 
 def _core_search(search, game: Game, *args) -> bool:
@@ -568,9 +569,10 @@ VERDICT_TEXT = {KEEPS_WIN: "keeps the win", THROWS_WIN: "throws the win away",
 
 def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> AnalysisRow:
     """One move of a played game: was the mover's position won, and did the move keep it won? Two searches
-    settle that (the position before, the position the move led to); the other winning moves are named
-    with what is left of `seconds` (listing the moves included), as many as are found (`winning_moves`,
-    `winning_moves_complete`). Past `seconds` before the verdict, the row says so (verdict "unsettled");
+    settle that (the position before, the position the move led to). The winning moves of a won position
+    (`winning_moves`, `winning_moves_complete`) are all searched without `seconds`; with it, only after a
+    move that threw the win away (its text names them), with what is left of `seconds`, as many as are
+    found. Past `seconds` before the verdict, the row says so (verdict "unsettled");
     what was solved meanwhile is kept."""
     row = {"step": step, "seat": step % 2, "move": name, "points_lost": None}
     ends = None if seconds is None else time.monotonic() + seconds
@@ -585,8 +587,8 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
         return {**row, "won_before": None, "keeps_win": None, "verdict": UNSETTLED, "winning_moves": None,
                 "winning_moves_complete": False,
                 "text": f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s (the game is too young to solve yet)"}
-    winning, complete = [], True
-    if won:
+    winning, complete = ([name], False) if kept else ([], True)
+    if won and (ends is None or not kept):  # under a deadline, named only where the text shows them
         winning, complete = _winning_moves(moves, name if kept else None, misere,
                                            None if ends is None else max(0.0, ends - time.monotonic()))
     verdict = KEEPS_WIN if kept else THROWS_WIN if won else LOST_POSITION

@@ -140,7 +140,7 @@ def test_threads_solving_at_once_share_the_core_safely():
 AFTER_ONE_MOVE = """
 from games.sprouts import solver
 from games.sprouts.notation import initial_position, named_moves
-start = initial_position(7)
+start = initial_position(8)
 if {solve_start}:
     solver.mover_wins(solver.components_of(start), misere=False)
 else:
@@ -152,7 +152,7 @@ else:
 
 @compiled
 def test_positions_searched_inside_an_earlier_solve_answer_at_once_in_a_new_process(tmp_path):
-    # 7 spots: the first moves leave 20 lives, enough to be kept (solver.CORE_STORE_MIN_LIVES).
+    # 8 spots: the first moves leave 23 lives, enough to be kept (solver.CORE_STORE_MIN_LIVES).
     def run(solve_start, store):
         env = {**os.environ, "ARENA_SPROUTS_STORE": str(tmp_path / store)}
         code = AFTER_ONE_MOVE.format(solve_start=solve_start)
