@@ -620,6 +620,7 @@ def _winning_moves(moves: dict, known: str | None, misere: bool, seconds: float 
     return winning, complete
 
 
+@lru_cache(maxsize=64)  # the warm-up asks for each twice, once per play
 def opening_games(spots: int, moves: int) -> dict[Game, Position]:
     """The distinct positions (one per canonical form) that `moves` moves from `spots` spots can reach."""
     level = {components_of(start): start for start in [initial_position(spots)]}
@@ -632,14 +633,15 @@ def opening_games(spots: int, moves: int) -> dict[Game, Position]:
 def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) -> dict[str, int]:
     """Solve the openings of classroom games into the store, so that the analysis of their first moves (the
     hard ones: the most lives) answers at once: every position up to `moves` moves from the start, for each
-    number of `spots` and both plays, the shallowest first, each for at most `seconds_per_position`, all
-    for at most `seconds`. How many were solved, and how many were left unsettled."""
+    number of `spots` and both plays, normal play first (it settles; the misere openings of 10 spots take
+    minutes each), the shallowest first, each for at most `seconds_per_position`, all for at most
+    `seconds`. How many were solved, and how many were left unsettled."""
     ends = time.monotonic() + seconds
     counts = {"solved": 0, "unsettled": 0}
-    for depth in range(moves + 1):
-        for count in spots:
-            for game in opening_games(count, depth):
-                for misere in (False, True):
+    for misere in (False, True):
+        for depth in range(moves + 1):
+            for count in spots:
+                for game in opening_games(count, depth):
                     left = ends - time.monotonic()
                     if left <= 0:
                         return counts
