@@ -1,8 +1,10 @@
 """The replay page's Sprouts analysis, timed per move: random games of up to 10 spots, every move analysed
 as the site does it (solver.analyse_move with the site's ANALYSIS_SECONDS), first with an empty store of
-solved positions (cold), then again in a new process that has only the store (warm).
+solved positions (cold), then again in a new process that has only that store (again), and, with
+--warm SECONDS, once more on a store filled beforehand by `python -m games solve sprouts --warm SECONDS` as
+scripts/setup does (warmed: the openings of 6- to 10-spot games solved, nothing of these games' own).
 
-Run: python bench/sprouts_analysis.py [--spots 10] [--games 2] [--seconds 1.5]   (prints figures)
+Run: python bench/sprouts_analysis.py [--spots 10] [--games 2] [--seconds 1.5] [--warm 600]   (prints figures)
 
 Each pass runs in its own process on a store file of its own (not var/). Wall and CPU time per move are
 printed with the load average, because other work on the machine lengthens the wall time.
@@ -13,9 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,9 +59,9 @@ def run(spots: int, misere: bool, seed: int, seconds: float, store: Path) -> lis
 def summary(rows: list) -> str:
     walls = sorted(row[0] for row in rows)
     cpus = sorted(row[1] for row in rows)
-    unsettled = sum(row[2] == "unsettled" for row in rows)
+    unsettled = [str(step + 1) for step, row in enumerate(rows) if row[2] == "unsettled"]
     return (f"{len(rows):>3} moves  wall max {walls[-1]:5.2f} s median {walls[len(walls) // 2]:5.2f} s  "
-            f"CPU max {cpus[-1]:5.2f} s  unsettled {unsettled}")
+            f"CPU max {cpus[-1]:5.2f} s  unsettled {len(unsettled)}" + (f" (moves {', '.join(unsettled)})" if unsettled else ""))
 
 
 def main():
@@ -64,16 +69,36 @@ def main():
     parser.add_argument("--spots", type=int, default=10)
     parser.add_argument("--games", type=int, default=2, help="random games per play (seeds 0, 1, ...)")
     parser.add_argument("--seconds", type=float, default=1.5, help="search time per move (the site's 1.5)")
+    parser.add_argument("--warm", type=float, help="also a pass on a store warmed for this long, as scripts/setup does")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())} ({os.cpu_count()} cores)")
-    for misere in (False, True):
-        for seed in range(args.games):
-            with tempfile.TemporaryDirectory() as scratch:
-                store = Path(scratch) / "solved.sqlite3"
-                label = f"{args.spots} spots {'misere' if misere else 'normal'} game {seed}"
-                print(f"{label}: cold  {summary(run(args.spots, misere, seed, args.seconds, store))}", flush=True)
-                print(f"{label}: warm  {summary(run(args.spots, misere, seed, args.seconds, store))}", flush=True)
+    with tempfile.TemporaryDirectory() as warmed_dir:
+        warmed = Path(warmed_dir) / "warmed.sqlite3"
+        if args.warm:
+            print(f"warming: {warm(warmed, args.warm)}", flush=True)
+        for misere in (False, True):
+            for seed in range(args.games):
+                with tempfile.TemporaryDirectory() as scratch:
+                    store = Path(scratch) / "solved.sqlite3"
+                    label = f"{args.spots} spots {'misere' if misere else 'normal'} game {seed}"
+                    print(f"{label}: cold    {summary(run(args.spots, misere, seed, args.seconds, store))}", flush=True)
+                    print(f"{label}: again   {summary(run(args.spots, misere, seed, args.seconds, store))}", flush=True)
+                    if args.warm:
+                        copy = Path(scratch) / "warmed.sqlite3"
+                        shutil.copy(warmed, copy)  # each game starts from the warmed store alone
+                        print(f"{label}: warmed  {summary(run(args.spots, misere, seed, args.seconds, copy))}",
+                              flush=True)
     print(f"load average after: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+
+
+def warm(store: Path, seconds: float) -> str:
+    """The store filled as scripts/setup does; the command's report with its wall and CPU time."""
+    env = {**os.environ, "ARENA_SPROUTS_STORE": str(store)}
+    wall, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    done = subprocess.run([sys.executable, "-m", "games", "solve", "sprouts", "--warm", str(seconds)], cwd=ROOT,
+                          capture_output=True, text=True, env=env, check=True)
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - cpu
+    return f"{done.stdout.strip()} in {time.perf_counter() - wall:.0f} s wall, {cpu:.0f} s CPU"
 
 
 if __name__ == "__main__":

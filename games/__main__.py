@@ -179,6 +179,9 @@ def solve_endgame(args) -> int:
 # In a won Sprouts position every move's result is searched to list the winning moves; a losing move can
 # take minutes to refute, so each gets this long and is reported "not settled" past it.
 SPROUTS_SECONDS_PER_MOVE = 5.0
+# `solve sprouts --warm SECONDS` (scripts/setup): the openings whose analysis is the slowest (the most
+# lives) solved into the shared store beforehand, for the classroom games' sizes.
+WARM_SPOTS, WARM_MOVES, WARM_SECONDS_PER_POSITION = (6, 10), 2, 30.0
 
 
 def solve_sprouts(args) -> int:
@@ -187,6 +190,12 @@ def solve_sprouts(args) -> int:
     if args.clear_cache:
         removed = solver.STORE.clear()
         print(f"emptied {solver.STORE.path}: {removed} solved positions removed")
+        return 0
+    if args.warm is not None:
+        counts = solver.warm(range(WARM_SPOTS[0], WARM_SPOTS[1] + 1), WARM_MOVES, args.warm, WARM_SECONDS_PER_POSITION)
+        print(f"warmed {solver.STORE.path}: the positions up to {WARM_MOVES} moves into games of {WARM_SPOTS[0]} "
+              f"to {WARM_SPOTS[1]} spots, {counts['solved']} solved and {counts['unsettled']} not settled within "
+              f"{WARM_SECONDS_PER_POSITION:g} s each ({solver.STORE.rows()} solved positions stored)")
         return 0
     if args.position:
         position = notation.parse_position(args.position)
@@ -397,6 +406,9 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("--position", help="Sprouts: any position in Hoey's notation, e.g. \"4,1,3,2/4,2,3,1\"")
     solve.add_argument("--clear-cache", action="store_true",
                        help="Sprouts: empty the file of solved positions shared by every process (var/)")
+    solve.add_argument("--warm", type=float, metavar="SECONDS",
+                       help="Sprouts: solve the first two moves of 6- to 10-spot games into that file, for at "
+                            "most SECONDS (the replay page's analysis of those moves then answers at once)")
     solve.set_defaults(run=cmd_solve)
 
     show = commands.add_parser("replay", help="show a replay move by move with its analysis")

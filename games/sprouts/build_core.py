@@ -23,7 +23,7 @@ ffibuilder.cdef("""
     long sp_listed(void);
     void sp_export_from(int min_lives);
     long sp_export(void);
-    void sp_import(int kind, const uint8_t *key, int len, int value);
+    void sp_import(const uint8_t *records, long len);
     void sp_reset(void);
 """)
 ffibuilder.set_source("games.sprouts._core", (HERE / "core.c").read_text(), extra_compile_args=["-O2"])

@@ -782,10 +782,16 @@ long sp_export(void) {
     return n;
 }
 
-/* One stored result back into its table ('n', 'h' or 'm', as sp_export writes them). */
-void sp_import(int kind, const uint8_t *key, int len, int value) {
-    Table *t = kind == 'n' ? &nimbers : kind == 'h' ? &heaps : &outcomes;
-    uint32_t h = hash_bytes(key, len);
-    if (table_find(t, key, len, h)) return;
-    table_add(t, key, len, h)->value = value;
+/* Stored results back into their tables, in the format sp_export writes ('n', 'h' or 'm', the value, a
+ * 2-byte length, the key): one call for the whole store, which may hold hundreds of thousands. */
+void sp_import(const uint8_t *records, long len) {
+    long i = 0;
+    while (i + 4 <= len) {
+        int kind = records[i], value = records[i + 1], size = records[i + 2] << 8 | records[i + 3];
+        const uint8_t *key = records + i + 4;
+        Table *t = kind == 'n' ? &nimbers : kind == 'h' ? &heaps : &outcomes;
+        uint32_t h = hash_bytes(key, size);
+        if (!table_find(t, key, size, h)) table_add(t, key, size, h)->value = value;
+        i += 4 + size;
+    }
 }

@@ -97,12 +97,13 @@ def _outcome(result: int) -> bool | None:
 def restore(rows, min_lives: int) -> None:
     """Put results the store kept (`rows`: its "core n|h|m <hex key>" keys and values) back into the core's
     tables, and have the core queue every new result of `min_lives` lives or more for the store."""
+    records = bytearray()
+    for text, value in rows:  # "core k <hex>": the kind at 5, the key from 7
+        key = bytes.fromhex(text[7:])
+        records += bytes((ord(text[5]), value, len(key) >> 8, len(key) & 0xFF)) + key
     with _LOCK:
         CORE.lib.sp_export_from(min_lives)
-        for text, value in rows:
-            _, kind, key = text.split(" ")
-            key = bytes.fromhex(key)
-            CORE.lib.sp_import(ord(kind), key, len(key), value)
+        CORE.lib.sp_import(bytes(records), len(records))
 
 
 def exported() -> list[tuple[str, int]]:

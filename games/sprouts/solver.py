@@ -40,7 +40,7 @@ from functools import lru_cache
 from ..contracts import KEEPS_WIN, LOST_POSITION, THROWS_WIN, UNSETTLED, AnalysisRow
 from . import fast
 from .canon import canonical_key, least_rotation
-from .notation import Position, format_position, named_moves, spot_lives
+from .notation import Position, format_position, initial_position, named_moves, spot_lives
 from .store import STORE_MIN_LIVES, SolvedStore
 
 Component = tuple  # a canonical key: regions of boundaries of tokens (-lives, or a linked spot's number)
@@ -344,9 +344,10 @@ def misere_wins(game: Game) -> bool:
 
 
 _restored_from: SolvedStore | None = None  # the store whose results the core's tables hold
-# The core solves a position of fewer lives again in well under a second (a 6-spot start has 18), and
-# writing every smaller one to SQLite would cost a third of a search's time.
-CORE_STORE_MIN_LIVES = 18
+# The core solves a position of fewer lives again in well under a second (a 7-spot start has 21). A search
+# of 10-spot openings meets hundreds of thousands of positions of 18 lives or more (the store's whole
+# bound, and a second of CPU to put back into the core); of 22 or more, a tenth of that.
+CORE_STORE_MIN_LIVES = 22
 
 
 def _core_search(search, game: Game, *args) -> bool:
@@ -357,11 +358,17 @@ def _core_search(search, game: Game, *args) -> bool:
     if _restored_from is not STORE:
         fast.restore(STORE.items("core "), CORE_STORE_MIN_LIVES)
         _restored_from = STORE
+    node = (search, game, *args)
     try:
-        if _deadline.stack or len(game) != 1 or search is not fast.normal or args != (0,):
-            wins = search(game, *args, _deadline.stack[-1] if _deadline.stack else 0.0)
+        if _deadline.stack:  # the analysis of a move: settle what can be settled before the deadline
+            wins = _widened(node, WIDENED_DEPTH, _deadline.stack[-1])
+        elif len(game) == 1 and search is fast.normal and args == (0,):
+            # A normal-play solve with no deadline (the command line, the bench): the first moves in
+            # turns. (Not for misere play: its start positions up to 9 spots are lost, every first move
+            # has to be searched, and the turns cost a quarter more.)
+            wins = _widened(node, 1, 0.0)
         else:
-            wins = _widened(search, game[0])
+            wins = search(game, *args, 0.0)
     finally:
         for key, value in fast.exported():
             STORE.put(key, value)
@@ -370,26 +377,53 @@ def _core_search(search, game: Game, *args) -> bool:
     return wins
 
 
-def _widened(search, component: bytes) -> bool:
-    """A normal-play solve with no deadline (the command line, the bench): the first moves are tried in
-    turns with a growing time each (0.25 s, 1 s, 4 s ...), not each to the end in order, so that one hard
-    first move does not hold up an easy winning one behind it. Whatever an unfinished turn solved stays in the
-    core's tables for the next turn. True when the mover wins. (Not for misere play: its start positions
-    up to 9 spots are lost, every first move has to be searched, and the turns cost a quarter more.)"""
-    known = search((component,), 0, time.monotonic() + 0.25)  # at once if the tables (or the store) have it
+# How many levels of the search are tried in turns under a deadline: the first move of a 10-spot game
+# searched depth first holds the core for over a minute in one hard line while another line settles it
+# at once (bench/sprouts_analysis.py); the opponent's replies (level 2) hide hard lines as often.
+WIDENED_DEPTH = 2
+FIRST_TURN = 0.02  # seconds; each turn has four times the last one's
+
+
+def _widened(node: tuple, depth: int, until: float) -> bool | None:
+    """The outcome of `node` (a core search function, its game and any heap; True: the mover wins), its
+    moves tried in turns with a growing time each, not each to the end in order, so that one hard move
+    does not hold up an easy winning one behind it; `depth` levels down the same. Whatever an unfinished
+    turn solved stays in the core's tables for the next turn. None when `until` (time.monotonic(); 0 for
+    no limit) passes first."""
+    search, game, *args = node
+    if depth == 0:
+        return search(game, *args, until)
+    known = search(game, *args, _turn_end(FIRST_TURN, until))  # at once if the tables (or the store) have it
     if known is not None:
         return known
-    unsettled, seconds = list(fast.options(component)), 0.25
+    unsettled, seconds = _children(node), FIRST_TURN
     while unsettled:
+        if until and time.monotonic() >= until:
+            return None
         left = []
-        for option in unsettled:
-            wins = search(option, 0, time.monotonic() + seconds)
+        for child in unsettled:
+            wins = _widened(child, depth - 1, _turn_end(seconds, until))
             if wins is None:
-                left.append(option)
+                left.append(child)
             elif not wins:
                 return True
         unsettled, seconds = left, seconds * 4
     return False
+
+
+def _turn_end(seconds: float, until: float) -> float:
+    end = time.monotonic() + seconds
+    return min(end, until) if until else end
+
+
+def _children(node: tuple) -> list[tuple]:
+    """The nodes one move away, smallest first; in normal play a move may also take from the heap."""
+    search, game, *args = node
+    games = sorted(set(game_options(game)), key=lambda option: (max(map(_size, option), default=0), option))
+    children = [(search, option, *args) for option in games]
+    if search is fast.normal:
+        children += [(search, game, smaller) for smaller in range(args[0])]
+    return children
 
 
 def normal_wins(game: Game, heap: int = 0) -> bool:
@@ -534,25 +568,90 @@ VERDICT_TEXT = {KEEPS_WIN: "keeps the win", THROWS_WIN: "throws the win away",
 
 
 def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> AnalysisRow:
-    """One move of a played game: was the mover's position won, and did the move keep it won? Past
-    `seconds` (listing the moves included) the row says so (verdict "unsettled"); what was solved
-    meanwhile is kept."""
+    """One move of a played game: was the mover's position won, and did the move keep it won? Two searches
+    settle that (the position before, the position the move led to). The winning moves of a won position
+    (`winning_moves`, `winning_moves_complete`) are all searched without `seconds`; with it, only after a
+    move that threw the win away (its text names them), with what is left of `seconds`, as many as are
+    found. Past `seconds` before the verdict, the row says so (verdict "unsettled");
+    what was solved meanwhile is kept."""
     row = {"step": step, "seat": step % 2, "move": name, "points_lost": None}
+    ends = None if seconds is None else time.monotonic() + seconds
     try:
         with deadline(seconds):
-            moves = named_moves(position)
-            if name not in dict(moves):
+            moves = dict(named_moves(position))
+            if name not in moves:
                 raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
-            solved = solve_position(position, misere, moves)
+            won = mover_wins(components_of(position), misere)
+            kept = won and not mover_wins(components_of(moves[name].result), misere)
     except SolveTimeout:
         return {**row, "won_before": None, "keeps_win": None, "verdict": UNSETTLED, "winning_moves": None,
+                "winning_moves_complete": False,
                 "text": f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s (the game is too young to solve yet)"}
-    won = solved["winner"] == "first"
-    kept = name in solved["winning_moves"]
+    winning, complete = ([name], False) if kept else ([], True)
+    if won and (ends is None or not kept):  # under a deadline, named only where the text shows them
+        winning, complete = _winning_moves(moves, name if kept else None, misere,
+                                           None if ends is None else max(0.0, ends - time.monotonic()))
     verdict = KEEPS_WIN if kept else THROWS_WIN if won else LOST_POSITION
-    best = ", ".join(solved["winning_moves"][:6]) + (" ..." if len(solved["winning_moves"]) > 6 else "")
-    return {**row, "won_before": won, "keeps_win": kept, "verdict": verdict, "winning_moves": solved["winning_moves"],
-            "text": VERDICT_TEXT[verdict] + (f" (winning: {best})" if won and not kept else "")}
+    text = VERDICT_TEXT[verdict]
+    if verdict == THROWS_WIN:
+        named = ", ".join(winning[:6]) + (" ..." if len(winning) > 6 or not complete else "")
+        text += f" (winning: {named})" if winning else " (no winning move named within the time)"
+    return {**row, "won_before": won, "keeps_win": kept, "verdict": verdict, "winning_moves": winning,
+            "winning_moves_complete": complete, "text": text}
+
+
+def _winning_moves(moves: dict, known: str | None, misere: bool, seconds: float | None) -> tuple[list[str], bool]:
+    """The moves of a won position whose result is lost for the opponent, searched within `seconds`
+    (`known`: one already found winning); and whether every move was settled."""
+    outcomes: dict[Game, bool | None] = {}  # many moves lead to the same position
+    winning, complete = [], True
+    if known is not None:
+        outcomes[components_of(moves[known].result)] = False
+    try:
+        with deadline(seconds):
+            for move_name, move in moves.items():
+                game = components_of(move.result)
+                if game not in outcomes:
+                    outcomes[game] = mover_wins(game, misere)
+                if outcomes[game] is False:
+                    winning.append(move_name)
+    except SolveTimeout:
+        complete = False
+    return winning, complete
+
+
+@lru_cache(maxsize=64)  # the warm-up asks for each twice, once per play
+def opening_games(spots: int, moves: int) -> dict[Game, Position]:
+    """The distinct positions (one per canonical form) that `moves` moves from `spots` spots can reach."""
+    level = {components_of(start): start for start in [initial_position(spots)]}
+    for _ in range(moves):
+        level = {components_of(move.result): move.result for position in level.values()
+                 for _, move in named_moves(position)}
+    return level
+
+
+def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) -> dict[str, int]:
+    """Solve the openings of classroom games into the store, so that the analysis of their first moves (the
+    hard ones: the most lives) answers at once: every position up to `moves` moves from the start, for each
+    number of `spots` and both plays, normal play first (it settles; the misere openings of 10 spots take
+    minutes each), the shallowest first, each for at most `seconds_per_position`, all for at most
+    `seconds`. How many were solved, and how many were left unsettled."""
+    ends = time.monotonic() + seconds
+    counts = {"solved": 0, "unsettled": 0}
+    for misere in (False, True):
+        for depth in range(moves + 1):
+            for count in spots:
+                for game in opening_games(count, depth):
+                    left = ends - time.monotonic()
+                    if left <= 0:
+                        return counts
+                    try:
+                        with deadline(min(seconds_per_position, left)):
+                            mover_wins(game, misere)
+                        counts["solved"] += 1
+                    except SolveTimeout:
+                        counts["unsettled"] += 1
+    return counts
 
 
 def positions_before(start: Position, names: list[str]) -> list[Position]:

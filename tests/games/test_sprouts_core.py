@@ -140,7 +140,7 @@ def test_threads_solving_at_once_share_the_core_safely():
 AFTER_ONE_MOVE = """
 from games.sprouts import solver
 from games.sprouts.notation import initial_position, named_moves
-start = initial_position(7)
+start = initial_position(8)
 if {solve_start}:
     solver.mover_wins(solver.components_of(start), misere=False)
 else:
@@ -152,7 +152,7 @@ else:
 
 @compiled
 def test_positions_searched_inside_an_earlier_solve_answer_at_once_in_a_new_process(tmp_path):
-    # 7 spots: the first moves leave 20 lives, enough to be kept (solver.CORE_STORE_MIN_LIVES).
+    # 8 spots: the first moves leave 23 lives, enough to be kept (solver.CORE_STORE_MIN_LIVES).
     def run(solve_start, store):
         env = {**os.environ, "ARENA_SPROUTS_STORE": str(tmp_path / store)}
         code = AFTER_ONE_MOVE.format(solve_start=solve_start)
@@ -174,3 +174,54 @@ def test_a_won_start_is_answered_with_the_moves_not_settled_in_time_listed_apart
     assert solved["winner"] == "first" and solved["winning_moves"] and solved["unsettled_moves"]
     assert not set(solved["winning_moves"]) & set(solved["unsettled_moves"])
     assert solver.solve_position(initial_position(8), misere=False)["unsettled_moves"] == []
+
+
+@compiled
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize("spots", [3, 4, 5, 6])
+def test_the_search_in_turns_settles_what_the_plain_search_settles(spots, misere):
+    search = fast.misere if misere else fast.normal
+    for position in random_positions(spots, seed=spots, every=2):
+        game = solver.components_of(position)
+        args = () if misere else (0,)
+        plain = search(game, *args, 0.0)
+        fast.CORE.lib.sp_reset()  # the turns search from empty tables too
+        assert solver._widened((search, game, *args), solver.WIDENED_DEPTH, 0.0) == plain
+
+
+@compiled
+@pytest.mark.parametrize("misere", [False, True])
+def test_each_move_is_judged_by_two_searches_and_the_winning_moves_are_the_ones_that_win(misere):
+    position = initial_position(4)
+    moves = named_moves(position)
+    for name, move in moves:
+        row = solver.analyse_move(position, name, 0, misere)
+        won = solver.mover_wins(solver.components_of(position), misere)
+        loses_after = not solver.mover_wins(solver.components_of(move.result), misere)
+        assert row["won_before"] == won and row["keeps_win"] == (won and loses_after)
+        assert row["verdict"] == ("keeps_win" if won and loses_after else "throws_win" if won else "lost_position")
+        assert row["winning_moves_complete"]
+        expected = [other for other, result in moves
+                    if won and not solver.mover_wins(solver.components_of(result.result), misere)]
+        assert row["winning_moves"] == expected
+        if row["verdict"] == "throws_win":
+            assert expected[0] in row["text"]
+
+
+@compiled
+def test_warming_fills_the_store_so_a_new_process_answers_the_openings_at_once(tmp_path):
+    store = tmp_path / "warmed.sqlite3"
+    env = {**os.environ, "ARENA_SPROUTS_STORE": str(store)}
+    # The 5-spot openings alone (WARM_SPOTS made small for a test run), two moves deep.
+    warmed = subprocess.run(
+        [sys.executable, "-c", "import games.__main__ as m; m.WARM_SPOTS = (5, 5); m.main(['solve', 'sprouts', '--warm', '120'])"],
+        capture_output=True, text=True, env=env, check=True).stdout
+    positions = sum(len(solver.opening_games(5, depth)) for depth in range(3))
+    assert f"{2 * positions} solved and 0 not settled" in warmed
+    # A new process: the first move's analysis answers without a single component's options listed.
+    analyse = ("from games.sprouts import solver; from games.sprouts.notation import initial_position, named_moves; "
+               "p = initial_position(5); name = named_moves(p)[3][0]; "
+               "row = solver.analyse_move(p, name, 0, True); print(row['verdict'], solver.expanded())")
+    verdict, expanded = subprocess.run([sys.executable, "-c", analyse], capture_output=True, text=True, env=env,
+                                       check=True).stdout.split()
+    assert verdict in ("keeps_win", "throws_win", "lost_position") and int(expanded) == 0
