@@ -5,7 +5,7 @@ Normal play: the last player to move wins. Misere play: the last player to move 
 
 from __future__ import annotations
 
-from ..contracts import actions
+from ..contracts import AnalysisRow, Replay, actions
 from ..core import ConfigError, Game, GameState
 from . import bots, drawing, solver
 from .notation import (
@@ -142,7 +142,7 @@ class Sprouts(Game):
         config, names = self._played(replay)
         return solver.analyse_moves(initial_position(config["spots"]), names, config["misere"], ANALYSIS_SECONDS)
 
-    def analyse_move(self, replay, step: int, seconds: float = ANALYSIS_SECONDS) -> dict:
+    def analyse_move(self, replay: Replay, step: int, seconds: float = ANALYSIS_SECONDS) -> AnalysisRow:
         """The analysis of move `step` alone (0: the first), for a viewer that streams it in move by move."""
         config, names = self._played(replay)
         if not 0 <= step < len(names):

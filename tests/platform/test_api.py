@@ -1,6 +1,7 @@
 """The REST API's own contract: registration and tokens, pagination, the ladder, the OpenAPI schema."""
 
 import io
+import json
 
 import pytest
 import yaml
@@ -86,6 +87,43 @@ def test_openapi_schema_is_served_and_documents_the_endpoints(client):
     ladder = schema["paths"]["/api/ladder/{game}/"]["get"]
     assert "page" in [parameter["name"] for parameter in ladder["parameters"]]
     assert ladder["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("PaginatedLadderRowList")
+
+
+def test_the_schema_is_everyones_and_the_one_generated_for_the_asker(make_user):
+    """The schema is generated once and kept (arena.core.schema): it must be what drf-spectacular's own view,
+    which generates it for each request as the user who asks, gives the most privileged user, and the same for
+    a student and for nobody."""
+    from drf_spectacular.views import SpectacularAPIView
+    from rest_framework.test import APIClient, APIRequestFactory, force_authenticate
+
+    operator = make_user("root", is_superuser=True, is_staff=True)
+    served = {}
+    for name, user in (("anonymous", None), ("student", make_user("student")), ("operator", operator)):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        response = client.get("/api/schema/", {"format": "json"})
+        assert response.status_code == 200
+        served[name] = response.json()
+    assert served["anonymous"] == served["student"] == served["operator"]
+
+    request = APIRequestFactory().get("/api/schema/", {"format": "json"})
+    force_authenticate(request, operator)
+    generated = SpectacularAPIView.as_view()(request).render()
+    assert json.loads(generated.content) == served["operator"]
+
+
+def test_the_schema_served_follows_the_url_conf_the_settings_and_the_version_asked(client, settings):
+    settings.ROOT_URLCONF = "schema_urls"  # the bots' API alone
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    assert "/api/bots/" in schema["paths"] and "/api/matches/" not in schema["paths"]
+    assert "409" in schema["paths"]["/api/bots/"]["post"]["responses"]  # arena.core.schema's refusals
+    assert client.get("/api/schema/", {"format": "json", "version": "2.0"}).json()["info"]["version"] == "1.0.0 (2.0)"
+    assert client.get("/api/schema/", {"format": "json"}).json()["info"]["version"] == "1.0.0"
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema"}
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    assert "409" not in schema["paths"]["/api/bots/"]["post"]["responses"]
 
 
 def test_openapi_schema_generates_without_a_warning(tmp_path):

@@ -1,14 +1,21 @@
-"""What every domain's API shares: the API's entry, the JSON 404 of any other path, id parameters."""
+"""What every domain's API shares: the API's entry, its OpenAPI schema, the JSON 404 of any other path, id
+parameters."""
 
+import copy
+
+from django.conf import settings
 from django.http import JsonResponse
 from django.urls import get_resolver
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from .pagination import ASCII_NUMBER
+from .schema import generated_schema
 
 
 # Ids are 64-bit: a larger number, or anything but ASCII digits, is a 400 rather than a database error.
@@ -36,6 +43,17 @@ class APIRoot(APIView):
     def get(self, request):
         names = sorted(name for name in get_resolver().reverse_dict if isinstance(name, str) and name.endswith("-list"))
         return Response({name.removesuffix("-list"): reverse(name, request=request) for name in names})
+
+
+class SchemaView(SpectacularAPIView):
+    """drf-spectacular's schema view (YAML, or JSON by ?format=json or Accept), serving the kept schema. Each
+    answer gets its own copy: the renderers only read it, but nothing done to one answer reaches the next."""
+
+    def _get_schema_response(self, request):
+        version = self.api_version or request.version or self._get_version_parameter(request)
+        schema = generated_schema(settings.ROOT_URLCONF, version, translation.get_language())
+        return Response(data=copy.deepcopy(schema),
+                        headers={"Content-Disposition": f'inline; filename="{self._get_filename(request, version)}"'})
 
 
 @csrf_exempt  # it changes nothing, and must answer JSON whatever the method

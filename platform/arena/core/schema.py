@@ -1,6 +1,12 @@
-"""The OpenAPI schema states every answer an endpoint gives, refusals included (400, 401, 403, 404, 409, 429)."""
+"""The OpenAPI schema states every answer an endpoint gives, refusals included (400, 401, 403, 404, 409, 429),
+and is generated once per process rather than on every request for it."""
 
+from functools import lru_cache
+
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.settings import spectacular_settings
 from rest_framework import permissions, serializers
 
 
@@ -53,3 +59,34 @@ class ArenaAutoSchema(AutoSchema):
         if any(self.method in getattr(throttle, "methods", ()) for throttle in self.view.get_throttles()):
             codes.append("429")
         return codes
+
+
+# --- Serving it ----------------------------------------------------------------------------------------------
+
+# The settings the generated schema reads besides the URL conf (part of the key: pytest-django's `urls` mark
+# sets it without a signal): DRF's and drf-spectacular's settings, the apps, the language. Changing one
+# (override_settings in a test) makes the next request generate the schema again. A setting read by a serializer
+# or view while the schema is generated (a help text quoting a limit, say) belongs here too.
+SCHEMA_SETTINGS = {"INSTALLED_APPS", "REST_FRAMEWORK", "SPECTACULAR_SETTINGS", "USE_I18N", "LANGUAGE_CODE",
+                   "LANGUAGES"}
+# Schemas kept: one per (URL conf, ?version=, ?lang=) asked, the least recently asked dropped first, so a client
+# sending a new ?version= each time costs generation time (as before) but no memory.
+SCHEMAS_KEPT = 8
+
+
+@lru_cache(maxsize=SCHEMAS_KEPT)
+def generated_schema(urlconf: str, version: str | None, language: str | None) -> dict:
+    """The OpenAPI schema of `urlconf`, generated once per process (about 3 seconds of CPU) and kept.
+
+    It is generated as nobody (no request): the schema is public (SERVE_PUBLIC: every endpoint whatever the
+    asker may call) and no view or serializer describes itself by who asks, so it is every user's schema
+    (tests/platform/test_api.py compares it with the one generated for an operator's request). `urlconf` and
+    `language` are the key only: the generator reads them from the settings and the active translation."""
+    generator = spectacular_settings.DEFAULT_GENERATOR_CLASS(api_version=version)
+    return generator.get_schema(request=None, public=spectacular_settings.SERVE_PUBLIC)
+
+
+@receiver(setting_changed)
+def forget_generated_schemas(setting: str, **kwargs) -> None:
+    if setting in SCHEMA_SETTINGS:
+        generated_schema.cache_clear()

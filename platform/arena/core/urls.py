@@ -1,5 +1,5 @@
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from . import api, pages
 
@@ -11,7 +11,7 @@ urlpatterns = [
 # Under /api/: the entry, the OpenAPI schema and its browsable page; each domain adds its own endpoints.
 api_urlpatterns = [
     path("", api.APIRoot.as_view(), name="api-root"),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", api.SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
 # Last under /api/: whatever the domains' routes did not match.
