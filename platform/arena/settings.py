@@ -366,6 +366,8 @@ ARENA_LIVE_KEEPALIVE_SECONDS = float(os.environ.get("ARENA_LIVE_KEEPALIVE_SECOND
 # Streams one web process holds at once (0: no limit); beyond, a page gets its snapshot and comes back in a
 # few seconds. gunicorn.conf.py gives each process this many threads more than its page threads.
 ARENA_LIVE_MAX_STREAMS = int(os.environ.get("ARENA_LIVE_MAX_STREAMS", "0"))
+# A match being played shows spectators its position at most this often (one row written by the worker).
+ARENA_SPECTATOR_INTERVAL_SECONDS = float(os.environ.get("ARENA_SPECTATOR_INTERVAL_SECONDS", "0.15"))
 
 # Requests per period (s, min, hour, day), per user or (anonymous) per client address; a request over the
 # rate is answered 429 with Retry-After. Each is set by ARENA_RATE_<NAME>, e.g. ARENA_RATE_CHALLENGE=10/min.
