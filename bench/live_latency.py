@@ -1,0 +1,165 @@
+"""Live pages' latency: from a change committed to N real spectators' browsers-to-be having it (SSE).
+
+    python bench/live_latency.py [--clients 2 10 30] [--changes 40] [--gap 0.5] [--port 8766]
+
+Starts gunicorn on 127.0.0.1 with the repository's gunicorn.conf.py (as compose runs it: 4 processes with 2
+page threads and 16 stream threads each), once with Redis waking the streams (ARENA_LIVE_WAKEUP=redis) and
+once with the polling fallback of the demo (poll, every ARENA_LIVE_POLL_SECONDS). For each client count N it
+opens N real HTTP connections to one running match's stream (/matches/ID/stream/, signed in), then makes
+--changes changes, --gap seconds apart, the way a worker does: the match's progress row updated and
+`publish("match:ID")` fired once it commits. The latency of a change for a client is the time from that
+commit to the event's arrival on the client's socket (threads of this process, one clock). Prints p50, p95
+and the worst against the goal of 300 ms at p95; no assertion. The clients share the 2 cores with the server.
+
+Needs PostgreSQL (DATABASE_URL: a database of its own, migrated here; it adds a user and a match) and Redis
+(ARENA_CACHE_URL, default the local one, DB 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import statistics
+import sys
+import threading
+import time
+
+os.environ.setdefault("ARENA_CACHE_URL", "redis://127.0.0.1:6379/1")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+os.environ.setdefault("SECRET_KEY", "bench-live-latency-only")
+# Each stream lives through a whole run rather than reconnecting every minute.
+os.environ["ARENA_LIVE_STREAM_SECONDS"] = "600"
+
+from load_run import serve  # noqa: E402 - after the environment it reads
+
+GOAL_P95_MS = 300
+
+
+class Spectator(threading.Thread):
+    """One SSE connection: the arrival time of each event id it reads."""
+
+    def __init__(self, port: int, path: str, cookie: str):
+        super().__init__(daemon=True)
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        self.connection.request("GET", path, headers={"Cookie": cookie, "Accept": "text/event-stream"})
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200, self.response.status
+        self.arrivals: dict[int, float] = {}
+        self.first = threading.Event()
+
+    def run(self) -> None:
+        try:
+            for line in iter(self.response.readline, b""):
+                if line.startswith(b"id: "):
+                    self.arrivals[int(line[4:])] = time.perf_counter()
+                    self.first.set()
+        except OSError:
+            pass  # closed at the end of the run
+
+    def close(self) -> None:
+        self.response.close()
+        self.connection.close()
+
+
+def prepare():
+    """(the session cookie of a signed-in spectator, a running match with a progress row)."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+
+    from arena.bots.models import Bot
+    from arena.matches.models import Match, MatchProgress, MatchSeat
+
+    call_command("migrate", verbosity=0)
+    viewer, _ = get_user_model().objects.get_or_create(username="live-spectator")
+    client = Client()
+    client.force_login(viewer)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    # Made as a worker finds it, without queueing it (no worker here would take it).
+    match = Match.objects.create(game="endgame", seed=1, status=Match.Status.RUNNING, attempts=1)
+    for seat, name in enumerate(["greedy", "random"]):
+        MatchSeat.objects.create(match=match, seat=seat, bot=Bot.objects.builtin("endgame", name))
+    MatchProgress.objects.create(match=match, attempt=1, step=0, view={"game": "endgame"})
+    return cookie, match
+
+
+def change(match, step: int) -> tuple[int, float]:
+    """What a worker does at a write: the row updated, the topic published once committed. (The snapshot's
+    version for it, the time of the commit.)"""
+    from django.db import transaction
+
+    from arena.core.live import publish
+    from arena.matches import spectating
+    from arena.matches.models import MatchProgress
+
+    committed: list[float] = []
+    with transaction.atomic():
+        MatchProgress.objects.filter(match=match).update(step=step, view={"game": "endgame", "step": step})
+        transaction.on_commit(lambda: committed.append(time.perf_counter()))
+        publish(spectating.topic(match.pk))
+    return spectating.snapshot(match.pk, with_view=True).version, committed[0]
+
+
+def measure(port: int, cookie: str, match, clients: int, changes: int, gap: float, first_step: int) -> list[float]:
+    spectators = [Spectator(port, f"/matches/{match.pk}/stream/", cookie) for _ in range(clients)]
+    for spectator in spectators:
+        spectator.start()
+    for spectator in spectators:
+        spectator.first.wait(30)
+    sent = []
+    for step in range(first_step, first_step + changes):
+        sent.append(change(match, step))
+        time.sleep(gap)
+    time.sleep(1)  # the last events' way back
+    latencies = []
+    for spectator in spectators:
+        spectator.close()
+        for version, at in sent:
+            arrived = spectator.arrivals.get(version)
+            latencies.append((arrived - at) * 1000 if arrived is not None else float("inf"))
+    return latencies
+
+
+def report(mode: str, clients: int, latencies: list[float]) -> None:
+    received = [value for value in latencies if value != float("inf")]
+    lost = len(latencies) - len(received)
+    p50 = statistics.median(received)
+    p95 = statistics.quantiles(received, n=20)[-1] if len(received) > 1 else received[0]
+    print(f"  {mode:5} {clients:3} clients: p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  worst {max(received):6.1f} ms  "
+          f"({len(received)} events{f', {lost} never arrived' if lost else ''}; goal p95 <= {GOAL_P95_MS} ms: "
+          f"{'met' if p95 <= GOAL_P95_MS and not lost else 'NOT met'})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, nargs="+", default=[2, 10, 30])
+    parser.add_argument("--changes", type=int, default=40, help="changes per client count")
+    parser.add_argument("--gap", type=float, default=0.5, help="seconds between changes")
+    parser.add_argument("--port", type=int, default=8766)
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        sys.exit("live_latency needs DATABASE_URL=postgres://... (a database of its own)")
+    cookie, match = prepare()
+    print(f"gunicorn.conf.py on {os.cpu_count()} cores, {args.changes} changes {args.gap:g} s apart per run; "
+          f"load average {os.getloadavg()[0]:.1f} before")
+    step = 1
+    for mode in ("redis", "poll"):
+        os.environ["ARENA_LIVE_WAKEUP"] = mode
+        server = serve(args.port)
+        try:
+            for clients in args.clients:
+                report(mode, clients, measure(args.port, cookie, match, clients, args.changes, args.gap, step))
+                step += args.changes
+        finally:
+            server.terminate()
+            server.wait()
+    print(f"load average {os.getloadavg()[0]:.1f} after")
+
+
+if __name__ == "__main__":
+    main()
