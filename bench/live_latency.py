@@ -10,6 +10,8 @@ opens N real HTTP connections to one running match's stream (/matches/ID/stream/
 `publish("match:ID")` fired once it commits. The latency of a change for a client is the time from that
 commit to the event's arrival on the client's socket (threads of this process, one clock). Prints p50, p95
 and the worst against the goal of 300 ms at p95; no assertion. The clients share the 2 cores with the server.
+First, what spectators cost a worker: one write (a 4-seat Crazy-KING position's public view, the row's
+UPDATE, the publish), made at most every ARENA_SPECTATOR_INTERVAL_SECONDS, never per move.
 
 Needs PostgreSQL (DATABASE_URL: a database of its own, migrated here; it adds a user and a match) and Redis
 (ARENA_CACHE_URL, default the local one, DB 1).
@@ -105,6 +107,26 @@ def change(match, step: int) -> tuple[int, float]:
     return spectating.snapshot(match.pk, with_view=True).version, committed[0]
 
 
+def write_cost(writes: int = 200) -> float:
+    """Milliseconds a worker spends on one spectators' write (median), Crazy-KING at 4 seats mid-game."""
+    import random
+
+    from arena.matches.models import Match
+    from arena.matches.spectating import Spectators
+
+    match = Match.objects.create(game="crazyking", seed=7, status=Match.Status.RUNNING, attempts=1)
+    spectators = Spectators(match, 4)
+    state, rng = spectators.recent[0], random.Random(7)
+    for _ in range(40):
+        state = state.apply_action(rng.choice(state.legal_actions()))
+    times = []
+    for _ in range(writes):
+        began = time.perf_counter()
+        spectators._write(state)
+        times.append((time.perf_counter() - began) * 1000)
+    return statistics.median(times)
+
+
 def measure(port: int, cookie: str, match, clients: int, changes: int, gap: float, first_step: int) -> list[float]:
     spectators = [Spectator(port, f"/matches/{match.pk}/stream/", cookie) for _ in range(clients)]
     for spectator in spectators:
@@ -145,6 +167,9 @@ def main() -> None:
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("live_latency needs DATABASE_URL=postgres://... (a database of its own)")
     cookie, match = prepare()
+    cost = write_cost()
+    print(f"a spectators' write costs the worker {cost:.2f} ms (median): {cost / 150:.1%} of a match's time at one "
+          "write per 150 ms")
     print(f"gunicorn.conf.py on {os.cpu_count()} cores, {args.changes} changes {args.gap:g} s apart per run; "
           f"load average {os.getloadavg()[0]:.1f} before")
     step = 1

@@ -26,15 +26,18 @@ TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVE
 
 # Reading the seats (with bots, owners, versions) to play; then the match, the seats' results, the ratings
 # (lock the rows, write them, and the seats' before and after) and the inbox. A bot's first rated match
-# creates its rating row too (2 statements more).
-RATED_CHALLENGE_STATEMENTS = 7
+# creates its rating row too (2 statements more). Playing it writes what spectators see: one row at the end,
+# and at most one more every ARENA_SPECTATOR_INTERVAL_SECONDS of play (none here: the interval is long).
+RATED_CHALLENGE_STATEMENTS = 8
 
 
 def statements(queries) -> list[str]:
     return [query["sql"] for query in queries if not query["sql"].startswith(TRANSACTION_CONTROL)]
 
 
-def test_a_rated_challenge_is_played_and_recorded_in_a_fixed_number_of_statements(make_user, in_process_sandbox):
+def test_a_rated_challenge_is_played_and_recorded_in_a_fixed_number_of_statements(make_user, in_process_sandbox,
+                                                                                    settings):
+    settings.ARENA_SPECTATOR_INTERVAL_SECONDS = 3600
     ada, bob = make_user("ada"), make_user("bob")
     mine, theirs = active_bot(ada, name="mine"), active_bot(bob, name="theirs")
     first = services.challenge(ada, mine, [theirs], rated=True)

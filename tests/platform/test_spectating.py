@@ -55,7 +55,8 @@ def test_a_spectator_is_sent_the_public_view_only_of_every_move(name, game, sent
     rng = random.Random(5)
 
     steps = [snapshot.payload["step"] for snapshot in sent]
-    assert steps[:-1] == list(range(len(states))), "every position was sent while it was played, in order"
+    # After every move its position (the page draws the start itself), then the end.
+    assert steps == list(range(1, len(states))) + [len(states) - 1], "every position was sent, in order"
     for snapshot in sent:
         payload = snapshot.payload
         text = json.dumps(payload)
@@ -81,8 +82,8 @@ def test_a_delayed_match_is_sent_its_moves_that_many_behind_and_the_end_whole(se
                                            spectator_delay=3))
     moves = len(match.replay["events"])
     assert moves > 3
-    # The start, then after each move the position 3 moves before it (the start until then), then the end.
-    assert [snapshot.payload["step"] for snapshot in sent] == [0] + [max(0, k - 3) for k in range(1, moves + 1)] + [moves]
+    # After each move the position 3 moves before it (the start until then), then the end.
+    assert [snapshot.payload["step"] for snapshot in sent] == [max(0, k - 3) for k in range(1, moves + 1)] + [moves]
     assert sent[-2].payload["view"]["over"] is False and sent[-1].payload["view"]["over"] is True
 
 

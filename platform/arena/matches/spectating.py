@@ -2,11 +2,12 @@
 
 The worker does not write per move (a Crazy-KING match makes hundreds of decisions a second): `Spectators`,
 the referee's on_step hook, keeps the last few positions in memory and at most every
-ARENA_SPECTATOR_INTERVAL_SECONDS writes one row (MatchProgress) with the public view of the position
-`match.spectator_delay` moves ago, then wakes the match's live streams (arena.core.live). Only the game's
-public view is ever written (`GameState.public_view`: no hidden card, no seed, no seat's observation), so
-nothing a stream reads can reveal more, and a delayed tournament's row never holds a position younger than
-its delay allows. When the game is over its last position is written whole.
+ARENA_SPECTATOR_INTERVAL_SECONDS writes one row (MatchProgress, one statement) with the public view of the
+position `match.spectator_delay` moves ago, then wakes the match's live streams (arena.core.live). Only the
+game's public view is ever written (`GameState.public_view`: no hidden card, no seed, no seat's observation),
+so nothing a stream reads can reveal more, and a delayed tournament's row never holds a position younger
+than its delay allows. When the game is over its last position is written whole: a match shorter than the
+interval costs that one statement (the page draws the starting position itself).
 
 `snapshot` is what a match's stream sends: its status, and the position spectators may see.
 """
@@ -42,9 +43,6 @@ class Spectators:
         # The position spectators see is the oldest of these: `delay` moves behind the newest.
         start = get_game(match.game).new_game(num_players, match.config, match.seed)
         self.recent: deque[GameState] = deque([start], maxlen=match.spectator_delay + 1)
-        MatchProgress.objects.update_or_create(
-            match_id=self.match_id, defaults={"attempt": self.attempt, "step": 0, "view": start.public_view()})
-        publish(topic(self.match_id))
         self.written_at = self.clock()
 
     def __call__(self, before: GameState, seat: int, action, after: GameState) -> None:
@@ -57,9 +55,12 @@ class Spectators:
         self._write(final)
 
     def _write(self, state: GameState) -> None:
-        """One UPDATE, then the wake-up. A database that fails it costs spectators this update, never the match."""
+        """One statement (an upsert: this attempt's first write creates the row, or takes over an earlier
+        attempt's), then the wake-up. A database that fails it costs spectators this update, never the match."""
+        row = MatchProgress(match_id=self.match_id, attempt=self.attempt, step=state.step, view=state.public_view())
         try:
-            MatchProgress.objects.filter(match_id=self.match_id).update(step=state.step, view=state.public_view())
+            MatchProgress.objects.bulk_create([row], update_conflicts=True, unique_fields=["match"],
+                                              update_fields=["attempt", "step", "view"])
         except DatabaseError as error:
             logger.warning("match %s: spectators miss step %s (%s)", self.match_id, state.step, error)
         else:

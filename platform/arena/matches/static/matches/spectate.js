@@ -11,17 +11,22 @@
   const position = document.getElementById("live-position");
   const board = document.getElementById("board");
 
+  function show(view) {
+    const ctx = {seat: null, players, step: view.step, viewAt: (index) => (index === 0 && start ? start : view)};
+    board.replaceChildren(...ArenaReplay.draw(view, ctx));
+    const mover = view.to_move === null || view.to_move === undefined ? "" : ` · ${players[view.to_move] || `seat ${view.to_move}`} to move`;
+    position.textContent = view.over ? `the final position, after ${view.step} steps` : `step ${view.step}${mover}`;
+    position.dataset.step = view.step;
+  }
+
   section.addEventListener("arena:live", (event) => {
-    const {status, step, view} = event.detail.payload;
+    const {status, view} = event.detail.payload;
     if (status !== section.dataset.status) {
       section.dataset.status = status;
       document.body.dispatchEvent(new CustomEvent("arena:match-status"));
     }
-    if (!view || !board) return;
-    const ctx = {seat: null, players, step, viewAt: (index) => (index === 0 && start ? start : view)};
-    board.replaceChildren(...ArenaReplay.draw(view, ctx));
-    const mover = view.to_move === null || view.to_move === undefined ? "" : ` · ${players[view.to_move] || `seat ${view.to_move}`} to move`;
-    position.textContent = view.over ? `the final position, after ${step} steps` : `step ${step}${mover}`;
-    position.dataset.step = step;
+    if (view && board) show(view);
   });
+  // Until the worker's first write, the starting position (the page has it).
+  if (start && board) document.addEventListener("DOMContentLoaded", () => { if (!position.dataset.step) show(start); });
 })();
