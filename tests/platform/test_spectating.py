@@ -8,6 +8,7 @@ the seed."""
 import json
 import random
 import re
+import uuid
 
 import pytest
 from games import available_games, replay as replays
@@ -15,7 +16,7 @@ from games import available_games, replay as replays
 from arena.bots.models import Bot
 from arena.core.live import Snapshot
 from arena.matches import services, spectating
-from arena.matches.models import Match, MatchProgress
+from arena.matches.models import Match
 from platform_helpers import play_now
 
 GAMES = sorted(available_games().items())
@@ -30,6 +31,14 @@ def builtin_table(game) -> list[Bot]:
     if game.cooperative:
         return [Bot.objects.builtin(game.name, names[0])] * seats
     return [Bot.objects.builtin(game.name, names[seat % len(names)]) for seat in range(seats)]
+
+
+@pytest.fixture(params=["cache", "database"])
+def store(request, settings):
+    """Where spectators' positions are kept: the shared cache (Redis), or a row without one (the demo)."""
+    if request.param == "database":
+        settings.ARENA_CACHE_URL = ""
+    return request.param
 
 
 @pytest.fixture
@@ -76,7 +85,7 @@ def test_a_spectator_is_sent_the_public_view_only_of_every_move(name, game, sent
 
 
 @pytest.mark.django_db
-def test_a_delayed_match_is_sent_its_moves_that_many_behind_and_the_end_whole(sent):
+def test_a_delayed_match_is_sent_its_moves_that_many_behind_and_the_end_whole(sent, store):
     bots = [Bot.objects.builtin("endgame", "greedy"), Bot.objects.builtin("endgame", "random")]
     match = play_now(services.create_match("endgame", bots, purpose=Match.Purpose.TOURNAMENT, rated=False,
                                            spectator_delay=3))
@@ -88,14 +97,14 @@ def test_a_delayed_match_is_sent_its_moves_that_many_behind_and_the_end_whole(se
 
 
 @pytest.mark.django_db
-def test_the_snapshot_follows_the_status_and_forgets_an_earlier_attempt(in_process_sandbox):
+def test_the_snapshot_follows_the_status_and_forgets_an_earlier_attempt(in_process_sandbox, store):
     bots = [Bot.objects.builtin("endgame", "greedy"), Bot.objects.builtin("endgame", "random")]
     match = services.create_match("endgame", bots, purpose=Match.Purpose.CHALLENGE, rated=False)
     queued = spectating.snapshot(match.pk, with_view=True)
     assert queued.payload == {"status": "queued", "step": None, "view": None} and not queued.final
-    # What an attempt that was lost had written: not this attempt's.
-    MatchProgress.objects.create(match=match, attempt=0, step=7, view={"game": "endgame"})
     claimed = services.claim(match.pk)
+    # What an attempt that was lost had saved: not this attempt's.
+    spectating.save_progress(match.pk, {"claim": str(uuid.uuid4()), "step": 7, "view": {"game": "endgame"}})
     running = spectating.snapshot(match.pk, with_view=True)
     assert running.payload["status"] == "running" and running.payload["step"] is None
     assert running.version != queued.version

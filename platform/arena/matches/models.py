@@ -210,12 +210,13 @@ class MatchSeat(models.Model):
 
 
 class MatchProgress(models.Model):
-    """What spectators see of a match being played (matches.spectating): the public view of its position,
-    `spectator_delay` moves behind, written by the worker at most every ARENA_SPECTATOR_INTERVAL_SECONDS
-    (never a write per move). Only the public view: never a hidden card, the seed or a seat's observation."""
+    """What spectators see of a match being played (matches.spectating), where the platform has no shared
+    cache (the demo; with Redis it is kept there): the public view of its position, `spectator_delay` moves
+    behind, written by the worker at most every ARENA_SPECTATOR_INTERVAL_SECONDS (never a write per move).
+    Only the public view: never a hidden card, the seed or a seat's observation."""
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="progress")
-    attempt = models.PositiveIntegerField(help_text="The match's attempt that wrote it (a re-queued match starts over).")
+    claim = models.UUIDField(help_text="The claim of the attempt that wrote it (a re-queued match starts over).")
     step = models.PositiveIntegerField(help_text="The step of the position shown.")
     view = models.JSONField(help_text="The game's public view of that position.")
 

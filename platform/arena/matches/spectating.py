@@ -2,12 +2,15 @@
 
 The worker does not write per move (a Crazy-KING match makes hundreds of decisions a second): `Spectators`,
 the referee's on_step hook, keeps the last few positions in memory and at most every
-ARENA_SPECTATOR_INTERVAL_SECONDS writes one row (MatchProgress, one statement) with the public view of the
-position `match.spectator_delay` moves ago, then wakes the match's live streams (arena.core.live). Only the
-game's public view is ever written (`GameState.public_view`: no hidden card, no seed, no seat's observation),
-so nothing a stream reads can reveal more, and a delayed tournament's row never holds a position younger
-than its delay allows. When the game is over its last position is written whole: a match shorter than the
-interval costs that one statement (the page draws the starting position itself).
+ARENA_SPECTATOR_INTERVAL_SECONDS saves the public view of the position `match.spectator_delay` moves ago,
+then wakes the match's live streams (arena.core.live). Saved where it costs the worker least: in the shared
+cache (Redis, a fraction of a millisecond) when the platform has one, else in one database row
+(MatchProgress: the demo's SQLite file). It is a display, not a record (the replay is): tagged with the
+attempt's claim, so that what a lost attempt saved is never shown for the next. Only the game's public view
+is ever saved (`GameState.public_view`: no hidden card, no seed, no seat's observation), so nothing a stream
+reads can reveal more, and a delayed tournament's never holds a position younger than its delay allows.
+When the game is over its last position is saved whole; a match shorter than the interval saves only that
+(the page draws the starting position itself).
 
 `snapshot` is what a match's stream sends: its status, and the position spectators may see.
 """
@@ -19,8 +22,10 @@ import time
 from collections import deque
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError
 from games import GameState, get_game
+from redis import RedisError
 
 from arena.core.live import Snapshot, publish
 
@@ -37,7 +42,7 @@ class Spectators:
     """The on_step hook of one attempt at playing `match` (see the module's docstring)."""
 
     def __init__(self, match: Match, num_players: int, *, clock=time.monotonic):
-        self.match_id, self.attempt = match.pk, match.attempts
+        self.match_id, self.claim = match.pk, str(match.claim)
         self.clock = clock
         self.interval = settings.ARENA_SPECTATOR_INTERVAL_SECONDS
         # The position spectators see is the oldest of these: `delay` moves behind the newest.
@@ -55,17 +60,43 @@ class Spectators:
         self._write(final)
 
     def _write(self, state: GameState) -> None:
-        """One statement (an upsert: this attempt's first write creates the row, or takes over an earlier
-        attempt's), then the wake-up. A database that fails it costs spectators this update, never the match."""
-        row = MatchProgress(match_id=self.match_id, attempt=self.attempt, step=state.step, view=state.public_view())
+        """Save, then wake. A store that fails costs spectators this update, never the match."""
         try:
-            MatchProgress.objects.bulk_create([row], update_conflicts=True, unique_fields=["match"],
-                                              update_fields=["attempt", "step", "view"])
-        except DatabaseError as error:
+            save_progress(self.match_id, {"claim": self.claim, "step": state.step, "view": state.public_view()})
+        except (DatabaseError, OSError, RedisError) as error:
             logger.warning("match %s: spectators miss step %s (%s)", self.match_id, state.step, error)
         else:
             publish(topic(self.match_id))
         self.written_at = self.clock()
+
+
+def _shared_cache() -> bool:
+    return bool(settings.ARENA_CACHE_URL)
+
+
+def _cache_key(match_id: int) -> str:
+    return f"arena:spectating:{match_id}"
+
+
+def save_progress(match_id: int, progress: dict) -> None:
+    """Keep `progress` (claim, step, view) as what spectators of the match see: one cache write or one
+    statement (an upsert)."""
+    if _shared_cache():
+        cache.set(_cache_key(match_id), progress, timeout=PROGRESS_SECONDS)
+        return
+    MatchProgress.objects.bulk_create([MatchProgress(match_id=match_id, **progress)], update_conflicts=True,
+                                      unique_fields=["match"], update_fields=["claim", "step", "view"])
+
+
+def load_progress(match_id: int) -> dict | None:
+    if _shared_cache():
+        return cache.get(_cache_key(match_id))
+    row = MatchProgress.objects.filter(match_id=match_id).values("claim", "step", "view").first()
+    return row and {**row, "claim": str(row["claim"])}
+
+
+# How long the cache keeps a match's progress: longer than any match may run (its deadline), with room.
+PROGRESS_SECONDS = 2 * 3600
 
 
 # A status's place in a snapshot's version, so that a change of status alone is a new version.
@@ -77,15 +108,15 @@ STEP_RANGE = 10**7
 def snapshot(match_id: int, *, with_view: bool) -> Snapshot | None:
     """What the stream of match `match_id` sends now (None if it is gone): its status, and while it is
     played or once it ended, the step and (`with_view`: the person may see the match's rules) public view of
-    the position spectators may see. One query."""
-    row = (Match.objects.filter(pk=match_id)
-           .values("status", "attempts", "progress__attempt", "progress__step", "progress__view").first())
+    the position spectators may see."""
+    row = Match.objects.filter(pk=match_id).values("status", "attempts", "claim").first()
     if row is None:
         return None
-    # A row from an earlier attempt (the match was queued again) shows nothing of this one.
-    current = row["progress__attempt"] == row["attempts"] and row["status"] != Match.Status.QUEUED
-    step = row["progress__step"] if current else None
-    payload = {"status": row["status"], "step": step, "view": row["progress__view"] if current and with_view else None}
+    progress = load_progress(match_id) if row["claim"] else None
+    # What an earlier attempt saved (the match was queued again) shows nothing of this one.
+    current = progress is not None and progress["claim"] == str(row["claim"])
+    step = progress["step"] if current else None
+    payload = {"status": row["status"], "step": step, "view": progress["view"] if current and with_view else None}
     shown = 0 if step is None else step + 1
     version = (row["attempts"] * STEP_RANGE + shown) * len(STATUS_RANK) + STATUS_RANK[row["status"]]
     over = row["status"] in (Match.Status.FINISHED, Match.Status.SET_ASIDE, Match.Status.CANCELLED)
