@@ -143,14 +143,15 @@ class _RedisWaker:
     def wait(self, seconds: float) -> None:
         if self.fallback:
             return self.fallback.wait(seconds)
-        # A stream waits seconds to minutes between reads: it holds no database connection meanwhile (a
-        # PostgreSQL has a hundred to give; a stream reconnects in a few milliseconds when woken).
-        for database in connections.all(initialized_only=True):
-            database.close()
         try:
             if self.pubsub.get_message(timeout=max(0.0, seconds)) is not None:
                 while self.pubsub.get_message(timeout=0) is not None:  # several changes: one read covers them
                     pass
+            else:
+                # Nothing for a keepalive period: an idle stream holds no database connection (a PostgreSQL
+                # has a hundred to give); one whose topic is busy keeps its own, saving a reconnection a read.
+                for database in connections.all(initialized_only=True):
+                    database.close()
         except Exception as error:
             logger.warning("live: lost Redis (%s); polling instead", error)
             self.fallback = _Poller()
