@@ -112,7 +112,7 @@ def prepare():
 
 
 def change(match, step: int) -> tuple[int, float]:
-    """What a worker does at a write: the position saved (in Redis, as the platform does with a shared cache),
+    """What a worker does at a write: the position saved (in Redis, as the platform does when it has Redis),
     the topic published. (The snapshot's version for it, the time the change was saved.)"""
     from arena.core.live import publish
     from arena.matches import spectating

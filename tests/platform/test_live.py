@@ -20,7 +20,7 @@ def redis_available(settings) -> bool:
     if not settings.ARENA_LIVE_REDIS_URL:
         return False
     try:
-        return bool(live._redis().ping())
+        return bool(live.redis_client().ping())
     except Exception:
         return False
 
@@ -142,7 +142,7 @@ def test_over_the_process_limit_a_stream_sends_its_snapshot_and_asks_to_come_bac
 def test_publish_wakes_only_after_the_commit(transactional_db, settings):
     require(redis_available(settings), "Redis (the live pages' wake-up)")
     settings.ARENA_LIVE_WAKEUP = "redis"
-    subscriber = live._redis().pubsub(ignore_subscribe_messages=True)
+    subscriber = live.redis_client().pubsub(ignore_subscribe_messages=True)
     subscriber.subscribe(live.channel("match:77"))
     try:
         with transaction.atomic():

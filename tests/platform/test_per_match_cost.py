@@ -47,9 +47,9 @@ def test_a_rated_challenge_is_played_and_recorded_in_a_fixed_number_of_statement
     with CaptureQueriesContext(connection) as queries:
         assert services.run(claimed)
 
-    # What spectators see is saved in the shared cache, or without one in a row: one statement at the end, and
+    # What spectators see is saved in Redis, or without it in a row: one statement at the end, and
     # at most one more every ARENA_SPECTATOR_INTERVAL_SECONDS of play (none here: the interval is long).
-    spectators = 0 if settings.ARENA_CACHE_URL else 1
+    spectators = 0 if settings.ARENA_LIVE_REDIS_URL else 1
     assert len(statements(queries)) <= RATED_CHALLENGE_STATEMENTS + spectators, "\n".join(statements(queries))
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.replay["events"]

@@ -35,9 +35,9 @@ def builtin_table(game) -> list[Bot]:
 
 @pytest.fixture(params=["cache", "database"])
 def store(request, settings):
-    """Where spectators' positions are kept: the shared cache (Redis), or a row without one (the demo)."""
+    """Where spectators' positions are kept: Redis, or a row without it (the demo, which polls)."""
     if request.param == "database":
-        settings.ARENA_CACHE_URL = ""
+        settings.ARENA_LIVE_REDIS_URL, settings.ARENA_LIVE_WAKEUP = "", "poll"
     return request.param
 
 

@@ -95,7 +95,7 @@ def _wake(topic: str) -> None:
     if wakeup_mode() != "redis":
         return  # the streams poll
     try:
-        _redis().publish(channel(topic), "1")
+        redis_client().publish(channel(topic), "1")
     except Exception as error:  # redis.RedisError, OSError: a wake-up is an optimisation, never a failure
         logger.warning("live: could not publish %s (%s); its streams see the change at their next poll", topic, error)
 
@@ -109,8 +109,9 @@ _clients: dict[str, Any] = {}
 _clients_lock = threading.Lock()
 
 
-def _redis():
-    """One redis-py client (a connection pool) per URL and process, shared by its threads."""
+def redis_client():
+    """The live pages' Redis (ARENA_LIVE_REDIS_URL): one redis-py client (a connection pool) per URL and
+    process, shared by its threads. For what live pages keep beside the database (a match's position)."""
     import redis
 
     url = settings.ARENA_LIVE_REDIS_URL
@@ -136,7 +137,7 @@ class _RedisWaker:
     committed between that read and the wait still wakes it. If Redis fails, it polls from then on."""
 
     def __init__(self, topic: str):
-        self.pubsub = _redis().pubsub(ignore_subscribe_messages=True)
+        self.pubsub = redis_client().pubsub(ignore_subscribe_messages=True)
         self.pubsub.subscribe(channel(topic))
         self.fallback: _Poller | None = None
 

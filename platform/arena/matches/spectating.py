@@ -3,8 +3,8 @@
 The worker does not write per move (a Crazy-KING match makes hundreds of decisions a second): `Spectators`,
 the referee's on_step hook, keeps the last few positions in memory and at most every
 ARENA_SPECTATOR_INTERVAL_SECONDS saves the public view of the position `match.spectator_delay` moves ago,
-then wakes the match's live streams (arena.core.live). Saved where it costs the worker least: in the shared
-cache (Redis, a fraction of a millisecond) when the platform has one, else in one database row
+then wakes the match's live streams (arena.core.live). Saved where it costs the worker least: in the live
+pages' Redis (a fraction of a millisecond) when the platform has one, else in one database row
 (MatchProgress: the demo's SQLite file). It is a display, not a record (the replay is): tagged with the
 attempt's claim, so that what a lost attempt saved is never shown for the next. Only the game's public view
 is ever saved (`GameState.public_view`: no hidden card, no seed, no seat's observation), so nothing a stream
@@ -17,17 +17,17 @@ When the game is over its last position is saved whole; a match shorter than the
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import deque
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import DatabaseError
 from games import GameState, get_game
 from redis import RedisError
 
-from arena.core.live import Snapshot, publish
+from arena.core.live import Snapshot, publish, redis_client
 
 from .models import Match, MatchProgress
 
@@ -70,32 +70,33 @@ class Spectators:
         self.written_at = self.clock()
 
 
-def _shared_cache() -> bool:
-    return bool(settings.ARENA_CACHE_URL)
+def _in_redis() -> bool:
+    return bool(settings.ARENA_LIVE_REDIS_URL)
 
 
-def _cache_key(match_id: int) -> str:
+def _redis_key(match_id: int) -> str:
     return f"arena:spectating:{match_id}"
 
 
 def save_progress(match_id: int, progress: dict) -> None:
-    """Keep `progress` (claim, step, view) as what spectators of the match see: one cache write or one
+    """Keep `progress` (claim, step, view) as what spectators of the match see: one Redis SET or one
     statement (an upsert)."""
-    if _shared_cache():
-        cache.set(_cache_key(match_id), progress, timeout=PROGRESS_SECONDS)
+    if _in_redis():
+        redis_client().set(_redis_key(match_id), json.dumps(progress), ex=PROGRESS_SECONDS)
         return
     MatchProgress.objects.bulk_create([MatchProgress(match_id=match_id, **progress)], update_conflicts=True,
                                       unique_fields=["match"], update_fields=["claim", "step", "view"])
 
 
 def load_progress(match_id: int) -> dict | None:
-    if _shared_cache():
-        return cache.get(_cache_key(match_id))
+    if _in_redis():
+        saved = redis_client().get(_redis_key(match_id))
+        return json.loads(saved) if saved else None
     row = MatchProgress.objects.filter(match_id=match_id).values("claim", "step", "view").first()
     return row and {**row, "claim": str(row["claim"])}
 
 
-# How long the cache keeps a match's progress: longer than any match may run (its deadline), with room.
+# How long Redis keeps a match's progress: longer than any match may run (its deadline), with room.
 PROGRESS_SECONDS = 2 * 3600
 
 
