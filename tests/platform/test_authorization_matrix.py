@@ -240,6 +240,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "matches:match": page(PUBLIC),
     "matches:replay": page(PUBLIC),
     "matches:match_live": page(PUBLIC),
+    "matches:stream": page(PUBLIC),
     "matches:replay_data": page(PUBLIC),
     "matches:replay_file": page(PUBLIC),
     # Streamed move analysis is Sprouts' only: the world's match (End Game) has none to stream.

@@ -57,10 +57,10 @@ class Progress(TypedDict):
 
 
 def queue(game: str, bots, *, purpose: str, seed: int, versions: dict, config: dict, variant=None,
-          rated: bool = False) -> Match:
+          rated: bool = False, spectator_delay: int = 0) -> Match:
     """A game of a batch, queued: seated exactly as given (a batch balances its seats itself)."""
     return services.create_match(game, bots, purpose=purpose, rated=rated, versions=versions, config=config,
-                                 variant=variant, seed=seed, rotate=False)
+                                 variant=variant, seed=seed, rotate=False, spectator_delay=spectator_delay)
 
 
 def settle(matches: Iterable[Match]) -> Settlement:

@@ -94,6 +94,9 @@ class Match(models.Model):
                                                    "(not a bot's fault).")
     fault = models.TextField(blank=True, help_text="The last exception the platform raised running the match, with "
                                                    "its traceback (for the operator; kept if a retry then succeeded).")
+    spectator_delay = models.PositiveIntegerField(
+        default=0, help_text="Spectators see the match this many moves behind while it is played (a tournament's "
+                             "choice); the whole of it once it is over.")
 
     objects = MatchQuerySet.as_manager()
 
@@ -204,3 +207,18 @@ class MatchSeat(models.Model):
         if self.rating_before is None or self.rating_after is None:
             return None
         return self.rating_after - self.rating_before
+
+
+class MatchProgress(models.Model):
+    """What spectators see of a match being played (matches.spectating), where the platform has no shared
+    cache (the demo; with Redis it is kept there): the public view of its position, `spectator_delay` moves
+    behind, written by the worker at most every ARENA_SPECTATOR_INTERVAL_SECONDS (never a write per move).
+    Only the public view: never a hidden card, the seed or a seat's observation."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="progress")
+    claim = models.UUIDField(help_text="The claim of the attempt that wrote it (a re-queued match starts over).")
+    step = models.PositiveIntegerField(help_text="The step of the position shown.")
+    view = models.JSONField(help_text="The game's public view of that position.")
+
+    def __str__(self):
+        return f"match {self.match_id} at step {self.step}"

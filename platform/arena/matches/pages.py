@@ -1,6 +1,6 @@
 """The pages of matches: challenges, a match as it runs, and its replay."""
 
-from functools import wraps
+from functools import partial, wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,11 +18,12 @@ from games.core import Game
 from arena.accounts.access import bots_with_private_access, match_visible, public_matches
 from arena.bots.models import Bot
 from arena.bots.pages import own_bot, render_bot_page
+from arena.core.live import event_stream
 from arena.core.ratelimit import rate_limited, too_many_requests
 from arena.core.throttles import ChallengeThrottle
 from arena.variants.access import RulesSeen
 
-from . import services as match_services
+from . import services as match_services, spectating
 from .forms import ChallengeForm
 from .models import Match, MatchSeat
 from .replays import FINISHED_VIEW_SECONDS, finished_view, move_analysis, streams_analysis
@@ -82,8 +83,18 @@ def match_page(request, pk):
 
 @signed_in_or_public_match
 def match_live(request, pk):
-    """The part of the match page that changes until the match is over (polled by htmx every second)."""
+    """The part of the match page that changes until the match is over (fetched again by htmx each time the
+    match's stream says its status changed)."""
     return render(request, "matches/_match_live.html", _match_context(request, _shown_match(request, pk)))
+
+
+@signed_in_or_public_match
+def match_stream(request, pk):
+    """The match as it is played, as server-sent events (arena.core.live): its status, and the public view of
+    its position (a tournament's delay behind) for whoever may see the match and its rules."""
+    match = _shown_match(request, pk)
+    with_view = RulesSeen(request.user)(match)
+    return event_stream(request, spectating.topic(match.pk), partial(spectating.snapshot, match.pk, with_view=with_view))
 
 
 def _match_context(request, match: Match) -> dict:
@@ -100,6 +111,7 @@ def _match_context(request, match: Match) -> dict:
     variant = match.variant if match.variant_id and rules_seen else None
     game = get_game(match.game)
     running = match.status == Match.Status.RUNNING and match.started_at
+    watched = not match.is_over and rules_seen
     return {
         "match": match, "seats": seats, "variant": variant, "rules_seen": rules_seen, "game": game,
         "cooperative": game.cooperative,
@@ -107,6 +119,11 @@ def _match_context(request, match: Match) -> dict:
         "has_analysis": has_analysis(game),
         # Said while a match runs, so that a bot drawing on its time bank is not a silent wait.
         "running_for": round((timezone.now() - match.started_at).total_seconds()) if running else None,
+        # While it is played, the board as spectators see it (the replay viewer's drawing of the game).
+        "live_modules": replay_modules(match.game) if watched else [],
+        "players": [seat.bot.label for seat in rows] if watched else [],
+        # Its starting position, public (End Game's drawing colours the numbers taken since).
+        "start_view": game.new_game(len(rows), match.config, match.seed).public_view() if watched else None,
     }
 
 

@@ -11,6 +11,8 @@ from games import BotFailure, get_game
 from games.bots import make_player
 from games.referee import MatchResult, Player, play_match, seated
 
+from .spectating import Spectators
+
 
 # The bots' sources are written in folders named so, then "PID.START-" of the playing process (see
 # remove_stale_folders).
@@ -76,15 +78,18 @@ class UnstartablePlayer:
 def play(match, seats) -> MatchResult:
     """Play `match` with `seats` (MatchSeat rows in seat order) and return the referee's result.
 
-    Its sandboxes are closed however the match ends (see games.referee.seated), its bots' files removed."""
+    Its sandboxes are closed however the match ends (see games.referee.seated), its bots' files removed.
+    Spectators see it as it is played (matches.spectating), without a write per move."""
     from sandbox.base import local_owner_prefix
 
     game = get_game(match.game)
     backend = match_backend(match)
+    spectators = Spectators(match, len(seats))
     # Named after this process, so that if it is killed mid-match the next cleanup knows the folder is stale.
     with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{local_owner_prefix()}-{match.pk}-") as folder, \
             seated(partial(_open_seat, match, seat, game, backend, folder) for seat in seats) as players:
-        result = play_match(game, players, config=match.config, seed=match.seed)
+        result = play_match(game, players, config=match.config, seed=match.seed, on_step=spectators)
+    spectators.over(result.final_state)
     result.replay["players"] = [seat.bot.label for seat in seats]  # the platform's names, not the sandboxes' paths
     return result
 

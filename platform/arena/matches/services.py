@@ -25,7 +25,8 @@ forever: an ending, announced on match_finished like a result, until the staff q
 Every change of status that other apps hear of goes through `change_status` (finishing, a fault queued
 again or set aside, a cancel, a re-queue by the staff or the sweep): the compare-and-set and the signals
 (`signals.match_status_changed`, and `match_finished` for an ending) are one step, so no path can change a
-status silently. Only the claim (queued -> running) is not announced: no app waits on a match starting.
+status silently. Only the claim (queued -> running) is not announced: no app waits on a match starting
+(only its spectators, whose live streams every status change wakes, the claim's too: matches.spectating).
 """
 
 import logging
@@ -43,11 +44,12 @@ from django.utils import timezone
 from games import ConfigError, get_game
 
 from arena.accounts.access import attends
+from arena.core import live
 from arena.core.errors import Invalid, NotAllowed, TooMany
 from arena.core.queue import publish_on_commit
 from arena.bots.models import Bot, BotVersion
 
-from . import runner
+from . import runner, spectating
 from .models import Match, MatchSeat
 from .signals import challenge_requested, match_finished, match_status_changed
 from .transient import TRANSIENT_ERRORS, retrying
@@ -74,7 +76,7 @@ class TooManyInFlight(ChallengeError, TooMany):
 
 def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, created_by=None,
                  versions: dict[int, BotVersion] | None = None, config: dict | None = None,
-                 variant=None, seed: int | None = None, rotate: bool = True) -> Match:
+                 variant=None, seed: int | None = None, rotate: bool = True, spectator_delay: int = 0) -> Match:
     """A queued match between `bots`, dispatched to the workers once the transaction commits.
 
     Seats are the bots' order rotated by one more place each time the same table meets again, so each
@@ -82,7 +84,7 @@ def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, creat
     least tie); `rotate=False` seats them as given (a tournament series balances seats itself).
     `versions` pins the version a bot plays (by bot id); otherwise its active version. A course `variant`
     (variants.Variant) gives the options instead of `config`: the match keeps a copy. `seed` (default: a
-    fresh random one) decides all chance in the match.
+    fresh random one) decides all chance in the match. Spectators watch it `spectator_delay` moves behind.
     """
     if variant is not None:
         config = variant.config
@@ -94,7 +96,7 @@ def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, creat
         seated = bots[shift:] + bots[:shift]
         match = Match.objects.create(
             game=game, config=config or {}, variant=variant, seed=seed, purpose=purpose, rated=rated,
-            created_by=created_by, deadline=dispatch_deadline(),
+            created_by=created_by, deadline=dispatch_deadline(), spectator_delay=spectator_delay,
         )
         MatchSeat.objects.bulk_create(
             MatchSeat(match=match, seat=number, bot=bot,
@@ -206,6 +208,7 @@ def claim(match_id: int) -> Claim | float | None:
         match.started_at = now
         match.deadline = now + timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
         match.save(update_fields=["status", "claim", "attempts", "started_at", "deadline"])
+        live.publish(spectating.topic(match.pk))
     return Claim(match, match.claim)
 
 
@@ -347,6 +350,7 @@ def change_status(match: Match, status: str, *, expected: Iterable[str], claim_t
         match_status_changed.send(sender=Match, match=match, previous=previous, status=status)
         if status in ENDINGS:
             match_finished.send(sender=Match, match=match)
+        live.publish(spectating.topic(match.pk))  # its watchers learn of it once it commits
     return True
 
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("bots/<int:pk>/challenge-with-mine/", pages.challenge_opponent, name="challenge_opponent"),
     path("matches/<int:pk>/", pages.match_page, name="match"),
     path("matches/<int:pk>/live/", pages.match_live, name="match_live"),
+    path("matches/<int:pk>/stream/", pages.match_stream, name="stream"),
     path("matches/<int:pk>/replay/", pages.replay_page, name="replay"),
     path("matches/<int:pk>/replay/data/", pages.replay_data, name="replay_data"),
     path("matches/<int:pk>/replay/analysis/<int:step>/", pages.replay_analysis, name="replay_analysis"),

@@ -4,7 +4,7 @@ from games import available_games
 from arena.bots.models import Bot
 from arena.variants.models import Variant
 
-from .models import Tournament
+from .models import MAX_SPECTATOR_DELAY, Tournament
 
 
 class TournamentForm(forms.Form):
@@ -23,6 +23,9 @@ class TournamentForm(forms.Form):
     seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING)
     visibility = forms.ChoiceField(choices=Tournament.Visibility.choices, initial=Tournament.Visibility.LIVE)
     rated = forms.BooleanField(required=False, help_text="Its matches change the ladder's Elo ratings.")
+    spectator_delay = forms.IntegerField(min_value=0, max_value=MAX_SPECTATOR_DELAY, initial=0, required=False,
+                                         label="Spectator delay",
+                                         help_text="Moves spectators are held back while a game is played (0: live).")
 
     def __init__(self, *args, course, **kwargs):
         super().__init__(*args, **kwargs)

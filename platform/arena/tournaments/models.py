@@ -7,9 +7,13 @@ format logic (pairings, brackets, tie-breaks) lives in games.tournament and is s
 """
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from games.tournament import FORMATS, Outcome
 from games.tournament.heats import advancing
+
+# The most moves a tournament may hold its spectators back (more than any game of the platform lasts).
+MAX_SPECTATOR_DELAY = 1000
 
 
 class TournamentQuerySet(models.QuerySet):
@@ -67,6 +71,9 @@ class Tournament(models.Model):
     advance = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Heats: how many of each pod go on.")
     rated = models.BooleanField(default=False, help_text="Whether its matches change the ladder's Elo ratings.")
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.LIVE)
+    spectator_delay = models.PositiveIntegerField(
+        default=0, validators=[MaxValueValidator(MAX_SPECTATOR_DELAY)],
+        help_text="Spectators watch its games this many moves behind while they are played (0: as they happen).")
     seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RATING)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT, db_index=True)
     seed = models.BigIntegerField(help_text="All games' seeds derive from it (and each series' key).")

@@ -5,7 +5,7 @@ from arena.core.fields import JSONObjectField
 from arena.bots.models import Bot
 from arena.variants.models import Variant
 
-from .models import Entrant, Tournament
+from .models import MAX_SPECTATOR_DELAY, Entrant, Tournament
 
 
 class EntrantSerializer(serializers.Serializer):
@@ -42,7 +42,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "course", "name", "game", "config", "variant", "format", "players_per_game",
-                  "games_per_series", "rounds", "advance", "rated", "visibility", "seeding", "status", "note",
+                  "games_per_series", "rounds", "advance", "rated", "visibility", "seeding", "spectator_delay", "status", "note",
                   "created_at", "started_at", "finished_at", "champion", "entrants", "progress"]
         read_only_fields = fields
 
@@ -63,6 +63,8 @@ class NewTournamentSerializer(serializers.Serializer):
     rated = serializers.BooleanField(default=False, help_text="Whether its matches change Elo (default no).")
     visibility = serializers.ChoiceField(choices=Tournament.Visibility.choices, default=Tournament.Visibility.LIVE)
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, default=Tournament.Seeding.RATING)
+    spectator_delay = serializers.IntegerField(min_value=0, max_value=MAX_SPECTATOR_DELAY, default=0,
+                                               help_text="Moves spectators are held back while a game is played.")
 
 
 class NewEntrantSerializer(serializers.Serializer):

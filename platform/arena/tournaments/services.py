@@ -40,7 +40,7 @@ from arena.notifications.models import Notification
 from arena.notifications.services import notify_all
 from arena.ratings.models import Rating
 
-from .models import Entrant, Series, SeriesGame, Tournament
+from .models import MAX_SPECTATOR_DELAY, Entrant, Series, SeriesGame, Tournament
 from .signals import tournament_status_changed
 
 
@@ -61,8 +61,8 @@ class TournamentConflict(TournamentError, Conflict):
 def create_tournament(user, course, *, name: str, game: str, format: str, games_per_series: int = 2,
                       players_per_game: int | None = None, rounds: int | None = None, advance: int | None = None,
                       config: dict | None = None, variant=None, rated: bool = False,
-                      visibility: str = Tournament.Visibility.LIVE, seeding: str = Tournament.Seeding.RATING
-                      ) -> Tournament:
+                      visibility: str = Tournament.Visibility.LIVE, seeding: str = Tournament.Seeding.RATING,
+                      spectator_delay: int = 0) -> Tournament:
     """A draft tournament of `course` (its instructors only), checked as far as it can be before entrants."""
     if not teaches(user, course):
         raise TournamentNotAllowed("only the course's instructors can create its tournaments")
@@ -95,11 +95,14 @@ def create_tournament(user, course, *, name: str, game: str, format: str, games_
     except ConfigError as exc:
         raise TournamentError(f"these options cannot be played: {exc}") from exc
     _check_format_options(rules, format, players_per_game, rounds, advance)
+    if isinstance(spectator_delay, bool) or not isinstance(spectator_delay, int) \
+            or not 0 <= spectator_delay <= MAX_SPECTATOR_DELAY:
+        raise TournamentError(f"spectators may be held back 0 to {MAX_SPECTATOR_DELAY} moves")
     return Tournament.objects.create(
         course=course, name=name.strip() or f"{rules.title} tournament", game=game, config=config or {},
         variant=variant, format=format, players_per_game=players_per_game, games_per_series=games_per_series,
         rounds=rounds, advance=advance, rated=rated, visibility=visibility, seeding=seeding,
-        seed=random.SystemRandom().getrandbits(48), created_by=user,
+        spectator_delay=spectator_delay, seed=random.SystemRandom().getrandbits(48), created_by=user,
     )
 
 
@@ -490,6 +493,7 @@ def _create_game(tournament: Tournament, row: Series, spec, entrants: dict[int, 
         tournament.game, [entrant.bot for entrant in seated], purpose=Match.Purpose.TOURNAMENT,
         rated=tournament.rated, versions={e.bot.pk: e.version for e in seated if e.version},
         config=tournament.config, variant=tournament.variant, seed=spec.seed,
+        spectator_delay=tournament.spectator_delay,
     )
     SeriesGame.objects.create(series=row, index=spec.index, seats=list(spec.seats), match=match)
 

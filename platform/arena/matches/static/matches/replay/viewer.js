@@ -265,6 +265,14 @@ window.ArenaReplay = (() => {
       el("div", {class: "hand"}, cards));
   }
 
-  document.addEventListener("DOMContentLoaded", start);
-  return {register, el, playingCard, seatBox, suits: SUITS};
+  // One position drawn outside the replay (a match's live board): `view` is any view of the game (the public
+  // one there), `ctx` gives the players' names, the seat looking (null for a spectator) and viewAt(0).
+  function draw(view, ctx) {
+    const frame = {text: JSON.stringify(view, null, 1)};
+    return [].concat((renderers[view.game] || generic).render(view, {el, frame, ...ctx}));
+  }
+
+  // The viewer itself runs on the replay page only.
+  document.addEventListener("DOMContentLoaded", () => { if (document.getElementById("replay-data")) start(); });
+  return {register, el, playingCard, seatBox, suits: SUITS, draw};
 })();

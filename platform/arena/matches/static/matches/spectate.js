@@ -1,0 +1,32 @@
+// A match's page while it is played: each snapshot of its stream (core/live.js, arena/core/live.py) redraws
+// the board as spectators see it, with the replay viewer's drawing of the game; a change of status has the
+// page fetch its status part again (htmx, "arena:match-status"), which links the replay once it is over.
+(() => {
+  "use strict";
+  const section = document.getElementById("live");
+  if (!section) return;
+  const json = (id) => { const node = document.getElementById(id); return node ? JSON.parse(node.textContent) : null; };
+  const players = json("live-players") || [];
+  const start = json("live-start");
+  const position = document.getElementById("live-position");
+  const board = document.getElementById("board");
+
+  function show(view) {
+    const ctx = {seat: null, players, step: view.step, viewAt: (index) => (index === 0 && start ? start : view)};
+    board.replaceChildren(...ArenaReplay.draw(view, ctx));
+    const mover = view.to_move === null || view.to_move === undefined ? "" : ` · ${players[view.to_move] || `seat ${view.to_move}`} to move`;
+    position.textContent = view.over ? `the final position, after ${view.step} steps` : `step ${view.step}${mover}`;
+    position.dataset.step = view.step;
+  }
+
+  section.addEventListener("arena:live", (event) => {
+    const {status, view} = event.detail.payload;
+    if (status !== section.dataset.status) {
+      section.dataset.status = status;
+      document.body.dispatchEvent(new CustomEvent("arena:match-status"));
+    }
+    if (view && board) show(view);
+  });
+  // Until the worker's first write, the starting position (the page has it).
+  if (start && board) document.addEventListener("DOMContentLoaded", () => { if (!position.dataset.step) show(start); });
+})();

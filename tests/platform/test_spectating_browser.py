@@ -1,0 +1,68 @@
+"""A spectator in a real browser (Debian's chromium, under the site's Content-Security-Policy) watches a bot
+match played by a real worker in the Docker sandbox: moves arrive on the live board before the match ends,
+then the match's replay."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+
+from arena.bots.models import Bot
+from arena.matches import services
+from arena.matches.models import Match
+from platform_helpers import BROWSER_TIMEOUT_MS, active_bot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# End Game's take-the-larger-end bot, thinking a little over each move (well within its 1 s a decision), so
+# that the match lasts a few seconds: long enough for a person to watch it.
+THINKING_BOT = b"""import time
+
+def act(observation):
+    time.sleep(0.3)
+    board = observation['board']
+    return 'left' if board[0] >= board[-1] else 'right'
+"""
+
+
+@pytest.fixture
+def people(django_user_model):
+    # Made before the browser starts: its event loop forbids database calls in this thread.
+    carol = django_user_model.objects.create_user("carol", password="carol-browser-pass")
+    django_user_model.objects.create_user("dora", password="dora-browser-pass")
+    return active_bot(carol, code=THINKING_BOT)
+
+
+def queue_match(bot) -> Match:
+    try:
+        return services.create_match("endgame", [bot, Bot.objects.builtin("endgame", "greedy")],
+                                     purpose=Match.Purpose.CHALLENGE, rated=False)
+    finally:
+        connection.close()  # this thread's own: the test database is dropped at the end
+
+
+def test_a_spectator_sees_the_moves_as_they_are_played_then_the_replay(live_server, live_worker, people, chromium):
+    page = chromium.new_context().new_page()  # the site's policy holds: no bypass
+    page.set_default_timeout(BROWSER_TIMEOUT_MS)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "dora")
+    page.fill("input[name=password]", "dora-browser-pass")
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Your bots")
+
+    # Queued now, while the spectator is signed in (from another thread: the browser's loop forbids the database
+    # in this one).
+    with ThreadPoolExecutor(1) as thread:
+        match = thread.submit(queue_match, people).result()
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    # A number taken on the board while the page still says the match is being played: a move seen live.
+    page.wait_for_selector('#live[data-status="running"] #board .cell.taken')
+    assert page.locator("#board .cell").count() == 20
+    assert page.inner_text("#live-position").startswith("step ")
+
+    page.wait_for_selector("#status:has-text('finished')")
+    page.wait_for_selector('#live[data-status="finished"] #live-position:has-text("final position")')
+    assert page.locator("#board .cell.taken").count() == 20
+    page.click("text=Watch the replay")
+    page.wait_for_selector("#moves tr[data-step]")
+    assert page.inner_text("#position").startswith("step 0 /")
