@@ -47,6 +47,17 @@ def fast_password_hashing():
 
 
 @pytest.fixture(scope="session")
+def live_server(live_server, django_db_setup):
+    """pytest-django's test server, whose live streams (arena.core.live) end before the test database is
+    dropped: a stream thread outlives its test (the server's threads are daemons) and would otherwise still
+    read a database being dropped, or keep it open ("being accessed by other users")."""
+    from arena.core import live
+
+    yield live_server
+    assert live.stop_streams(timeout=30), "live streams still running after 30 s"
+
+
+@pytest.fixture(scope="session")
 def sandbox_backend():
     """The real Docker sandbox, as in production (the engine answering, with the bot image built)."""
     import sandbox

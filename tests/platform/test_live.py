@@ -174,3 +174,16 @@ def test_hostile_last_event_ids_and_query_strings_get_a_stream_never_an_error(cl
     known = next((value for value in (header.strip(), query.strip()) if value), "")
     # A client whose id is the current version gets no event again; any other id gets the snapshot.
     assert ("id: 4\n" in body) is (known != "4")
+
+
+def test_a_server_going_down_ends_its_streams_and_takes_no_new_one(wakeup, person, live_server, monkeypatch):
+    """`stop_streams` (run before a test server's database is dropped) ends an open stream within a second or
+    so, whatever its wake-up, and a stream asked for afterwards gets its snapshot and is told to come back."""
+    monkeypatch.setattr(live, "streams", live._StreamCount())  # this process's own count stays open
+    with Stream(stream_url(live_server, person)) as stream:
+        assert stream.next_event()["data"]["version"] == 1
+        assert live.stop_streams(timeout=10) is True
+        assert stream.next_event() is None  # the server ended it; EventSource would reconnect elsewhere
+    with Stream(stream_url(live_server, person)) as late:
+        assert late.next_event()["data"]["version"] == 1
+        assert late.next_event() is None

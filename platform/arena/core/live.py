@@ -125,8 +125,10 @@ def redis_client():
 class _Poller:
     """The fallback wake-up: nobody wakes us, wait one poll period."""
 
-    def wait(self, seconds: float) -> None:
+    def wait(self, seconds: float) -> bool:
+        """Waits at most `seconds`; True: read the snapshot again."""
         time.sleep(max(0.0, min(seconds, settings.ARENA_LIVE_POLL_SECONDS)))
+        return True
 
     def close(self) -> None:
         pass
@@ -140,22 +142,31 @@ class _RedisWaker:
         self.pubsub = redis_client().pubsub(ignore_subscribe_messages=True)
         self.pubsub.subscribe(channel(topic))
         self.fallback: _Poller | None = None
+        self.quiet_since = time.monotonic()
 
-    def wait(self, seconds: float) -> None:
+    def wait(self, seconds: float) -> bool:
+        """Waits at most `seconds` for a wake-up; True: read the snapshot again (woken, or quiet for a
+        keepalive period, so that a lost wake-up costs at most that long)."""
         if self.fallback:
             return self.fallback.wait(seconds)
         try:
             if self.pubsub.get_message(timeout=max(0.0, seconds)) is not None:
                 while self.pubsub.get_message(timeout=0) is not None:  # several changes: one read covers them
                     pass
-            else:
-                # Nothing for a keepalive period: an idle stream holds no database connection (a PostgreSQL
-                # has a hundred to give); one whose topic is busy keeps its own, saving a reconnection a read.
-                for database in connections.all(initialized_only=True):
-                    database.close()
+                self.quiet_since = time.monotonic()
+                return True
+            if time.monotonic() - self.quiet_since < settings.ARENA_LIVE_KEEPALIVE_SECONDS:
+                return False
+            # Nothing for a keepalive period: an idle stream holds no database connection (a PostgreSQL
+            # has a hundred to give); one whose topic is busy keeps its own, saving a reconnection a read.
+            for database in connections.all(initialized_only=True):
+                database.close()
+            self.quiet_since = time.monotonic()
+            return True
         except Exception as error:
             logger.warning("live: lost Redis (%s); polling instead", error)
             self.fallback = _Poller()
+            return True
 
     def close(self) -> None:
         try:
@@ -173,17 +184,22 @@ def _open_waker(topic: str):
     return _Poller()
 
 
+# The longest a stream waits without looking whether the process is closing its streams (`stop_streams`).
+CLOSING_CHECK_SECONDS = 1.0
+
+
 class _StreamCount:
     """Streams open in this process, against ARENA_LIVE_MAX_STREAMS (0: no limit)."""
 
     def __init__(self):
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
         self.open = 0
+        self.closing = threading.Event()
 
     def enter(self) -> bool:
         limit = settings.ARENA_LIVE_MAX_STREAMS
         with self.lock:
-            if limit and self.open >= limit:
+            if self.closing.is_set() or (limit and self.open >= limit):
                 return False
             self.open += 1
             return True
@@ -191,9 +207,23 @@ class _StreamCount:
     def leave(self) -> None:
         with self.lock:
             self.open -= 1
+            self.lock.notify_all()
+
+    def close_all(self, timeout: float) -> bool:
+        """Ends every stream of this process within about CLOSING_CHECK_SECONDS (their clients reconnect,
+        elsewhere) and refuses new ones; True once none is left, False if some still run after `timeout`."""
+        self.closing.set()
+        with self.lock:
+            return self.lock.wait_for(lambda: self.open == 0, timeout)
 
 
 streams = _StreamCount()
+
+
+def stop_streams(timeout: float = 10.0) -> bool:
+    """A server going down ends its streams first, so that none still reads the database it closes (a test
+    server before its test database is dropped). True once they have all ended."""
+    return streams.close_all(timeout)
 
 
 def last_event_id(request) -> int | None:
@@ -263,7 +293,11 @@ def _events(topic: str, snapshot: SnapshotFunction, current: Snapshot, known: in
             if now - last_write >= keepalive:
                 yield ": keepalive\n\n"
                 last_write = now
-            waker.wait(min(ends - now, keepalive - (now - last_write)))
+            look_again = waker.wait(min(ends - now, keepalive - (now - last_write), CLOSING_CHECK_SECONDS))
+            if count.closing.is_set():
+                return
+            if not look_again:
+                continue
             latest = snapshot()
             if latest is None:
                 return
