@@ -455,6 +455,8 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "tables:play": Case({"GET": SIGNED_IN_PAGE, "POST": expect(400, anonymous=LOGIN)}),
     "tables:table": page(TABLE_PAGE),
     "tables:table_data": page(TABLE_PAGE),
+    # The live stream of a finished table: its final snapshot, then the stream ends.
+    "tables:table_events": Case({"GET": TABLE_PAGE, "POST": TABLE_PAGE}, {"table": "finished"}),
     "tables:leave": post_only(expect(404, anonymous=LOGIN, owner=ANY_REDIRECT, classmate=ANY_REDIRECT, mate=404, ta=403,
                                      instructor=403, operator=403)),
     "tables:join": page(expect(404, anonymous=LOGIN)),  # the world's token is no invitation

@@ -10,6 +10,7 @@ from games import available_games, get_game
 from games.table import DEFAULT_MOVE_SECONDS, check_move_seconds
 
 from arena.accounts.access import seatable_bots
+from arena.core.live import Snapshot, event_stream
 from arena.bots.models import Bot
 from arena.core.errors import Invalid, NotFound
 from arena.matches.pages import ReplayLinks, render_replay, replay_modules
@@ -98,6 +99,22 @@ def table_page(request, pk):
 def table_data(request, pk):
     """The table as the page shows it (after each change it hears of, or each few seconds without live)."""
     return JsonResponse(table_state(_watched(request, pk), request.user))
+
+
+@login_required
+def table_events(request, pk):
+    """The table as a stream of server-sent events (arena.core.live): a new snapshot after each change, the
+    stream ending once the game is over. Each snapshot is read afresh, so a person's time running out shows
+    even when no task told of it."""
+    _watched(request, pk)
+
+    def snapshot() -> Snapshot | None:
+        table = Table.objects.filter(pk=pk).first()
+        if table is None:
+            return None
+        return Snapshot(table.version, table_state(table, request.user), final=table.is_over)
+
+    return event_stream(request, services.topic(pk), snapshot)
 
 
 @login_required

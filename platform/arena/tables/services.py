@@ -32,6 +32,7 @@ from games.table import (DEFAULT_MOVE_SECONDS, MoveTooLate, NotYourTurn, Seat, S
 from games.table import Table as GameTable
 
 from arena.accounts.access import may_seat_bot
+from arena.core import live
 from arena.core.api import MAX_ID
 from arena.core.errors import Conflict, Invalid, NotAllowed, NotFound
 from arena.core.queue import publish_on_commit
@@ -243,8 +244,7 @@ def _save(table: Table, game_table: GameTable) -> None:
 
 def _after_change(table: Table, game_table: GameTable) -> None:
     """Once the change commits: announce it, and queue the next bot decision or the check of the deadline."""
-    topic = f"table:{table.pk}"
-    transaction.on_commit(lambda: announce(topic))
+    live.publish(topic(table.pk))
     if table.status != Table.Status.PLAYING:
         return
     if _bot_on_move(game_table):
@@ -254,13 +254,9 @@ def _after_change(table: Table, game_table: GameTable) -> None:
         publish_on_commit("tables.tasks.expire_turn", table.pk, countdown=max(0.0, seconds) + 0.5)
 
 
-def announce(topic: str) -> None:
-    """Tell the browsers following `topic` that it changed (arena.core.live's server-sent events)."""
-    try:
-        from arena.core.live import publish
-    except ImportError:  # the live module is not in this checkout yet: the table page polls instead
-        return
-    publish(topic)
+def topic(table_id: int) -> str:
+    """The live topic (arena.core.live) of a table: published after each change, followed by its pages."""
+    return f"table:{table_id}"
 
 
 def _bot_on_move(game_table: GameTable) -> bool:

@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/", pages.play, name="play"),
     path("tables/<int:pk>/", pages.table_page, name="table"),
     path("tables/<int:pk>/data/", pages.table_data, name="table_data"),
+    path("tables/<int:pk>/events/", pages.table_events, name="table_events"),
     path("tables/<int:pk>/leave/", pages.leave, name="leave"),
     path("tables/join/<str:token>/", pages.invitation, name="join"),
     path("tables/<int:pk>/replay/", pages.replay_page, name="replay"),

@@ -1,7 +1,7 @@
 // A table: the seat's own view drawn as the replay viewer draws it (ArenaReplay.draw), its legal moves to
 // click (a list to pick from when there are many), whose move it is and the time left. The page follows the
-// table by asking for it again when it changes; a move names the turn it answers, so a second tab or a double
-// click is refused by the server rather than played twice.
+// table's live stream (core/live.js: a snapshot after each change, the stream ending with the game); a move
+// names the turn it answers, so a second tab or a double click is refused by the server, not played twice.
 (() => {
   const $ = (id) => document.getElementById(id);
   const MANY = 12;  // more choices than this are picked from a list
@@ -102,12 +102,15 @@
   }
 
   function follow() {
-    // Asked again every two seconds while the game is on (and at once when a person's time runs out).
+    ArenaLive.subscribe(config.events, (snapshot) => take(snapshot.payload));
+    let expired = false;
     setInterval(() => {
-      if (state.status === "finished") return;
-      if (secondsLeft() === 0 || !sending) refresh();
-    }, 2000);
-    setInterval(() => { if (state.status === "playing") showStatus(); }, 1000);
+      if (state.status !== "playing") return;
+      showStatus();
+      // The time of the person on move ran out: asking for the table ends their turn (every read checks it).
+      if (secondsLeft() === 0 && !expired) { expired = true; refresh(); }
+      if (secondsLeft() !== 0) expired = false;
+    }, 1000);
   }
 
   document.addEventListener("DOMContentLoaded", () => {
