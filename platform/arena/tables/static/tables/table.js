@@ -62,11 +62,11 @@
     showStatus();
   }
 
+  // A newer table only: the same version again (the stream after a move's own answer) is not redrawn, so a
+  // move button is never replaced under the pointer while it is clicked.
   function take(next) {
-    if (next.version >= state.version) {
-      const changed = next.version !== state.version;
+    if (next.version > state.version) {
       state = next;
-      if (changed) $("refusal").hidden = true;
       draw();
     }
   }
@@ -89,6 +89,7 @@
       });
       const answer = await response.json();
       if (response.ok) {
+        $("refusal").hidden = true;
         take(answer);
       } else {
         $("refusal").textContent = `Not played: ${answer.detail || response.statusText}`;
@@ -97,7 +98,7 @@
       }
     } finally {
       sending = false;
-      draw();
+      $("choice-list").replaceChildren(...choiceControls());  // enabled again (a refused move: pick again)
     }
   }
 
