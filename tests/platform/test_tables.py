@@ -194,3 +194,15 @@ def test_the_sweep_expires_people_past_their_deadline(ada, ben):
     facts["turn_started"] -= 31
     Table.objects.filter(pk=table.pk).update(facts=facts, deadline=timezone.now() - timedelta(seconds=1))
     assert services.resume_tables() == 1 and reread(table).status == "finished"
+
+
+def test_the_task_at_the_deadline_ends_the_turn_of_a_person_who_did_not_move(ada, ben):
+    table = two_people(ada, ben, move_seconds=30)
+    services.expire_turn(table.pk)  # sent early (a clock ahead): nothing happens
+    assert reread(table).facts["events"] == []
+    facts = table.facts
+    facts["turn_started"] -= 31
+    Table.objects.filter(pk=table.pk).update(facts=facts)
+    services.expire_turn(table.pk)
+    services.expire_turn(table.pk)  # delivered twice: once is recorded
+    assert reread(table).facts["events"] == [{"seat": 0, "verdict": "timeout"}]

@@ -89,6 +89,8 @@ def open_table(opener, game_name: str, seats: list[SeatChoice], *, config: dict 
         game = get_game(game_name)
     except KeyError:
         raise TableRefused(f"no game called {game_name!r}") from None
+    if not isinstance(tag, str) or len(tag) > Table._meta.get_field("tag").max_length:
+        raise TableRefused("a table's tag is a text of at most 80 characters")
     users = [choice.user.pk for choice in seats if choice.user is not None]
     if len(users) != len(set(users)):
         raise TableRefused("a person takes one seat at a table")
@@ -115,7 +117,8 @@ def open_table(opener, game_name: str, seats: list[SeatChoice], *, config: dict 
     waiting = any(row.token for row in rows)
     with transaction.atomic():
         table = Table.objects.create(
-            game=game.name, config=game_table.state.config, seed=game_table.state.seed, move_seconds=move_seconds,
+            game=game.name, config=game_table.state.config, seed=game_table.state.seed,
+            move_seconds=game_table.move_seconds,
             facts=game_table.to_json(), status=Table.Status.WAITING if waiting else Table.Status.PLAYING,
             opened_by=opener if getattr(opener, "pk", None) else None, course=course, tag=tag)
         for row in rows:
