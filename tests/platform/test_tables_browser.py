@@ -127,13 +127,14 @@ def test_a_person_plays_a_sandboxed_bot_and_the_replay_shows_the_analysis_of_the
 
 
 def start_web_server(port: int, log_path: Path):
-    """The site in a gunicorn process of its own on the test database, as in production."""
+    """The site in gunicorn on the test database, with production's settings (gunicorn.conf.py: threads for the
+    live streams beside the pages'), one process."""
     env = {**os.environ, "DATABASE_URL": database_url(), "SECRET_KEY": settings.SECRET_KEY,
+           "ARENA_WEB_BIND": f"127.0.0.1:{port}", "ARENA_WEB_WORKERS": "1",
            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL, "ARENA_VAR_DIR": str(settings.VAR_DIR),
            "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform"), os.environ.get("PYTHONPATH", "")])}
     with open(log_path, "a") as log:
-        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "arena.wsgi", "-b", f"127.0.0.1:{port}",
-                                   "-w", "1", "--threads", "4"], env=env, cwd=ROOT, stdout=log,
+        server = subprocess.Popen([sys.executable, "-m", "gunicorn"], env=env, cwd=ROOT, stdout=log,
                                   stderr=subprocess.STDOUT)
 
     def answers() -> bool:
