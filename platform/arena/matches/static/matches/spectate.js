@@ -13,7 +13,7 @@
 
   function show(view) {
     const ctx = {seat: null, players, step: view.step, viewAt: (index) => (index === 0 && start ? start : view)};
-    board.replaceChildren(...ArenaReplay.draw(view, ctx));
+    board.replaceChildren(...ArenaReplay.draw(view.game, view, ctx));
     const mover = view.to_move === null || view.to_move === undefined ? "" : ` · ${players[view.to_move] || `seat ${view.to_move}`} to move`;
     position.textContent = view.over ? `the final position, after ${view.step} steps` : `step ${view.step}${mover}`;
     position.dataset.step = view.step;

@@ -265,14 +265,15 @@ window.ArenaReplay = (() => {
       el("div", {class: "hand"}, cards));
   }
 
-  // One position drawn outside the replay (a match's live board): `view` is any view of the game (the public
-  // one there), `ctx` gives the players' names, the seat looking (null for a spectator) and viewAt(0).
-  function draw(view, ctx) {
-    const frame = {text: JSON.stringify(view, null, 1)};
-    return [].concat((renderers[view.game] || generic).render(view, {el, frame, ...ctx}));
+  // One view drawn by its game's module (the text rendering without one), outside the replay: a table page
+  // draws a seat's observation, a match's live board the public view. ctx as the modules get it: {seat (null
+  // for a spectator), players, viewAt, frame}; frame defaults to the view as text.
+  function draw(game, view, ctx) {
+    const frame = ctx.frame || {text: JSON.stringify(view, null, 1)};
+    return [].concat((renderers[game] || generic).render(view, {el, ...ctx, frame}));
   }
 
-  // The viewer itself runs on the replay page only.
-  document.addEventListener("DOMContentLoaded", () => { if (document.getElementById("replay-data")) start(); });
+  // The viewer starts on a replay page; other pages use only its drawing (draw).
+  document.addEventListener("DOMContentLoaded", () => { if (document.getElementById("replay-config")) start(); });
   return {register, el, playingCard, seatBox, suits: SUITS, draw};
 })();
