@@ -150,6 +150,7 @@ INSTALLED_APPS = [
     "arena.tournaments",
     "arena.grading",
     "arena.notifications",
+    "arena.rooms",
 ]
 
 MIDDLEWARE = [
