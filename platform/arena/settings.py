@@ -150,6 +150,7 @@ INSTALLED_APPS = [
     "arena.tournaments",
     "arena.grading",
     "arena.notifications",
+    "arena.tables",
     "arena.rooms",
 ]
 
@@ -291,6 +292,7 @@ CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-matches": {"task": "matches.tasks.requeue_stuck_matches", "schedule": 60.0},
     "resume-tournaments": {"task": "tournaments.tasks.resume_tournaments", "schedule": 60.0},
     "resume-grading-runs": {"task": "grading.tasks.resume_grading_runs", "schedule": 60.0},
+    "resume-tables": {"task": "tables.tasks.resume_tables", "schedule": 60.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

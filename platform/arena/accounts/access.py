@@ -223,6 +223,38 @@ def match_visible(user, match) -> bool:
     return bool(bots_with_private_access(user, dict(seats)))
 
 
+# --- Tables: people playing in the browser --------------------------------------------------------------------
+
+def seatable_bots(user, game: str):
+    """The bots `user` may seat at a table of `game` they open: the built-ins, their own active bots, and the
+    active bots of their classmates (the owners who attend a course `user` attends), unrated. Seating a bot
+    shows nobody its code: it plays in the sandbox as in any match, under its owner's name."""
+    from django.apps import apps  # accounts is the base app: bots build on it
+
+    bots = apps.get_model("bots", "Bot").objects.for_game(game).active()
+    if not user.is_authenticated:
+        return bots.filter(owner__isnull=True)
+    courses = courses_seen_by(user).values("pk")
+    classmates = (Q(owner__courses__in=courses) | Q(owner__taught_courses__in=courses)
+                  | Q(owner__assisted_courses__in=courses))
+    return bots.filter(Q(owner__isnull=True) | Q(owner=user) | classmates).distinct()
+
+
+def may_seat_bot(user, bot) -> bool:
+    """Whether `user` may seat `bot` at a table they open (seatable_bots)."""
+    return seatable_bots(user, bot.game).filter(pk=bot.pk).exists()
+
+
+def may_watch_table(user, table) -> bool:
+    """Whether `user` may open `table`'s page and see its public view (never a seat's own observation, which
+    is its person's only): the people seated, whoever opened it, the staff of its course, operators."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser or table.opened_by_id == user.pk or table.seats.filter(user=user).exists():
+        return True
+    return table.course_id is not None and staffs(user, table.course)
+
+
 # --- Public matches (the site's front door) ---------------------------------------------------------------
 
 def public_matches(queryset):

@@ -23,11 +23,13 @@ PUBLISH_RETRY = {"max_retries": 5, "interval_start": 0.1, "interval_step": 0.5, 
 AHEAD, ORDINARY = 0, 6
 
 
-def publish_on_commit(task_name: str, *args, ahead: bool = False) -> None:
+def publish_on_commit(task_name: str, *args, ahead: bool = False, countdown: float | None = None) -> None:
+    """Send `task_name` with `args` once the current transaction commits (`countdown` seconds later if given:
+    a table's time limit)."""
     def publish():
         try:
             current_app.send_task(task_name, args=args, priority=AHEAD if ahead else ORDINARY, retry=True,
-                                  retry_policy=PUBLISH_RETRY)
+                                  retry_policy=PUBLISH_RETRY, countdown=countdown)
         except Exception:  # never fail the request: the database holds the work, a sweep sends it
             log.exception("the broker refused %s%s; the periodic sweep will send it", task_name, args)
 

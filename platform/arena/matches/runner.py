@@ -28,8 +28,14 @@ def match_backend(match) -> str:
     it; after that its matches reuse warm containers kept for that version (ARENA_WARM_SANDBOX=0 turns
     this off).
     """
+    return playing_backend(validating=match.purpose == match.Purpose.VALIDATION)
+
+
+def playing_backend(*, validating: bool = False) -> str:
+    """The sandbox a bot plays in (a match's, a table's decision): warm containers where the host has Docker
+    and ARENA_WARM_SANDBOX is on, except to validate a version."""
     backend = sandbox_backend()
-    if backend == "docker" and settings.ARENA_WARM_SANDBOX and match.purpose != match.Purpose.VALIDATION:
+    if backend == "docker" and settings.ARENA_WARM_SANDBOX and not validating:
         return "docker-warm"
     return backend
 
@@ -83,14 +89,15 @@ def play(match, seats) -> MatchResult:
     backend = match_backend(match)
     # Named after this process, so that if it is killed mid-match the next cleanup knows the folder is stale.
     with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{local_owner_prefix()}-{match.pk}-") as folder, \
-            seated(partial(_open_seat, match, seat, game, backend, folder) for seat in seats) as players:
+            seated(partial(open_seat_player, seat, game, backend, folder, match.seed) for seat in seats) as players:
         result = play_match(game, players, config=match.config, seed=match.seed)
     result.replay["players"] = [seat.bot.label for seat in seats]  # the platform's names, not the sandboxes' paths
     return result
 
 
-def _open_seat(match, seat, game, backend: str, folder: str) -> Player:
-    """The player of one seat; one whose sandbox cannot even be opened fails at its start, as a verdict."""
+def open_seat_player(seat, game, backend: str, folder: str, seed: int) -> Player:
+    """The player of one seat (a match's MatchSeat, a table's bot seat: its `seat`, `bot` and `version`); one
+    whose sandbox cannot even be opened fails at its start, as a verdict."""
     if seat.bot.is_builtin:
         spec = f"builtin:{seat.bot.builtin_name}"
     else:
@@ -100,7 +107,7 @@ def _open_seat(match, seat, game, backend: str, folder: str) -> Player:
         path.write_text(seat.version.code, encoding="utf-8")
         spec = str(path)
     try:
-        return make_player(game, spec, sandbox=backend, seed=match.seed, seat=seat.seat,
+        return make_player(game, spec, sandbox=backend, seed=seed, seat=seat.seat,
                            key=None if seat.bot.is_builtin else warm_key(seat))
     except BotFailure as failure:
         return UnstartablePlayer(seat.bot.label, failure)

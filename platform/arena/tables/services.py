@@ -1,0 +1,346 @@
+"""Tables: open one, take an invited seat, move, leave; a person's time limit and the bots' decisions.
+
+The table's game is games.table.Table, rebuilt from the row's `facts` for every change and every read: no
+process holds it, so a web or worker restart mid-game loses nothing. Every change is written by `_save`, a
+compare-and-set on the row's `version` (UPDATE ... WHERE version = n): of two moves for one turn (two tabs,
+a double click, a person's move racing their time running out) exactly one is recorded, the other refused.
+
+After each change the table's topic (`table:ID`) is published once the transaction commits, and what comes
+next is queued: a bot's decision (tasks.play_bot_turns), or the check of a person's time at its deadline
+(tasks.expire_turn). Both are idempotent (the database says whose turn it is), and neither is needed for the
+game to go on: every read expires a person past their deadline (`current`), and the periodic sweep
+(tasks.resume_tables) sends again the work of a table whose task was lost.
+
+The API other apps use (the pairing room): `open_table` (seats, course, `tag`), `table_finished` (signals),
+`join`, `move`, `leave`, `current`, `finished_replay`.
+"""
+
+import logging
+import random
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
+from functools import partial
+
+from django.db import transaction
+from django.utils import timezone
+from games import ConfigError, get_game
+from games.core import IllegalAction
+from games.referee import seated
+from games.table import (DEFAULT_MOVE_SECONDS, MoveTooLate, NotYourTurn, Seat, StaleTurn, TableError, TableOver)
+from games.table import Table as GameTable
+
+from arena.accounts.access import may_seat_bot
+from arena.core.errors import Conflict, Invalid, NotAllowed, NotFound
+from arena.core.queue import publish_on_commit
+
+from .models import Table, TableSeat, new_invitation_token
+from .signals import table_finished
+
+log = logging.getLogger(__name__)
+
+# A bot on move at a table unchanged for this long has lost its task (a worker died holding it): the sweep
+# sends it again (the task is idempotent, so a slow bot decided twice costs time only).
+BOT_TASK_PATIENCE = timedelta(seconds=60)
+INVITED = "(invited)"
+
+
+class TableRefused(Invalid):
+    """A table, seat or move the rules refuse (400)."""
+
+
+class TableConflict(Conflict):
+    """The table is not where the request thought it was: the turn is over, it is another seat's move, the
+    game is over or not started yet (409). Look at the table again."""
+
+
+class NotAtTable(NotAllowed):
+    """The user has no seat at this table to play (403)."""
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """Who plays one seat of a new table: a person seated now (`user`), a bot (`bot`: a built-in or an
+    uploaded bot, which plays its active version), or a person who takes it by a link (`invite`)."""
+
+    user: object = None
+    bot: object = None
+    invite: bool = False
+
+    def __post_init__(self):
+        if (self.user is not None) + (self.bot is not None) + bool(self.invite) != 1:
+            raise TableRefused("a seat is exactly one of: a person, a bot, an invitation")
+
+
+def open_table(opener, game_name: str, seats: list[SeatChoice], *, config: dict | None = None,
+               move_seconds: float | None = DEFAULT_MOVE_SECONDS, course=None, tag: str = "",
+               seed: int | None = None) -> Table:
+    """A new table of `game_name` opened by `opener`, one seat per entry of `seats` in order.
+
+    A bot must be one `opener` may seat (accounts.access.seatable_bots), else NotAllowed; people are seated
+    as given (a page seats only its user; the pairing room seats the students it paired), each at most once.
+    The table plays at once unless a seat waits for an invitation to be taken (`join`). `tag` marks who
+    opened it (the pairing room's round), `course` whose staff may watch it. TableRefused for a game, count,
+    option or time per move the game refuses."""
+    try:
+        game = get_game(game_name)
+    except KeyError:
+        raise TableRefused(f"no game called {game_name!r}") from None
+    users = [choice.user.pk for choice in seats if choice.user is not None]
+    if len(users) != len(set(users)):
+        raise TableRefused("a person takes one seat at a table")
+    rows = []
+    for number, choice in enumerate(seats):
+        row = TableSeat(seat=number, user=choice.user, bot=choice.bot)
+        if choice.invite:
+            row.token = new_invitation_token()
+        elif choice.bot is not None:
+            if choice.bot.game != game.name:
+                raise TableRefused(f"{choice.bot.label} plays {choice.bot.game}, not {game.name}")
+            if not may_seat_bot(opener, choice.bot):
+                raise NotAllowed(f"you may not seat {choice.bot.label}: your own bots, the built-ins and your "
+                                 f"classmates' active bots only")
+            if not choice.bot.is_builtin:
+                row.version = choice.bot.active_version
+        rows.append(row)
+    try:
+        game_table = GameTable.open(game, [_game_seat(row) for row in rows], config=config,
+                                    seed=random.SystemRandom().randrange(2**62) if seed is None else seed,
+                                    move_seconds=move_seconds)
+    except (ConfigError, TableError) as exc:
+        raise TableRefused(str(exc)) from None
+    waiting = any(row.token for row in rows)
+    with transaction.atomic():
+        table = Table.objects.create(
+            game=game.name, config=game_table.state.config, seed=game_table.state.seed, move_seconds=move_seconds,
+            facts=game_table.to_json(), status=Table.Status.WAITING if waiting else Table.Status.PLAYING,
+            opened_by=opener if getattr(opener, "pk", None) else None, course=course, tag=tag)
+        for row in rows:
+            row.table = table
+        TableSeat.objects.bulk_create(rows)
+        _save(table, game_table)
+    return table
+
+
+def _game_seat(row: TableSeat) -> Seat:
+    return Seat(row.label if not row.is_open else INVITED, human=row.is_person)
+
+
+def join(token: str, user) -> Table:
+    """`user` takes the invited seat whose link has `token`; the table starts once every seat is taken.
+    NotFound for a token that is no open invitation; TableConflict when `user` already sits at that table."""
+    with transaction.atomic():
+        row = (TableSeat.objects.select_for_update().select_related("table")
+               .filter(token=token, user__isnull=True, bot__isnull=True).first()) if isinstance(token, str) else None
+        if row is None:
+            raise NotFound("no open invitation with this link (it was taken, or never was)")
+        table = Table.objects.select_for_update().get(pk=row.table_id)
+        if table.seats.filter(user=user).exists():
+            raise TableConflict("you already have a seat at this table")
+        row.user, row.token = user, None
+        row.save(update_fields=["user", "token"])
+        game_table = GameTable.from_json(table.facts)
+        game_table.seats[row.seat] = Seat(user.username, human=True)
+        if not table.seats.filter(user__isnull=True, bot__isnull=True).exists():
+            table.status = Table.Status.PLAYING
+            game_table.turn_started = timezone.now().timestamp()  # the clock starts when everyone is seated
+        _save(table, game_table)
+    return table
+
+
+def seat_of(table: Table, user) -> int | None:
+    """The seat `user` plays at `table`, or None."""
+    if not user.is_authenticated:
+        return None
+    return table.seats.filter(user=user).values_list("seat", flat=True).first()
+
+
+def current(table: Table) -> GameTable:
+    """The table's game as it is now, after ending the turn of a person whose time ran out: every read checks
+    it, so a lost timer task loses nothing."""
+    for _ in range(3):
+        game_table = GameTable.from_json(table.facts)
+        if table.status != Table.Status.PLAYING:
+            return game_table
+        if game_table.expire():
+            try:
+                _save(table, game_table)
+            except TableConflict:  # another request recorded a change first: read it
+                table.refresh_from_db()
+                continue
+        return game_table
+    return game_table
+
+
+def move(table: Table, user, turn: object, action: object) -> Table:
+    """`user` plays `action` at `turn` (the number of moves they saw) for their seat.
+
+    Refused with nothing recorded: NotAtTable, TableConflict (the turn is over, not their move, the game
+    over or not started: StaleTurn's compare-and-set, then the row's), TableRefused (an illegal action).
+    A move after their deadline records their `timeout` verdict and is refused (TableConflict)."""
+    seat = seat_of(table, user)
+    if seat is None:
+        raise NotAtTable("you have no seat at this table")
+    return _change(table, lambda game_table: game_table.human_move(seat, turn, action))
+
+
+def leave(table: Table, user) -> Table:
+    """`user` leaves the game for good: their seat ends with the verdict `timeout` (nothing when the game is
+    over or their seat is already out)."""
+    seat = seat_of(table, user)
+    if seat is None:
+        raise NotAtTable("you have no seat at this table")
+    if table.status == Table.Status.WAITING:
+        raise TableConflict("the game has not started: nothing to leave yet")
+    return _change(table, lambda game_table: game_table.leave(seat))
+
+
+def _change(table: Table, change) -> Table:
+    """Apply `change` to the table's game and record it (compare-and-set), mapping the game's refusals."""
+    if table.status == Table.Status.WAITING:
+        raise TableConflict("the table waits for the people invited to take their seats")
+    game_table = current(table)
+    late = None
+    try:
+        change(game_table)
+    except MoveTooLate as exc:  # the seat's timeout is recorded, the move refused
+        late = exc
+    except IllegalAction as exc:
+        raise TableRefused(str(exc)) from None
+    except (StaleTurn, TableOver, NotYourTurn) as exc:
+        raise TableConflict(str(exc)) from None
+    except TableError as exc:
+        raise TableRefused(str(exc)) from None
+    with transaction.atomic():
+        _save(table, game_table)
+    if late is not None:
+        raise TableConflict(str(late))
+    return table
+
+
+def _save(table: Table, game_table: GameTable) -> None:
+    """Record `game_table` as `table`'s facts if nobody changed the table since it was read (its version), then
+    announce the change and queue what comes next; TableConflict, recording nothing, if somebody did."""
+    now = timezone.now()
+    fields = {"facts": game_table.to_json(), "version": table.version + 1, "status": table.status,
+              "updated_at": now, "deadline": None}
+    if table.status == Table.Status.PLAYING:
+        deadline = game_table.deadline
+        fields["deadline"] = None if deadline is None else datetime.fromtimestamp(deadline, dt_timezone.utc)
+        if game_table.over:
+            fields.update(status=Table.Status.FINISHED, winners=game_table.state.winners(), finished_at=now)
+    with transaction.atomic():
+        if not Table.objects.filter(pk=table.pk, version=table.version).update(**fields):
+            raise TableConflict("the table changed meanwhile (another move came first): look at it again")
+        for name, value in fields.items():
+            setattr(table, name, value)
+        _after_change(table, game_table)
+        if table.status == Table.Status.FINISHED:
+            table_finished.send(sender=Table, table=table)
+
+
+def _after_change(table: Table, game_table: GameTable) -> None:
+    """Once the change commits: announce it, and queue the next bot decision or the check of the deadline."""
+    topic = f"table:{table.pk}"
+    transaction.on_commit(lambda: announce(topic))
+    if table.status != Table.Status.PLAYING:
+        return
+    if _bot_on_move(game_table):
+        _send_bot_turn(table)
+    elif table.deadline is not None:
+        seconds = (table.deadline - timezone.now()).total_seconds()
+        publish_on_commit("tables.tasks.expire_turn", table.pk, countdown=max(0.0, seconds) + 0.5)
+
+
+def announce(topic: str) -> None:
+    """Tell the browsers following `topic` that it changed (arena.core.live's server-sent events)."""
+    try:
+        from arena.core.live import publish
+    except ImportError:  # the live module is not in this checkout yet: the table page polls instead
+        return
+    publish(topic)
+
+
+def _bot_on_move(game_table: GameTable) -> bool:
+    return not game_table.over and not game_table.seats[game_table.seat_on_move].human
+
+
+def _send_bot_turn(table: Table) -> None:
+    publish_on_commit("tables.tasks.play_bot_turns", table.pk)
+
+
+# --- the bots' decisions (run by tasks.play_bot_turns) ------------------------------------------------------
+
+def play_bot_turns(table_id: int) -> int:
+    """Let the bots on move at table `table_id` decide, one decision at a time, each in the sandbox as in a
+    match and recorded before the next; until a person's turn or the end. Idempotent: the database says whose
+    turn it is, and a decision another task recorded first is dropped (the compare-and-set). The number of
+    decisions recorded."""
+    from arena.matches import runner
+    from sandbox.base import local_owner_prefix
+
+    recorded = 0
+    while True:
+        table = Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).first()
+        if table is None:
+            return recorded
+        game_table = current(table)
+        if not _bot_on_move(game_table):
+            return recorded
+        seat = game_table.seat_on_move
+        row = table.seats.select_related("bot", "version").get(seat=seat)
+        game = get_game(table.game)
+        with tempfile.TemporaryDirectory(prefix=f"{runner.FOLDER_PREFIX}{local_owner_prefix()}-table{table.pk}-") \
+                as folder, seated([partial(runner.open_seat_player, row, game, runner.playing_backend(), folder,
+                                           table.seed + game_table.turn)]) as (player,):
+            game_table.start_bot(seat, player)
+            if not game_table.over and seat not in game_table.state.failed_seats:
+                game_table.bot_move(player)
+        try:
+            with transaction.atomic():
+                _save(table, game_table)
+        except TableConflict:
+            return recorded  # another task or a person's leaving changed the table first
+        recorded += 1
+
+
+def expire_turn(table_id: int) -> None:
+    """The check at a person's deadline: their seat ends with `timeout` if they still have not moved."""
+    table = Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).first()
+    if table is not None:
+        current(table)
+
+
+def resume_tables(now=None) -> int:
+    """The sweep: expire the people past their deadline and send again the bots' lost decisions; how many
+    tables it touched."""
+    now = now or timezone.now()
+    stale = Table.objects.filter(status=Table.Status.PLAYING, updated_at__lt=now - BOT_TASK_PATIENCE)
+    overdue = Table.objects.filter(status=Table.Status.PLAYING, deadline__lt=now)
+    tables = list((stale | overdue).distinct()[:500])
+    for table in tables:
+        game_table = current(table)
+        if table.status == Table.Status.PLAYING and _bot_on_move(game_table) and table.updated_at < now - BOT_TASK_PATIENCE:
+            _send_bot_turn(table)
+    return len(tables)
+
+
+# --- after the game ------------------------------------------------------------------------------------------
+
+def finished_replay(table: Table) -> dict:
+    """The finished table's replay, like any match's (players named as at the table)."""
+    if table.status != Table.Status.FINISHED:
+        raise TableConflict("the game at this table is not over: its replay comes at the end")
+    return GameTable.from_json(table.facts).replay()
+
+
+def table_for(user, pk) -> Table:
+    """Table `pk` if `user` may watch it (accounts.access.may_watch_table); NotFound otherwise, exactly as a
+    table that does not exist."""
+    from arena.accounts.access import may_watch_table
+
+    table = Table.objects.filter(pk=pk).first() if isinstance(pk, int) else None
+    if table is None or not may_watch_table(user, table):
+        raise NotFound("no such table")
+    return table
