@@ -83,7 +83,8 @@ class RoomMember(models.Model):
 
 class RoomGame(models.Model):
     """One game of a round: `leg` 1 or 2 of its pair (each student first once), `first` and `second` the
-    seats' students (empty: the room's built-in). Leg 2 starts when leg 1 is over."""
+    seats' students (empty: the room's built-in). Leg 2 starts when leg 1 is over, each at its own table of
+    arena.tables (`table`)."""
 
     class Status(models.TextChoices):
         WAITING = "waiting", "waiting for the pair's other game"
@@ -101,6 +102,8 @@ class RoomGame(models.Model):
     builtin_seat = models.PositiveSmallIntegerField(null=True, blank=True,
                                                     help_text="The seat the built-in plays (0 first, 1 second), if any.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    table = models.OneToOneField("tables.Table", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="room_game", help_text="Where the game is played, once it starts.")
     first_points = models.FloatField(null=True, blank=True, help_text="1 a win, 0.5 a draw, 0 a loss.")
     second_points = models.FloatField(null=True, blank=True)
 

@@ -9,6 +9,7 @@ from arena.accounts.identity import display_names
 from arena.core.downloads import spreadsheet_text
 
 from .models import Room, RoomGame
+from .services import current_game, round_over
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Result:
 
 def results(room: Room) -> list[Result]:
     """Every student who joined the room, best first (points, then wins, then name)."""
+    room.refresh_from_db(fields=["rounds"])  # a round started since `room` was read has its column
     members = [member.user for member in room.members.select_related("user")]
     names = display_names(members)
     lines = {user.pk: Result(user.pk, names[user.pk], by_round=[None] * room.rounds) for user in members}
@@ -54,18 +56,26 @@ def round_games(room: Room) -> dict[int, list[RoomGame]]:
     return dict(by_round)
 
 
-def results_payload(room: Room) -> dict:
-    """The results table as JSON (the API and the live stream)."""
-    return {"rounds": room.rounds, "results": [asdict(line) for line in results(room)]}
+def room_view(room: Room, user) -> Room:
+    """`room` with what `user` is shown of it (the API's serializer reads these): students present, whether
+    `user` is one of them, the table they play at now, whether the last round is over, the results."""
+    room.present = room.members.filter(present=True).count()
+    room.joined = user.is_authenticated and room.members.filter(user=user, present=True).exists()
+    game = current_game(room, user)
+    room.my_table = game.table_id if game else None
+    room.round_over = round_over(room)
+    room.results = [asdict(line) for line in results(room)]
+    return room
 
 
 def results_csv(room: Room) -> str:
     """One line per student: name, games, wins, draws, losses, points, then their points in each round."""
+    lines = results(room)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["name", "games", "wins", "draws", "losses", "points",
                      *[f"round_{number}" for number in range(1, room.rounds + 1)]])
-    for line in results(room):
+    for line in lines:
         writer.writerow([spreadsheet_text(line.name), line.played, line.wins, line.draws, line.losses,
                          f"{line.points:g}", *["" if points is None else f"{points:g}" for points in line.by_round]])
     return out.getvalue()

@@ -7,7 +7,9 @@ play. A round pairs the students present (games.tournament.pairing_room); every 
 the other, each student first once; the odd student out plays the room's built-in bot.
 """
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from games import ConfigError, get_game
 from games.core import short_repr
@@ -15,7 +17,10 @@ from games.table import DEFAULT_MOVE_SECONDS, TableError, check_move_seconds
 from games.tournament.pairing_room import Pairing, builtin_games, meetings, pair_round
 
 from arena.accounts.access import attends, plays_in_rooms, runs_rooms
+from arena.bots.models import Bot
 from arena.core.errors import Conflict, Invalid, NotAllowed, NotFound
+from arena.tables import services as tables
+from arena.tables.models import Table
 
 from .models import Room, RoomGame, RoomMember
 
@@ -33,6 +38,12 @@ class RoomConflict(Conflict):
 
 class RoomNotAllowed(NotAllowed):
     """The user's role in the course does not allow this (403)."""
+
+
+def check_runs(user, room: Room, verb: str) -> None:
+    """RoomNotAllowed unless `user` runs the room's course's rooms (accounts.access.runs_rooms)."""
+    if not runs_rooms(user, room.course):
+        raise RoomNotAllowed(f"only the course's instructors and assistants {verb}")
 
 
 def room_for(user, pk) -> Room:
@@ -92,16 +103,20 @@ def join(user, room: Room) -> RoomMember:
 
 
 def leave(user, room: Room) -> None:
-    """`user` leaves the room: paired no more from the next round (their games under way go on)."""
+    """`user` leaves the room: paired no more from the next round. The game they are playing ends as if
+    they left its table (their opponent wins), and so does their round's other game when it comes."""
     with transaction.atomic():
         if RoomMember.objects.filter(room=room, user=user, present=True).update(present=False):
             _changed(room)
+            playing = room.games.filter(status=RoomGame.Status.PLAYING, table__isnull=False).filter(
+                Q(first=user) | Q(second=user)).select_related("table").first()
+            if playing is not None:
+                tables.leave(playing.table, user)
 
 
 def close(user, room: Room) -> Room:
     """The staff close the room: no more rounds, nobody joins; the games under way end as usual."""
-    if not runs_rooms(user, room.course):
-        raise RoomNotAllowed("only the course's instructors and assistants close its pairing rooms")
+    check_runs(user, room, "close its pairing rooms")
     with transaction.atomic():
         room = Room.objects.select_for_update().get(pk=room.pk)
         if room.is_open:
@@ -112,15 +127,26 @@ def close(user, room: Room) -> Room:
 
 
 def round_over(room: Room) -> bool:
-    """Whether every game of the room's last round has ended (true before the first round)."""
-    return not room.games.filter(round=room.rounds).exclude(status=RoomGame.Status.FINISHED).exists()
+    """Whether every game of the room's last round has ended (true before the first round): as a round starts
+    only once the one before is over, whether every game of the room has."""
+    return not RoomGame.objects.filter(room_id=room.pk).exclude(status=RoomGame.Status.FINISHED).exists()
 
 
-def pair_next_round(user, room: Room) -> list[RoomGame]:
+def start_round(user, room: Room) -> list[RoomGame]:
+    """The staff start the room's next round, once the last one is over: the students present are paired and
+    every pair's first game opens at a table; the second opens when the first ends (game_over)."""
+    with transaction.atomic():
+        games = _pair_next_round(user, room)
+        for game in games:
+            if game.leg == 1:
+                _open_table(game)
+    return games
+
+
+def _pair_next_round(user, room: Room) -> list[RoomGame]:
     """Pair the room's next round among the students present and record its games (leg 1 of each pair
-    playing, leg 2 waiting); the caller opens their tables in the same transaction (start_round)."""
-    if not runs_rooms(user, room.course):
-        raise RoomNotAllowed("only the course's instructors and assistants start the rounds")
+    playing, leg 2 waiting)."""
+    check_runs(user, room, "start the rounds")
     room = Room.objects.select_for_update().get(pk=room.pk)
     _check_open(room)
     if not round_over(room):
@@ -141,7 +167,7 @@ def pair_next_round(user, room: Room) -> list[RoomGame]:
                                   status=RoomGame.Status.PLAYING if leg == 1 else RoomGame.Status.WAITING))
     RoomGame.objects.bulk_create(games)
     _changed(room)
-    return list(room.games.filter(round=room.rounds))
+    return list(room.games.filter(round=room.rounds).select_related("room__course", "first", "second"))
 
 
 def _rounds_played(room: Room) -> list[list[Pairing]]:
@@ -162,13 +188,38 @@ def points_from_winners(winners: list[int]) -> tuple[float, float]:
     return (1.0, 0.0) if won[0] else (0.0, 1.0)
 
 
+def _open_table(game: RoomGame) -> None:
+    """Open `game`'s table: its students and the room's built-in in its seats, the room's rules. A student
+    who has left the room leaves the table at once (their opponent wins), so nobody waits for them."""
+    room = game.room
+    builtin = Bot.objects.builtin(room.game, room.builtin)
+    seats = [tables.SeatChoice(bot=builtin) if user is None else tables.SeatChoice(user=user)
+             for user in (game.first, game.second)]
+    game.table = tables.open_table(room.opened_by or AnonymousUser(), room.game, seats, config=room.config,
+                                   move_seconds=room.move_seconds, course=room.course,
+                                   tag=f"{room.topic}:round:{game.round}:pair:{game.pair}:game:{game.leg}")
+    game.save(update_fields=["table"])
+    gone = set(RoomMember.objects.filter(room=room, present=False).values_list("user_id", flat=True))
+    for user in (game.first, game.second):
+        if user is not None and user.pk in gone and game.table.status == Table.Status.PLAYING:
+            tables.leave(game.table, user)
+
+
+def game_over(game: RoomGame, winners: list[int]) -> None:
+    """`game`'s table has ended with `winners`: its points are recorded and the pair's second game opens
+    (in the transaction that records the table's end: tables.signals.table_finished)."""
+    following = record_result(game, winners)
+    if following is not None:
+        _open_table(following)
+
+
 def record_result(game: RoomGame, winners: list[int]) -> RoomGame | None:
     """Game `game` ended with `winners` (its seats'): record its points; the pair's next game, if any, is
     returned for the caller to open (it is playing from now)."""
     game.first_points, game.second_points = points_from_winners(winners)
     game.status = RoomGame.Status.FINISHED
     game.save(update_fields=["first_points", "second_points", "status"])
-    following = RoomGame.objects.filter(room_id=game.room_id, round=game.round, pair=game.pair, leg=game.leg + 1,
+    following = RoomGame.objects.select_related("room__course", "first", "second").filter(room_id=game.room_id, round=game.round, pair=game.pair, leg=game.leg + 1,
                                         status=RoomGame.Status.WAITING).first()
     if following is not None:
         following.status = RoomGame.Status.PLAYING
@@ -177,5 +228,15 @@ def record_result(game: RoomGame, winners: list[int]) -> RoomGame | None:
     return following
 
 
+def current_game(room: Room, user) -> RoomGame | None:
+    """The game `user` plays in `room` now (its table open), or None."""
+    if not user.is_authenticated:
+        return None
+    return room.games.filter(status=RoomGame.Status.PLAYING, table__isnull=False).filter(
+        Q(first=user) | Q(second=user)).order_by("-round", "leg").first()
+
+
 def _changed(room: Room) -> None:
+    """Count the change, and wake the room's live pages once it is committed."""
     room.bump()
+    transaction.on_commit(lambda: tables.announce(room.topic))

@@ -1,0 +1,26 @@
+from django import forms
+from games import available_games
+from games.table import DEFAULT_MOVE_SECONDS, MAX_MOVE_SECONDS
+
+
+def two_player_games() -> list[tuple[str, str]]:
+    """The games a pairing room plays: those two people can play."""
+    return [(name, game.title) for name, game in sorted(available_games().items())
+            if game.info().min_players <= 2 <= game.info().max_players]
+
+
+class RoomForm(forms.Form):
+    game = forms.ChoiceField()
+    builtin = forms.CharField(max_length=40, required=False, label="Built-in for the odd student out",
+                              help_text="One of the game's built-in bots (its guide lists them); empty: random.")
+    move_seconds = forms.FloatField(min_value=1, max_value=MAX_MOVE_SECONDS, initial=DEFAULT_MOVE_SECONDS,
+                                    label="Seconds per move", help_text="A student who runs out loses the game.")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = two_player_games()
+
+    def options(self) -> dict:
+        """The form's values as services.open_room takes them."""
+        return {"game": self.cleaned_data["game"], "builtin": self.cleaned_data["builtin"] or None,
+                "move_seconds": self.cleaned_data["move_seconds"]}
