@@ -9,6 +9,11 @@ lock, so a page that is mostly Python waits for the other threads' pages. bench/
 of each URL than 3x4 (match page 105/s against 95/s, the trivial view 475/s against 364/s).
 Both can be set for a larger machine (ARENA_WEB_WORKERS, ARENA_WEB_THREADS), and the address
 (ARENA_WEB_BIND).
+
+A live page (arena/core/live.py) holds a thread for as long as its stream is open, waiting on a socket (no
+CPU, no interpreter lock): each process gets ARENA_LIVE_MAX_STREAMS threads more for them (16 unless set),
+and the platform never lets streams take more than that many of a process's threads, so the page threads
+stay free (beyond it a live page polls every few seconds instead; docs/operator-guide.md, "Live pages").
 """
 
 import os
@@ -16,5 +21,7 @@ import os
 wsgi_app = "arena.wsgi:application"
 bind = os.environ.get("ARENA_WEB_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("ARENA_WEB_WORKERS", "4"))
-threads = int(os.environ.get("ARENA_WEB_THREADS", "2"))
+# Exported for the workers' Django settings: the cap on streams matches the threads added for them.
+live_streams = int(os.environ.setdefault("ARENA_LIVE_MAX_STREAMS", "16"))
+threads = int(os.environ.get("ARENA_WEB_THREADS", "2")) + live_streams
 worker_class = "gthread"

@@ -353,6 +353,23 @@ CACHES = {"default": {"BACKEND": "arena.core.cache.ReusedClientRedisCache", "LOC
 # signs nobody out. Without a shared cache, the database alone: a per-process cache would keep a session
 # alive in the other processes after it signed out there.
 SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if ARENA_CACHE_URL else "db")
+
+# --- Live pages (arena/core/live.py: server-sent events) ------------------------------------------------
+# How a stream learns of a change: "redis" (pub/sub on the shared cache's Redis wakes it at once) or "poll"
+# (it reads its snapshot every ARENA_LIVE_POLL_SECONDS): Redis when the platform has one, else polling.
+ARENA_LIVE_REDIS_URL = os.environ.get("ARENA_LIVE_REDIS_URL") or ARENA_CACHE_URL
+ARENA_LIVE_WAKEUP = os.environ.get("ARENA_LIVE_WAKEUP") or ("redis" if ARENA_LIVE_REDIS_URL else "poll")
+if ARENA_LIVE_WAKEUP not in ("redis", "poll") or (ARENA_LIVE_WAKEUP == "redis" and not ARENA_LIVE_REDIS_URL):
+    raise ImproperlyConfigured("ARENA_LIVE_WAKEUP: 'redis' (with a Redis URL) or 'poll'")
+ARENA_LIVE_POLL_SECONDS = float(os.environ.get("ARENA_LIVE_POLL_SECONDS", "0.2"))
+# A stream ends after this long (the browser reconnects at once), so that it frees its server thread.
+ARENA_LIVE_STREAM_SECONDS = float(os.environ.get("ARENA_LIVE_STREAM_SECONDS", "60"))
+# A comment is sent after this long without an event, so that proxies keep the connection open.
+ARENA_LIVE_KEEPALIVE_SECONDS = float(os.environ.get("ARENA_LIVE_KEEPALIVE_SECONDS", "15"))
+# Streams one web process holds at once (0: no limit); beyond, a page gets its snapshot and comes back in a
+# few seconds. gunicorn.conf.py gives each process this many threads more than its page threads.
+ARENA_LIVE_MAX_STREAMS = int(os.environ.get("ARENA_LIVE_MAX_STREAMS", "0"))
+
 # Requests per period (s, min, hour, day), per user or (anonymous) per client address; a request over the
 # rate is answered 429 with Retry-After. Each is set by ARENA_RATE_<NAME>, e.g. ARENA_RATE_CHALLENGE=10/min.
 ARENA_RATES = {

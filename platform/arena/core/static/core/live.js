@@ -1,0 +1,51 @@
+/* Live updates from a server-sent events stream (arena/core/live.py): no library, no CDN.
+ *
+ *   ArenaLive.subscribe(url, onSnapshot, onEnd) -> the EventSource (call .close() to stop)
+ *     onSnapshot({version, final, payload}) for each snapshot; onEnd(lastSnapshot) once the final one came.
+ *   <div data-live-url="/matches/7/live/"> : the element receives an "arena:live" event per snapshot
+ *     (event.detail is the snapshot) and "arena:live-end" after the final one.
+ *
+ * EventSource reconnects by itself with the last version it got (Last-Event-ID), so a dropped connection or
+ * the stream's bounded life costs nothing; after the final snapshot the stream is closed here, and the server
+ * answers a late reconnect with 204, which stops it too.
+ */
+(function () {
+  "use strict";
+
+  function subscribe(url, onSnapshot, onEnd) {
+    var source = new EventSource(url);
+    source.onmessage = function (message) {
+      var snapshot;
+      try {
+        snapshot = JSON.parse(message.data);
+      } catch (error) {
+        return; // not a snapshot: nothing to show
+      }
+      onSnapshot(snapshot);
+      if (snapshot.final) {
+        source.close();
+        if (onEnd) onEnd(snapshot);
+      }
+    };
+    return source;
+  }
+
+  function bind(element) {
+    if (element.arenaLive) return element.arenaLive;
+    element.arenaLive = subscribe(element.getAttribute("data-live-url"), function (snapshot) {
+      element.dispatchEvent(new CustomEvent("arena:live", {detail: snapshot}));
+    }, function (snapshot) {
+      element.dispatchEvent(new CustomEvent("arena:live-end", {detail: snapshot}));
+    });
+    return element.arenaLive;
+  }
+
+  function bindAll() {
+    document.querySelectorAll("[data-live-url]").forEach(bind);
+  }
+
+  window.ArenaLive = {subscribe: subscribe, bind: bind};
+  // After the page's own deferred scripts have added their listeners.
+  if (document.readyState === "complete") bindAll();
+  else window.addEventListener("load", bindAll);
+})();
