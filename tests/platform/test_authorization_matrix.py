@@ -39,6 +39,9 @@ from platform_helpers import EXAMPLE_BOT, play_now
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot, entered
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
+from arena.tables import services as table_services
+from arena.tables.models import Table
+from arena.tables.services import SeatChoice
 from arena.variants.services import create_variant
 
 pytestmark = pytest.mark.django_db
@@ -155,6 +158,10 @@ DRAFT_PAGE = expect(404, anonymous=LOGIN, ta=200, instructor=200, operator=200)
 DRAFT_API = expect(404, anonymous=UNAUTHENTICATED, ta=200, instructor=200, operator=200)
 # An entry of ada's bot in a tournament: she alone answers it; nobody else learns it exists.
 OWN_ENTRY_API = expect(404, anonymous=UNAUTHENTICATED, owner=200)
+# A table of the course where ada and bob sit: they and the course's staff see it; nobody else knows of it.
+TABLE_PAGE = expect(404, anonymous=LOGIN, owner=200, classmate=200, mate=404, ta=200, instructor=200, operator=200)
+TABLE_API = expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=200, mate=404, ta=200, instructor=200,
+                   operator=200)
 
 
 # --- The routes -----------------------------------------------------------------------------------------------
@@ -192,6 +199,8 @@ NEW_ASSIGNMENT = as_json(lambda w: {"course": w.course.pk, "title": "Second", "g
 NEW_PART = as_json(lambda w: {"kind": "reliability", "weight": 10, "params": {"opponent": "greedy", "games": 2}})
 NOTE = as_json(lambda w: {"points": 0, "comment": "checked by hand"})
 BONUS = as_json(lambda w: {"points": 5, "comment": "a clever endgame"})
+NEW_TABLE = as_json(lambda w: {"game": "endgame", "seats": [{"kind": "me"}, {"kind": "builtin", "builtin": "greedy"}]})
+TABLE_MOVE = as_json(lambda w: {"turn": 0, "action": "left"})
 
 
 def bob_entry_form(world):
@@ -440,6 +449,28 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # answers of a draft tournament).
     "grading:similarity": page(DRAFT_PAGE),
     "grading:similarity_pair": page(DRAFT_PAGE),
+    # Tables: ada (on move) and bob play End Game at a table of the course; its staff may watch it (the public
+    # view only, test_tables), mia and the outsiders do not know it exists. Opening one: any signed-in user (an
+    # empty form: the seats missing, shown again with the reason).
+    "tables:play": Case({"GET": SIGNED_IN_PAGE, "POST": expect(400, anonymous=LOGIN)}),
+    "tables:table": page(TABLE_PAGE),
+    "tables:table_data": page(TABLE_PAGE),
+    "tables:leave": post_only(expect(404, anonymous=LOGIN, owner=ANY_REDIRECT, classmate=ANY_REDIRECT, mate=404, ta=403,
+                                     instructor=403, operator=403)),
+    "tables:join": page(expect(404, anonymous=LOGIN)),  # the world's token is no invitation
+    "tables:replay": Case({"GET": TABLE_PAGE, "POST": TABLE_PAGE}, {"table": "finished"}),
+    "tables:replay_data": Case({"GET": TABLE_PAGE, "POST": TABLE_PAGE}, {"table": "finished"}),
+    "tables:replay_file": Case({"GET": TABLE_PAGE, "POST": TABLE_PAGE}, {"table": "finished"}),
+    "tables:replay_analysis": Case({"GET": expect(404, anonymous=LOGIN), "POST": expect(404, anonymous=LOGIN)},
+                                   {"table": "finished"}),  # End Game sends its analysis whole
+    "table-list": Case({"GET": SIGNED_IN_API, "POST": expect(201, anonymous=UNAUTHENTICATED)}, data=NEW_TABLE),
+    "table-detail": Case({"GET": TABLE_API}),
+    # ada is on move; bob's move is out of turn (409); the staff watch but have no seat to play (403).
+    "table-move": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=409, mate=404, ta=403,
+                                       instructor=403, operator=403)}, data=TABLE_MOVE),
+    "table-leave": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=200, mate=404, ta=403,
+                                        instructor=403, operator=403)}),
+    "table-join": Case({"POST": expect(404, anonymous=UNAUTHENTICATED)}, data=as_json(lambda w: {"token": "nope"})),
 }
 
 # The Django admin: operators only; everyone else is sent to its sign-in page. Routes differing are named.
@@ -547,6 +578,17 @@ class World:
         self.token = api_tokens.issue(self.users["ada"], "ada's script")
         self.tournaments = {state: self._tournament(state) for state in ("draft", "running", "paused")}
         self._graded_assignment()
+        self.tables = {state: self._table(state) for state in ("playing", "finished")}
+
+    def _table(self, state: str) -> Table:
+        """ada and bob at a table of End Game of the course, ada on move; or its game over (bob left)."""
+        ada, bob = self.users["ada"], self.users["bob"]
+        table = table_services.open_table(ada, "endgame", [SeatChoice(user=ada), SeatChoice(user=bob)],
+                                          course=self.course)
+        if state == "finished":
+            table_services.leave(table, bob)
+        assert table.status == state
+        return table
 
     def _graded_assignment(self):
         """ada submits her bot in time for her team (with mia); the teacher grades it (two games against greedy)
@@ -583,7 +625,7 @@ class World:
                       "courses": self.course, "variants": self.variant, "tournaments": tournament,
                       "assignments": self.assignment, "submissions": self.submission,
                       "requests": ada_entry, "entries": ada_entry, "tokens": self.token,
-                      "runs": self.run}  # "grading-runs/": the segment is read as word characters
+                      "runs": self.run, "tables": self.tables[objects.get("table", "playing")]}  # "grading-runs/": the segment is read as word characters
         segment = re.search(r"(\w+)/[^/]*<(?:\w+:)?pk>|(\w+)/\(\?P<pk>", endpoint.pattern)
         values = {
             "number": self.version.number, "variant_pk": self.variant.pk,

@@ -1,5 +1,6 @@
 """The pages of matches: challenges, a match as it runs, and its replay."""
 
+from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
@@ -139,16 +140,39 @@ def _replayable_match(request, pk, *, with_replay: bool = False) -> Match:
 @signed_in_or_public_match
 def replay_page(request, pk):
     match = _replayable_match(request, pk)
-    view = finished_view(match, None, compacted=True)
+    return render_replay(request, finished_view(match, None, compacted=True), ReplayLinks(
+        back=reverse("matches:match", args=[match.pk]), back_label=f"match #{match.pk}",
+        data=reverse("matches:replay_data", args=[match.pk]),
+        analysis=reverse("matches:replay_analysis", args=[match.pk, 0]),
+        file=reverse("matches:replay_file", args=[match.pk]), file_name=f"match-{match.pk}.json"))
+
+
+@dataclass(frozen=True)
+class ReplayLinks:
+    """Where the replay viewer finds what it shows beside a replay: the page it came from (`back`), the frames
+    in a seat's view (`data`, ?seat=N), a move's streamed analysis (`analysis`, for step 0: the viewer puts
+    the step in its place), and the file itself."""
+
+    back: str
+    back_label: str
+    data: str
+    analysis: str
+    file: str
+    file_name: str
+
+
+def render_replay(request, view: dict, links: ReplayLinks):
+    """The replay viewer's page for `view` (a compact replay_view): a match's, a table's."""
+    game = get_game(view["game"])
     scores = view["result"].get("scores") or [None] * view["num_players"]
     lost = view["points_lost"] or [None] * view["num_players"]
     context = {
-        "match": match, "view": view, "losses": view["points_lost"],
+        "links": links, "view": view, "losses": view["points_lost"],
         "winners": [view["players"][seat] for seat in view["result"].get("winners", [])],
-        "cooperative": get_game(match.game).cooperative, "perfect_score": get_game(match.game).perfect_score,
+        "cooperative": game.cooperative, "perfect_score": game.perfect_score,
         "score_rows": [{"name": name, "score": score, "lost": points}
                        for name, score, points in zip(view["players"], scores, lost)],
-        "modules": replay_modules(match.game),
+        "modules": replay_modules(game.name),
     }
     return render(request, "matches/replay.html", context)
 

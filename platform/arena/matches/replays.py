@@ -1,6 +1,7 @@
 """A finished match's replay prepared for viewing: every step's table, the move, the decision the seat
 faced, and the solver's analysis."""
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
@@ -58,23 +59,36 @@ def finished_view(match, seat: int | None, *, compacted: bool = False) -> dict[s
     """replay_view (or its compact form) of a finished match, worked out once and then read from the cache.
     The match's replay is read only then (it may come deferred); the key has the finish time too, so that
     a database made anew never meets another one's views."""
-    key = f"replay-view:{match.pk}:{match.finished_at.timestamp()}:{seat}:{'compact' if compacted else 'full'}"
+    return kept_view(f"{match.pk}:{match.finished_at.timestamp()}", lambda: match.replay, seat, compacted=compacted)
+
+
+def kept_view(name: str, read_replay: Callable[[], Replay], seat: int | None, *,
+              compacted: bool = False) -> dict[str, Any]:
+    """replay_view of a replay that never changes any more (a finished match's, a finished table's), named
+    `name` in the cache, worked out once from `read_replay()`."""
+    key = f"replay-view:{name}:{seat}:{'compact' if compacted else 'full'}"
 
     def work_out() -> dict[str, Any]:
-        view = replay_view(match.replay, seat)
+        view = replay_view(read_replay(), seat)
         return compact(view) if compacted else view
 
     return cache.get_or_set(key, work_out, FINISHED_VIEW_SECONDS)
 
 
 def move_analysis(match, step: int) -> AnalysisRow:
-    """The analysis of move `step` of a finished match whose game streams its analysis. A settled row is
-    kept as long as the match's views; a row the solver could not settle in time is not, so that asking
-    again continues the search (what it solved is in the solver's own store)."""
-    key = f"move-analysis:{match.pk}:{match.finished_at.timestamp()}:{step}"
+    """The analysis of move `step` of a finished match whose game streams its analysis (kept_move_analysis)."""
+    return kept_move_analysis(f"{match.pk}:{match.finished_at.timestamp()}", lambda: match.replay, step)
+
+
+def kept_move_analysis(name: str, read_replay: Callable[[], Replay], step: int) -> AnalysisRow:
+    """The analysis of move `step` of the finished replay named `name` (see kept_view), for a game that streams
+    its analysis. A settled row is kept as long as the views; a row the solver could not settle in time is
+    not, so that asking again continues the search (what it solved is in the solver's own store)."""
+    key = f"move-analysis:{name}:{step}"
     row: AnalysisRow | None = cache.get(key)
     if row is None:
-        row = get_game(match.game).analyse_move(match.replay, step)
+        replay = read_replay()
+        row = get_game(replay["game"]).analyse_move(replay, step)
         if row["verdict"] != UNSETTLED:
             cache.set(key, row, FINISHED_VIEW_SECONDS)
     return row

@@ -32,6 +32,7 @@ from games.table import (DEFAULT_MOVE_SECONDS, MoveTooLate, NotYourTurn, Seat, S
 from games.table import Table as GameTable
 
 from arena.accounts.access import may_seat_bot
+from arena.core.api import MAX_ID
 from arena.core.errors import Conflict, Invalid, NotAllowed, NotFound
 from arena.core.queue import publish_on_commit
 
@@ -340,7 +341,7 @@ def table_for(user, pk) -> Table:
     table that does not exist."""
     from arena.accounts.access import may_watch_table
 
-    table = Table.objects.filter(pk=pk).first() if isinstance(pk, int) else None
+    table = Table.objects.filter(pk=pk).first() if isinstance(pk, int) and 0 < pk <= MAX_ID else None
     if table is None or not may_watch_table(user, table):
         raise NotFound("no such table")
     return table

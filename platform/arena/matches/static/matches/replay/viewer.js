@@ -265,6 +265,13 @@ window.ArenaReplay = (() => {
       el("div", {class: "hand"}, cards));
   }
 
-  document.addEventListener("DOMContentLoaded", start);
-  return {register, el, playingCard, seatBox, suits: SUITS};
+  // One view drawn by its game's module (the text rendering without one): the table page draws a seat's
+  // observation with the replay's own drawing. ctx as the modules get it: {seat, players, el, viewAt, frame}.
+  function draw(game, view, ctx) {
+    return (renderers[game] || generic).render(view, {el, ...ctx});
+  }
+
+  // The viewer starts on a replay page; other pages use only its drawing (draw).
+  document.addEventListener("DOMContentLoaded", () => { if (document.getElementById("replay-config")) start(); });
+  return {register, el, playingCard, seatBox, suits: SUITS, draw};
 })();

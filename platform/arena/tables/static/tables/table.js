@@ -1,0 +1,125 @@
+// A table: the seat's own view drawn as the replay viewer draws it (ArenaReplay.draw), its legal moves to
+// click (a list to pick from when there are many), whose move it is and the time left. The page follows the
+// table by asking for it again when it changes; a move names the turn it answers, so a second tab or a double
+// click is refused by the server rather than played twice.
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const MANY = 12;  // more choices than this are picked from a list
+  let state;
+  let config;
+  let sending = false;
+
+  const names = () => state.seats.map((seat) => seat.name);
+
+  function secondsLeft() {
+    return state.deadline ? Math.max(0, Math.round((Date.parse(state.deadline) - Date.now()) / 1000)) : null;
+  }
+
+  function statusText() {
+    if (state.status === "waiting") return "Waiting for the people invited to take their seats.";
+    if (state.status === "finished") {
+      const winners = (state.winners || []).map((seat) => names()[seat]).join(", ");
+      return `Game over. ${winners ? `Winner: ${winners}.` : "No winner."} Scores: ${state.scores.join(" · ")}.`;
+    }
+    const left = secondsLeft();
+    const clock = left === null ? "" : ` · ${left} s left`;
+    if (state.on_move === state.your_seat) return `Your move (turn ${state.turn})${clock}.`;
+    const seat = state.seats[state.on_move];
+    return `${seat.name} to move${seat.person ? clock : " (a bot is deciding)"}.`;
+  }
+
+  function showStatus() {
+    const status = $("status");
+    status.textContent = statusText();
+    status.dataset.status = state.status;
+    status.dataset.turn = state.turn;
+    if (state.replay && !status.querySelector("a")) {
+      status.append(" ", ArenaReplay.el("a", {href: state.replay, id: "replay-link"}, "See the replay with the analysis of every move"));
+    }
+  }
+
+  function choiceControls() {
+    const choices = state.choices;
+    if (!choices.length) return [];
+    if (choices.length <= MANY) {
+      return choices.map((choice, index) => ArenaReplay.el("button", {type: "button", class: "choice", "data-index": index}, choice.label));
+    }
+    const select = ArenaReplay.el("select", {id: "choice-select", "aria-label": "your move"},
+      choices.map((choice, index) => ArenaReplay.el("option", {value: index}, choice.label)));
+    return [select, ArenaReplay.el("button", {type: "button", class: "primary", id: "play-choice"}, "Play")];
+  }
+
+  function draw() {
+    const ctx = {seat: state.your_seat, players: names(), step: state.turn, frame: {text: state.text},
+                 data: {seat: state.your_seat, players: names()}, viewAt: (index) => (index === 0 ? state.initial : state.view)};
+    $("board").replaceChildren(...[].concat(ArenaReplay.draw(state.game, state.view, ctx)));
+    $("text").textContent = state.text;
+    $("choice-list").replaceChildren(...choiceControls());
+    $("moves").replaceChildren(...state.moves.map((move) => ArenaReplay.el("li", {value: move.step, class: `seat-${move.seat}`}, move.text)));
+    $("invitations").replaceChildren(...state.seats.filter((seat) => seat.invitation).map((seat) =>
+      ArenaReplay.el("li", {}, `Seat ${seat.seat}: send this link to the person you invite: `,
+        ArenaReplay.el("a", {href: seat.invitation, class: "invitation"}, new URL(seat.invitation, location.href).href))));
+    showStatus();
+  }
+
+  function take(next) {
+    if (next.version >= state.version) {
+      const changed = next.version !== state.version;
+      state = next;
+      if (changed) $("refusal").hidden = true;
+      draw();
+    }
+  }
+
+  async function refresh() {
+    const response = await fetch(config.data, {credentials: "same-origin", headers: {Accept: "application/json"}});
+    if (response.ok) take(await response.json());
+  }
+
+  async function play(index) {
+    if (sending) return;
+    sending = true;
+    document.querySelectorAll("#choice-list button, #choice-list select").forEach((control) => { control.disabled = true; });
+    try {
+      const response = await fetch(config.move, {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", Accept: "application/json",
+                  "X-CSRFToken": document.querySelector("#choices input[name=csrfmiddlewaretoken]").value},
+        body: JSON.stringify({turn: state.turn, action: state.choices[index].action}),
+      });
+      const answer = await response.json();
+      if (response.ok) {
+        take(answer);
+      } else {
+        $("refusal").textContent = `Not played: ${answer.detail || response.statusText}`;
+        $("refusal").hidden = false;
+        await refresh();
+      }
+    } finally {
+      sending = false;
+      draw();
+    }
+  }
+
+  function follow() {
+    // Asked again every two seconds while the game is on (and at once when a person's time runs out).
+    setInterval(() => {
+      if (state.status === "finished") return;
+      if (secondsLeft() === 0 || !sending) refresh();
+    }, 2000);
+    setInterval(() => { if (state.status === "playing") showStatus(); }, 1000);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    state = JSON.parse($("table-state").textContent);
+    config = JSON.parse($("table-config").textContent);
+    $("choice-list").addEventListener("click", (event) => {
+      const button = event.target.closest("button");
+      if (!button) return;
+      play(button.id === "play-choice" ? Number($("choice-select").value) : Number(button.dataset.index));
+    });
+    $("show-text").onchange = (event) => { $("text").hidden = !event.target.checked; };
+    draw();
+    follow();
+  });
+})();
