@@ -18,6 +18,7 @@ from games.tournament.pairing_room import Pairing, builtin_games, meetings, pair
 
 from arena.accounts.access import attends, plays_in_rooms, runs_rooms
 from arena.bots.models import Bot
+from arena.core.api import MAX_ID
 from arena.core.errors import Conflict, Invalid, NotAllowed, NotFound
 from arena.tables import services as tables
 from arena.tables.models import Table
@@ -48,7 +49,8 @@ def check_runs(user, room: Room, verb: str) -> None:
 
 def room_for(user, pk) -> Room:
     """Room `pk` if `user` attends its course; NotFound otherwise, exactly as a room that does not exist."""
-    room = Room.objects.select_related("course").filter(pk=pk).first() if isinstance(pk, int) else None
+    exists = isinstance(pk, int) and 0 <= pk <= MAX_ID
+    room = Room.objects.select_related("course").filter(pk=pk).first() if exists else None
     if room is None or not attends(user, room.course):
         raise NotFound("no such pairing room")
     return room
