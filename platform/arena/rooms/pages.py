@@ -44,7 +44,8 @@ def room_events(request, pk):
         if fresh is None:
             return None
         html = render_to_string("rooms/_live.html", _context(request, fresh), request=request)
-        return Snapshot(fresh.version, {"html": html}, final=False)
+        # A closed room whose games are over changes no more: the stream ends.
+        return Snapshot(fresh.version, {"html": html}, final=not fresh.is_open and services.round_over(fresh))
 
     return event_stream(request, room.topic, snapshot)
 
@@ -53,6 +54,8 @@ def room_events(request, pk):
 @require_POST
 def open_room(request, pk):
     course = attended_course(request.user, pk)
+    if not runs_rooms(request.user, course):
+        raise services.RoomNotAllowed("only the course's instructors and assistants open its pairing rooms")
     form = RoomForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose a game and a time per move: " + "; ".join(
