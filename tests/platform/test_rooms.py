@@ -177,6 +177,7 @@ def test_who_may_open_join_start_close_and_see_a_room(course, make_user):
     ("sorted", {}, "4"),  # four players only: no pairs
     ("endgame", {"config": {"length": -3}}, "length"),
     ("endgame", {"config": {"nonsense": 1}}, "nonsense"),
+    ("endgame", {"config": ["length", 3]}, "JSON object"),
     ("endgame", {"builtin": "grandmaster"}, "no built-in bot"),
     ("endgame", {"builtin": ["random"]}, "no built-in bot"),
     ("endgame", {"move_seconds": 0}, "time per move"),

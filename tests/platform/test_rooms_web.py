@@ -72,6 +72,12 @@ def test_a_refusal_of_the_rooms_state_is_a_message_on_its_page(course, client):
     refused = client.post(f"/courses/{course.pk}/rooms/new/", {"game": "endgame", "builtin": "grandmaster",
                                                               "move_seconds": "60"}, follow=True)
     assert "no built-in bot" in refused.content.decode() and Room.objects.count() == 1
+    for options, reason in [("[" * 1000, "nested more than"), ("[" * 100_000, "at most 20000"), ("NaN", "NaN"),
+                            ("[1]", "JSON object"), ('{"length": 0}', "length")]:
+        refused = client.post(f"/courses/{course.pk}/rooms/new/", {"game": "endgame", "config": options,
+                                                                  "move_seconds": "60"}, follow=True)
+        assert refused.status_code == 200 and reason in refused.content.decode(), options[:20]
+    assert Room.objects.count() == 1
 
 
 def test_the_staff_download_the_results_and_students_may_not(course, client):

@@ -69,6 +69,8 @@ def open_room(user, course, game: object, *, config: object = None, move_seconds
         raise RoomRefused(f"no game called {short_repr(game)}")
     if config is None:
         config = {}
+    if not isinstance(config, dict):
+        raise RoomRefused(f"the game's options are a JSON object, not {short_repr(config)}")
     try:
         state = found.new_game(2, config, 0)  # ConfigError for options the game refuses, or for 2 players
         move_seconds = check_move_seconds(move_seconds)
