@@ -84,7 +84,10 @@ def play_games(pages: dict, base: str, room_url: str) -> None:
             page.wait_for_selector("#status[data-status=finished]")
 
 
-def test_six_students_play_two_rounds_in_a_pairing_room(live_worker, classroom, live_server, chromium):
+def test_six_students_play_two_rounds_in_a_pairing_room(live_worker, classroom, live_server, chromium, settings):
+    # Streams end and reconnect often (EventSource resumes them with the last version it has): none outlives
+    # the test by long, and the resuming is exercised too.
+    settings.ARENA_LIVE_STREAM_SECONDS = 5
     course, sessions = classroom
     base = live_server.url
     teacher = browser_as(chromium, base, sessions["teacher"], f"/courses/{course}/")
@@ -145,3 +148,11 @@ def test_six_students_play_two_rounds_in_a_pairing_room(live_worker, classroom, 
     student.wait_for_selector("#moves tbody tr")
     assert student.locator("#moves tbody tr").count() == LENGTH
     assert "student1" in student.content()
+
+    # The class is over: the room closes, and its pages' streams end with it.
+    teacher.goto(room_url)
+    teacher.click("#close-room")
+    teacher.wait_for_selector("#room-controls:has-text('This room is closed')")
+    for page in [*students.values(), leaver]:
+        page.goto(room_url)
+        assert page.locator("#join-room, #leave-room").count() == 0
