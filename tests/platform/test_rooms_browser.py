@@ -17,6 +17,7 @@ from platform_helpers import BROWSER_TIMEOUT_MS
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.docker]
 
 LENGTH = 6  # numbers on the board: moves in a game
+PHONE = {"width": 390, "height": 844}
 STUDENTS = [f"student{number}" for number in range(1, 7)]
 
 
@@ -148,6 +149,12 @@ def test_six_students_play_two_rounds_in_a_pairing_room(live_worker, classroom, 
     student.wait_for_selector("#moves tbody tr")
     assert student.locator("#moves tbody tr").count() == LENGTH
     assert "student1" in student.content()
+
+    # The room and the course page fit a phone.
+    for page, path in [(teacher, room_url), (student, room_url), (student, f"{base}/courses/{course}/")]:
+        page.set_viewport_size(PHONE)
+        page.goto(path)
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
 
     # The class is over: the room closes, and its pages' streams end with it.
     teacher.goto(room_url)
