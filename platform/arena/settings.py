@@ -151,6 +151,7 @@ INSTALLED_APPS = [
     "arena.grading",
     "arena.notifications",
     "arena.tables",
+    "arena.rooms",
 ]
 
 MIDDLEWARE = [

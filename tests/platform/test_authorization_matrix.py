@@ -39,6 +39,7 @@ from platform_helpers import EXAMPLE_BOT, play_now
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot, entered
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
+from arena.rooms import services as room_services
 from arena.tables import services as table_services
 from arena.tables.models import Table
 from arena.tables.services import SeatChoice
@@ -164,6 +165,11 @@ TABLE_API = expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=200, mat
                    operator=200)
 
 
+# Playing in a pairing room (joining it): its students; its staff run it and are refused.
+ROOM_PLAYER_PAGE = expect(ANY_REDIRECT, anonymous=LOGIN, outsider=404, other_instructor=404, ta=403, instructor=403,
+                          operator=403)
+
+
 # --- The routes -----------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -201,6 +207,7 @@ NOTE = as_json(lambda w: {"points": 0, "comment": "checked by hand"})
 BONUS = as_json(lambda w: {"points": 5, "comment": "a clever endgame"})
 NEW_TABLE = as_json(lambda w: {"game": "endgame", "seats": [{"kind": "me"}, {"kind": "builtin", "builtin": "greedy"}]})
 TABLE_MOVE = as_json(lambda w: {"turn": 0, "action": "left"})
+NEW_ROOM = as_json(lambda w: {"course": w.course.pk, "game": "endgame"})
 
 
 def bob_entry_form(world):
@@ -474,6 +481,28 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "table-leave": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=200, mate=404, ta=403,
                                         instructor=403, operator=403)}),
     "table-join": Case({"POST": expect(404, anonymous=UNAUTHENTICATED)}, data=as_json(lambda w: {"token": "nope"})),
+    # Pairing rooms: the course's room, which ada and bob joined. Its staff open, start, close it and download
+    # its results; its students join it (the staff are refused: they run it); any member may leave it.
+    "rooms:open": post_only(STAFF_ACTION_PAGE),
+    "rooms:room": page(COURSE_PAGE),
+    "rooms:events": page(COURSE_PAGE),
+    "rooms:results": page(STAFF_PAGE),
+    "rooms:act": (
+        Case({"GET": POST_ONLY_PAGE, "POST": ROOM_PLAYER_PAGE}, {"verb": "join"}),
+        Case({"POST": expect(ANY_REDIRECT, anonymous=LOGIN, outsider=404, other_instructor=404)}, {"verb": "leave"}),
+        Case({"POST": STAFF_ACTION_PAGE}, {"verb": "start"}),
+        Case({"POST": STAFF_ACTION_PAGE}, {"verb": "close"}),
+    ),
+    "room-list": Case({"GET": SIGNED_IN_API, "POST": expect(403, anonymous=UNAUTHENTICATED, outsider=404,
+                                                            other_instructor=404, ta=201, instructor=201,
+                                                            operator=201)}, data=NEW_ROOM),
+    "room-detail": Case({"GET": COURSE_API}),
+    "room-join": Case({"POST": expect(200, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404, ta=403,
+                                      instructor=403, operator=403)}),
+    "room-leave": Case({"POST": COURSE_API}),
+    "room-start": Case({"POST": STAFF_API}),
+    "room-close": Case({"POST": STAFF_API}),
+    "room-results": Case({"GET": STAFF_API}),
 }
 
 # The Django admin: operators only; everyone else is sent to its sign-in page. Routes differing are named.
@@ -582,6 +611,9 @@ class World:
         self.tournaments = {state: self._tournament(state) for state in ("draft", "running", "paused")}
         self._graded_assignment()
         self.tables = {state: self._table(state) for state in ("playing", "finished")}
+        self.room = room_services.open_room(self.users["teacher"], self.course, "endgame")
+        for name in ("ada", "bob"):
+            room_services.join(self.users[name], self.room)
 
     def _table(self, state: str) -> Table:
         """ada and bob at a table of End Game of the course, ada on move; or its game over (bob left)."""
@@ -628,7 +660,7 @@ class World:
                       "courses": self.course, "variants": self.variant, "tournaments": tournament,
                       "assignments": self.assignment, "submissions": self.submission,
                       "requests": ada_entry, "entries": ada_entry, "tokens": self.token,
-                      "runs": self.run, "tables": self.tables[objects.get("table", "playing")]}  # "grading-runs/": the segment is read as word characters
+                      "runs": self.run, "tables": self.tables[objects.get("table", "playing")], "rooms": self.room}  # "grading-runs/": the segment is read as word characters
         segment = re.search(r"(\w+)/[^/]*<(?:\w+:)?pk>|(\w+)/\(\?P<pk>", endpoint.pattern)
         values = {
             "number": self.version.number, "variant_pk": self.variant.pk,

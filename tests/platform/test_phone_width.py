@@ -103,13 +103,15 @@ def test_every_page_fits_a_390_px_phone_for_every_role(signed_in_world, live_ser
         page = context.new_page()
         for path in sorted(set(pages[role.name])):
             try:
-                response = page.goto(live_server.url + path)
+                # Until the answer's headers only: a live stream (server-sent events) never finishes loading.
+                response = page.goto(live_server.url + path, wait_until="commit")
             except PlaywrightError as error:
                 if "Download is starting" in str(error):
                     continue  # a file to save (code, a replay, a starter), not a page
                 raise
             if not response.headers.get("content-type", "").startswith("text/html"):
-                continue  # a download or JSON
+                continue  # a download, JSON or a live stream
+            page.wait_for_load_state("load")
             if page.evaluate("() => !document.querySelector('link[rel=stylesheet]')"):
                 continue  # an htmx fragment of a page, never opened on its own
             opened += 1

@@ -267,3 +267,17 @@ def public_matches(queryset):
     if not settings.ARENA_PUBLIC_MATCHES:
         return queryset.none()
     return queryset.filter(purpose="challenge", variant__isnull=True, status="finished")
+
+
+# --- Pairing rooms: a class plays a game in rounds ---------------------------------------------------------
+
+def runs_rooms(user, course) -> bool:
+    """Whether `user` may open `course`'s pairing rooms, start their rounds, close them and download their
+    results: its staff (instructors and assistants, who run a class's exercise alike) and operators."""
+    return staffs(user, course)
+
+
+def plays_in_rooms(user, course) -> bool:
+    """Whether `user` may join `course`'s pairing rooms and be paired there: its students only (the staff
+    run the room; an operator is no student)."""
+    return role_in(user, course) == STUDENT

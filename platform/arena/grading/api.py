@@ -2,7 +2,6 @@
 Roles are checked by permissions.CourseRole and the services; outsiders of a course get 404."""
 
 from django.db.models import Q, Sum
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, parsers, permissions, status, viewsets
@@ -13,6 +12,7 @@ from rest_framework.views import APIView
 
 from arena.accounts import courses as course_services
 from arena.accounts import people as people_services
+from arena.core.downloads import csv_download
 from arena.core.parsers import BoundedJSONParser
 from arena.accounts.access import role_in
 from arena.accounts.models import Course
@@ -216,9 +216,7 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
     @action(detail=True)
     def export(self, request, pk=None):
         """Staff: the gradebook CSV (student id, email, name, total, each part, late days)."""
-        response = HttpResponse(presentation.gradebook_csv(self.get_object()), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="assignment-{pk}.csv"'
-        return response
+        return csv_download(presentation.gradebook_csv(self.get_object()), f"assignment-{pk}.csv")
 
 
 def _with_adjustment(grade):

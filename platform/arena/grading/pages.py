@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -23,7 +23,7 @@ from arena.accounts.access import role_in
 from arena.accounts.forms import StudentIdForm
 from arena.accounts.models import Course
 from arena.accounts.timezones import viewer_zone
-from arena.core.downloads import python_download
+from arena.core.downloads import csv_download, python_download
 
 from . import charts, code_similarity, presentation, runs, services
 from . import parts
@@ -369,9 +369,7 @@ def adjust(request, pk, submission_pk):
 @login_required
 def export_csv(request, pk):
     assignment, _ = _assignment(request, pk, ASSISTANT)
-    response = HttpResponse(presentation.gradebook_csv(assignment), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{assignment.course.code}-assignment-{assignment.pk}.csv"'
-    return response
+    return csv_download(presentation.gradebook_csv(assignment), f"{assignment.course.code}-assignment-{assignment.pk}.csv")
 
 
 # --- similarity of submissions (staff only) -------------------------------------------------------------------

@@ -10,6 +10,7 @@ from django.db.models import Sum
 
 from arena.accounts.identity import display_names
 from arena.accounts.models import RosterEntry
+from arena.core.downloads import spreadsheet_text
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
 
@@ -224,26 +225,17 @@ def gradebook_csv(assignment: Assignment) -> str:
     names = display_names(member for row in shown for member in row["members"])
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([_cell(text) for text in ["student_id", "email", "name", "total",
+    writer.writerow([spreadsheet_text(text) for text in ["student_id", "email", "name", "total",
                                               *[c["label"] for c in columns], "late_days"]])
     for row in shown:
         for member in row["members"]:
             entry = roster.get(member.pk)
             name = entry.name if entry else names[member.pk]
-            writer.writerow([_cell(entry.student_id if entry else ""), _cell(entry.email if entry else member.email),
-                             _cell(name), _number(row["total"]),
+            writer.writerow([spreadsheet_text(entry.student_id if entry else ""), spreadsheet_text(entry.email if entry else member.email),
+                             spreadsheet_text(name), _number(row["total"]),
                              *[_number(row["points"].get(c["part"])) for c in columns],
                              "" if row["late_days"] is None else row["late_days"]])
     return out.getvalue()
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(text: str) -> str:
-    """A text cell a spreadsheet shows as text: one starting like a formula gets a leading quote (OWASP's
-    advice on CSV injection), so that a name such as `=HYPERLINK(...)` is never run on the instructor's machine."""
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 def _number(value) -> str:

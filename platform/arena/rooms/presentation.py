@@ -1,0 +1,81 @@
+"""What a pairing room shows: its results table (the page, the live stream, the API) and its CSV download."""
+
+import csv
+import io
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+
+from arena.accounts.identity import display_names
+from arena.core.downloads import spreadsheet_text
+
+from .models import Room, RoomGame
+from .services import current_game, round_over
+
+
+@dataclass
+class Result:
+    """One student's line: their games, wins, draws, losses and points (1 a win, 0.5 a draw), in all and by
+    round (None for a round they did not play); only finished games count."""
+
+    user_id: int
+    name: str
+    played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: float = 0.0
+    by_round: list = field(default_factory=list)
+
+
+def results(room: Room) -> list[Result]:
+    """Every student who joined the room, best first (points, then wins, then name)."""
+    room.refresh_from_db(fields=["rounds"])  # a round started since `room` was read has its column
+    members = [member.user for member in room.members.select_related("user")]
+    names = display_names(members)
+    lines = {user.pk: Result(user.pk, names[user.pk], by_round=[None] * room.rounds) for user in members}
+    for game in room.games.filter(status=RoomGame.Status.FINISHED):
+        for seat, user_id in enumerate((game.first_id, game.second_id)):
+            line = lines.get(user_id)
+            if line is None:  # the built-in's seat, or an account that is gone
+                continue
+            points = game.points_of(seat)
+            line.played += 1
+            line.points += points
+            line.wins += points == 1
+            line.draws += points == 0.5
+            line.losses += points == 0
+            line.by_round[game.round - 1] = (line.by_round[game.round - 1] or 0) + points
+    return sorted(lines.values(), key=lambda line: (-line.points, -line.wins, line.name.casefold(), line.user_id))
+
+
+def round_games(room: Room) -> dict[int, list[RoomGame]]:
+    """The room's games by round, latest round first."""
+    by_round = defaultdict(list)
+    for game in room.games.select_related("first", "second").order_by("-round", "pair", "leg"):
+        by_round[game.round].append(game)
+    return dict(by_round)
+
+
+def room_view(room: Room, user) -> Room:
+    """`room` with what `user` is shown of it (the API's serializer reads these): students present, whether
+    `user` is one of them, the table they play at now, whether the last round is over, the results."""
+    room.present = room.members.filter(present=True).count()
+    room.joined = user.is_authenticated and room.members.filter(user=user, present=True).exists()
+    game = current_game(room, user)
+    room.my_table = game.table_id if game else None
+    room.round_over = round_over(room)
+    room.results = [asdict(line) for line in results(room)]
+    return room
+
+
+def results_csv(room: Room) -> str:
+    """One line per student: name, games, wins, draws, losses, points, then their points in each round."""
+    lines = results(room)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["name", "games", "wins", "draws", "losses", "points",
+                     *[f"round_{number}" for number in range(1, room.rounds + 1)]])
+    for line in lines:
+        writer.writerow([spreadsheet_text(line.name), line.played, line.wins, line.draws, line.losses,
+                         f"{line.points:g}", *["" if points is None else f"{points:g}" for points in line.by_round]])
+    return out.getvalue()

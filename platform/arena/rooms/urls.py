@@ -1,0 +1,19 @@
+from django.urls import include, path
+from rest_framework.routers import SimpleRouter
+
+from . import api, pages
+
+router = SimpleRouter()
+router.register("rooms", api.RoomViewSet, basename="room")
+
+# Included by arena/urls.py: the API under /api/, the pages at the site's root.
+api_urlpatterns = [path("", include(router.urls))]
+
+app_name = "rooms"
+urlpatterns = [
+    path("courses/<int:pk>/rooms/new/", pages.open_room, name="open"),
+    path("rooms/<int:pk>/", pages.room_page, name="room"),
+    path("rooms/<int:pk>/events/", pages.room_events, name="events"),
+    path("rooms/<int:pk>/results.csv", pages.results_download, name="results"),
+    path("rooms/<int:pk>/<str:verb>/", pages.act, name="act"),
+]
