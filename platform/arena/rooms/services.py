@@ -18,6 +18,7 @@ from games.tournament.pairing_room import Pairing, builtin_games, meetings, pair
 
 from arena.accounts.access import attends, plays_in_rooms, runs_rooms
 from arena.bots.models import Bot
+from arena.core import live
 from arena.core.api import MAX_ID
 from arena.core.errors import Conflict, Invalid, NotAllowed, NotFound
 from arena.tables import services as tables
@@ -243,4 +244,4 @@ def current_game(room: Room, user) -> RoomGame | None:
 def _changed(room: Room) -> None:
     """Count the change, and wake the room's live pages once it is committed."""
     room.bump()
-    transaction.on_commit(lambda: tables.announce(room.topic))
+    live.publish(room.topic)  # after the commit

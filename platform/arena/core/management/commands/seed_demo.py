@@ -1,7 +1,7 @@
 """Demo data: an instructor, a teaching assistant, two students in a course and a third one invited by the
 roster (her invitation waiting in the operators' outbox), an instructor who may create courses and has none
-yet, the students' example bots, a few finished matches (every game), a finished tournament, and a graded
-assignment (all played here, in-process, so that nothing is queued and the pages are full from the start)."""
+yet, the students' example bots, a few finished matches (every game), a finished tournament, a graded
+assignment, two tables of people (one finished, one in play) and an open pairing room (all played here, in-process, so that nothing is queued and the pages are full from the start)."""
 
 from datetime import timedelta
 from pathlib import Path
@@ -22,6 +22,9 @@ from arena.grading import services as grading
 from arena.grading.models import GradingGame
 from arena.matches import services
 from arena.matches.models import Match
+from arena.rooms import services as rooms
+from arena.tables import services as tables
+from arena.tables.services import SeatChoice
 from arena.tournaments import services as tournament_services
 from arena.variants.services import create_variant
 
@@ -92,6 +95,7 @@ class Command(BaseCommand):
                                          config={"spots": 3}))
         self._tournament(accounts["instructor"], course, [bots["alice"], bots["bob"], greedy, optimal])
         self._graded_assignment(accounts, course, bots)
+        self._play_in_the_browser(accounts, course)
         self.stdout.write(self.style.SUCCESS(
             "demo data created: " + ", ".join(f"{user} / {password}" for user, (password, _) in ACCOUNTS.items())
         ))
@@ -112,6 +116,24 @@ class Command(BaseCommand):
             tournament_services.advance(tournament.pk)
         tournament.refresh_from_db()
         self.stdout.write(f"  {tournament}: {tournament.status}, champion {tournament.champion}")
+
+    def _play_in_the_browser(self, accounts, course) -> None:
+        """People at tables: a finished End Game between alice and bob (its replay shows the points each of
+        their moves lost), one where alice is on move against the greedy built-in (under Play), and an open
+        pairing room of the course that alice has joined (the instructor starts its rounds)."""
+        alice, bob = accounts["alice"], accounts["bob"]
+        finished = tables.open_table(alice, "endgame", [SeatChoice(user=alice), SeatChoice(user=bob)],
+                                     course=course, seed=7)
+        # Alice always takes the first move offered and Bob the last: a game with mistakes to read in its replay.
+        while not (game := tables.current(finished)).over:
+            seat = game.seat_on_move
+            choices = game.choices(seat)
+            finished = tables.move(finished, (alice, bob)[seat], game.turn, choices[0 if seat == 0 else -1].action)
+        playing = tables.open_table(alice, "endgame", [SeatChoice(bot=Bot.objects.builtin("endgame", "greedy")),
+                                                       SeatChoice(user=alice)], course=course, seed=11)
+        tables.play_bot_turns(playing.pk)  # the built-in's first move, as a worker would play it
+        rooms.join(alice, rooms.open_room(accounts["instructor"], course, "endgame"))
+        self.stdout.write(f"  tables {finished.pk} (finished) and {playing.pk} (alice to move), a pairing room")
 
     def _play(self, match: Match) -> None:
         claimed = services.claim(match.pk)
