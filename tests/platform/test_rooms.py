@@ -226,3 +226,22 @@ def test_points_from_a_tables_winners():
     assert services.points_from_winners([1]) == (0.0, 1.0)
     assert services.points_from_winners([0, 1]) == (0.5, 0.5)
     assert services.points_from_winners([]) == (0.5, 0.5)
+
+
+def test_each_change_to_a_room_wakes_its_live_pages_once_committed(course, make_user, monkeypatch,
+                                                                    django_capture_on_commit_callbacks):
+    """Joining, leaving and a round's start each wake the room's stream after the commit (a page watching the
+    results would otherwise wait for its next keepalive); the callbacks run here as they would after a commit."""
+    from arena.core import live
+
+    woken = []
+    monkeypatch.setattr(live, "_wake", woken.append)
+    room = open_end_game(course)
+    first, second = students(course, make_user, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.join(first, room)
+        services.join(second, room)
+    assert woken == [room.topic, room.topic]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_round(teacher(course), room)
+    assert woken[2:] and set(woken[2:]) >= {room.topic}
