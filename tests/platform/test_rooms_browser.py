@@ -80,7 +80,8 @@ def play_games(pages: dict, base: str, room_url: str) -> None:
             page.wait_for_selector(f"#status[data-turn='{turn}'][data-status=playing]")
             page.wait_for_selector("#choice-list button.choice")
             page.locator("#choice-list button.choice").first.click()
-            page.wait_for_selector(f"#status[data-turn='{turn + 1}']")
+            # Past this turn (a built-in may answer before the page shows turn + 1: it shows the newest only).
+            page.wait_for_selector(f"#status:not([data-turn='{turn}'])")
         for page in seats.values():
             page.wait_for_selector("#status[data-status=finished]")
 

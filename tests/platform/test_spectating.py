@@ -33,6 +33,14 @@ def builtin_table(game) -> list[Bot]:
     return [Bot.objects.builtin(game.name, names[seat % len(names)]) for seat in range(seats)]
 
 
+@pytest.fixture(autouse=True)
+def played_here_only(monkeypatch):
+    """These tests play their matches in this process, step by step: a Celery worker that an earlier test of
+    this process started (live_worker) must not be sent them too, or it plays them meanwhile (writing its own
+    positions, or ending the match before the first read)."""
+    monkeypatch.setattr(services, "publish_on_commit", lambda *args, **kwargs: None)
+
+
 @pytest.fixture(params=["cache", "database"])
 def store(request, settings):
     """Where spectators' positions are kept: Redis, or a row without it (the demo, which polls)."""

@@ -73,9 +73,16 @@ class Snapshot:
 SnapshotFunction = Callable[[], Snapshot | None]
 
 
+def redis_namespace() -> str:
+    """The start of every Redis name of live pages: a match or table id means something in one database
+    only, and several sites (or the test suite's parallel workers, each with a database of its own) may
+    share one Redis, as they may share it with Celery."""
+    return f"arena:{connections['default'].settings_dict['NAME']}"
+
+
 def channel(topic: str) -> str:
-    """The Redis pub/sub channel of `topic` (prefixed: the Redis database may be shared with Celery)."""
-    return f"arena:live:{topic}"
+    """The Redis pub/sub channel of `topic`."""
+    return f"{redis_namespace()}:live:{topic}"
 
 
 def check_topic(topic: str) -> str:

@@ -89,6 +89,8 @@ def kept_move_analysis(name: str, read_replay: Callable[[], Replay], step: int) 
     if row is None:
         replay = read_replay()
         row = get_game(replay["game"]).analyse_move(replay, step)
+        if row is None:  # the callers ask only games that stream their analysis, which answer every move
+            raise LookupError(f"{replay['game']} gives no analysis move by move")
         if row["verdict"] != UNSETTLED:
             cache.set(key, row, FINISHED_VIEW_SECONDS)
     return row

@@ -27,7 +27,7 @@ from django.db import DatabaseError
 from games import GameState, get_game
 from redis import RedisError
 
-from arena.core.live import Snapshot, publish, redis_client
+from arena.core.live import Snapshot, publish, redis_client, redis_namespace
 
 from .models import Match, MatchProgress
 
@@ -75,7 +75,7 @@ def _in_redis() -> bool:
 
 
 def _redis_key(match_id: int) -> str:
-    return f"arena:spectating:{match_id}"
+    return f"{redis_namespace()}:spectating:{match_id}"
 
 
 def save_progress(match_id: int, progress: dict) -> None:
