@@ -159,9 +159,10 @@ DRAFT_PAGE = expect(404, anonymous=LOGIN, ta=200, instructor=200, operator=200)
 DRAFT_API = expect(404, anonymous=UNAUTHENTICATED, ta=200, instructor=200, operator=200)
 # An entry of ada's bot in a tournament: she alone answers it; nobody else learns it exists.
 OWN_ENTRY_API = expect(404, anonymous=UNAUTHENTICATED, owner=200)
-# A table of the course where ada and bob sit: they and the course's staff see it; nobody else knows of it.
-TABLE_PAGE = expect(404, anonymous=LOGIN, owner=200, classmate=200, mate=404, ta=200, instructor=200, operator=200)
-TABLE_API = expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=200, mate=404, ta=200, instructor=200,
+# A table of the course where ada and bob sit: they, the course's other students (mia) and its staff see it;
+# nobody outside the course knows of it.
+TABLE_PAGE = expect(404, anonymous=LOGIN, owner=200, classmate=200, mate=200, ta=200, instructor=200, operator=200)
+TABLE_API = expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=200, mate=200, ta=200, instructor=200,
                    operator=200)
 
 
@@ -457,15 +458,15 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     # answers of a draft tournament).
     "grading:similarity": page(DRAFT_PAGE),
     "grading:similarity_pair": page(DRAFT_PAGE),
-    # Tables: ada (on move) and bob play End Game at a table of the course; its staff may watch it (the public
-    # view only, test_tables), mia and the outsiders do not know it exists. Opening one: any signed-in user (an
+    # Tables: ada (on move) and bob play End Game at a table of the course; its staff and its other students
+    # (mia) may watch it (the public view only, test_tables), the outsiders do not know it exists. Opening one: any signed-in user (an
     # empty form: the seats missing, shown again with the reason).
     "tables:play": Case({"GET": SIGNED_IN_PAGE, "POST": expect(400, anonymous=LOGIN)}),
     "tables:table": page(TABLE_PAGE),
     "tables:table_data": page(TABLE_PAGE),
     # The live stream of a finished table: its final snapshot, then the stream ends.
     "tables:table_events": Case({"GET": TABLE_PAGE, "POST": TABLE_PAGE}, {"table": "finished"}),
-    "tables:leave": post_only(expect(404, anonymous=LOGIN, owner=ANY_REDIRECT, classmate=ANY_REDIRECT, mate=404, ta=403,
+    "tables:leave": post_only(expect(404, anonymous=LOGIN, owner=ANY_REDIRECT, classmate=ANY_REDIRECT, mate=403, ta=403,
                                      instructor=403, operator=403)),
     "tables:join": page(expect(404, anonymous=LOGIN)),  # the world's token is no invitation
     "tables:replay": Case({"GET": TABLE_PAGE, "POST": TABLE_PAGE}, {"table": "finished"}),
@@ -475,10 +476,10 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
                                    {"table": "finished"}),  # End Game sends its analysis whole
     "table-list": Case({"GET": SIGNED_IN_API, "POST": expect(201, anonymous=UNAUTHENTICATED)}, data=NEW_TABLE),
     "table-detail": Case({"GET": TABLE_API}),
-    # ada is on move; bob's move is out of turn (409); the staff watch but have no seat to play (403).
-    "table-move": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=409, mate=404, ta=403,
+    # ada is on move; bob's move is out of turn (409); mia and the staff watch but have no seat to play (403).
+    "table-move": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=409, mate=403, ta=403,
                                        instructor=403, operator=403)}, data=TABLE_MOVE),
-    "table-leave": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=200, mate=404, ta=403,
+    "table-leave": Case({"POST": expect(404, anonymous=UNAUTHENTICATED, owner=200, classmate=200, mate=403, ta=403,
                                         instructor=403, operator=403)}),
     "table-join": Case({"POST": expect(404, anonymous=UNAUTHENTICATED)}, data=as_json(lambda w: {"token": "nope"})),
     # Pairing rooms: the course's room, which ada and bob joined. Its staff open, start, close it and download

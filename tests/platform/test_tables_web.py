@@ -70,11 +70,11 @@ def test_an_invitation_by_link_seats_the_person_who_opens_it(ada, ben, client):
 
 
 def test_nobody_but_a_seats_person_sees_its_observation(ada, ben, make_user, in_process_sandbox):
-    """Crazy-KING, two people and two bots at a table of a course: each person sees their own hand only, the
-    instructor watching sees the public view, with no hand at all."""
-    teacher = make_user("teacher")
+    """Crazy-KING, two people and two bots at a table of a course: each person sees their own hand only; the
+    instructor and a classmate watching see the public view, with no hand at all."""
+    teacher, cleo = make_user("teacher"), make_user("cleo")
     course = Course.objects.create(code="algo", name="Algorithms")
-    course.students.add(ada, ben)
+    course.students.add(ada, ben, cleo)
     course.instructors.add(teacher)
     bot = Bot.objects.builtin("crazyking", "random")
     table = services.open_table(ada, "crazyking", [SeatChoice(user=ada), SeatChoice(bot=bot), SeatChoice(user=ben),
@@ -83,8 +83,11 @@ def test_nobody_but_a_seats_person_sees_its_observation(ada, ben, make_user, in_
     ada_sees = client_of(ada).get(f"/api/tables/{table.pk}/").json()
     ben_sees = client_of(ben).get(f"/api/tables/{table.pk}/").json()
     teacher_sees = client_of(teacher).get(f"/api/tables/{table.pk}/").json()
+    cleo_sees = client_of(cleo).get(f"/api/tables/{table.pk}/").json()
     assert ada_sees["view"]["hand"] == full["hands"][0] and ben_sees["view"]["hand"] == full["hands"][2]
-    for seen, others in [(ada_sees, [1, 2, 3]), (ben_sees, [0, 1, 3]), (teacher_sees, [0, 1, 2, 3])]:
+    assert cleo_sees["view"] == teacher_sees["view"] and cleo_sees["your_seat"] is None
+    for seen, others in [(ada_sees, [1, 2, 3]), (ben_sees, [0, 1, 3]), (teacher_sees, [0, 1, 2, 3]),
+                         (cleo_sees, [0, 1, 2, 3])]:
         text = str(seen)
         assert all(str(full["hands"][seat]) not in text for seat in others)
         assert "hands" not in seen["view"] and str(table.seed) not in text
@@ -97,6 +100,27 @@ def test_nobody_but_a_seats_person_sees_its_observation(ada, ben, make_user, in_
     move = {"turn": seen["turn"], "action": seen["choices"][0]["action"]}
     assert client_of(waiting).post(f"/api/tables/{table.pk}/move/", move, format="json").status_code == 409
     assert client_of(on_move).post(f"/api/tables/{table.pk}/move/", move, format="json").status_code == 200
+
+
+def test_the_play_form_opens_a_table_its_course_watches_and_one_only_its_people_see(ada, ben, make_user, client):
+    """Watched by "everyone in" a course: its students and staff watch (a classmate at the table page); without
+    a course, a classmate gets 404; a course the opener does not take is refused with the reason."""
+    cleo = make_user("cleo")
+    course = Course.objects.create(code="algo", name="Algorithms")
+    course.students.add(ada, ben, cleo)
+    other = Course.objects.create(code="other", name="Other")
+    greedy = Bot.objects.builtin("endgame", "greedy")
+    client.force_login(ada)
+    form = {"seat0": "me", "seat1": f"bot:{greedy.pk}", "move_seconds": "60"}
+    assert "everyone in Algorithms" in client.get("/play/?game=endgame").content.decode()
+    watched = client.post("/play/?game=endgame", {**form, "course": str(course.pk)})
+    private = client.post("/play/?game=endgame", form)
+    for refused in [str(other.pk), "x", "9" * 30]:
+        answer = client.post("/play/?game=endgame", {**form, "course": refused})
+        assert answer.status_code == 400 and "one of the courses you take" in answer.content.decode()
+    client.force_login(cleo)
+    assert client.get(watched["Location"]).status_code == 200
+    assert client.get(private["Location"]).status_code == 404
 
 
 @pytest.fixture

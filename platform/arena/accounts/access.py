@@ -247,12 +247,13 @@ def may_seat_bot(user, bot) -> bool:
 
 def may_watch_table(user, table) -> bool:
     """Whether `user` may open `table`'s page and see its public view (never a seat's own observation, which
-    is its person's only): the people seated, whoever opened it, the staff of its course, operators."""
+    is its person's only): the people seated, whoever opened it, operators, and the staff and students of its
+    course (a class watches its classmates play; a table without a course is its people's only)."""
     if not user.is_authenticated:
         return False
     if user.is_superuser or table.opened_by_id == user.pk or table.seats.filter(user=user).exists():
         return True
-    return table.course_id is not None and staffs(user, table.course)
+    return table.course_id is not None and (staffs(user, table.course) or attends(user, table.course))
 
 
 # --- Public matches (the site's front door) ---------------------------------------------------------------

@@ -13,7 +13,7 @@ from .presentation import table_state
 
 class TableViewSet(viewsets.GenericViewSet):
     """Tables you opened or sit at. A table shows you your own seat's observation and legal moves; a table you
-    only watch (you opened it for others, or staff its course), the public view."""
+    only watch (you opened it for others, or staff or take its course), the public view."""
 
     serializer_class = serializers.TableSerializer
     lookup_value_regex = r"[0-9]{1,19}"

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 from games import available_games, get_game
 from games.table import DEFAULT_MOVE_SECONDS, check_move_seconds
 
-from arena.accounts.access import seatable_bots
+from arena.accounts.access import courses_seen_by, seatable_bots
 from arena.core.live import Snapshot, event_stream
 from arena.bots.models import Bot
 from arena.core.errors import Invalid, NotFound
@@ -48,6 +48,7 @@ def play(request):
     return render(request, "tables/play.html", {
         "games": games, "game": game, "options": options, "seats": seats, "error": error, "tables": mine,
         "move_seconds": request.POST.get("move_seconds", f"{DEFAULT_MOVE_SECONDS:g}"),
+        "courses": courses_seen_by(request.user).order_by("name"), "course": request.POST.get("course", ""),
     }, status=400 if error else 200)
 
 
@@ -78,7 +79,14 @@ def _open_from_form(request, game) -> Table:
         move_seconds = check_move_seconds(float(text)) if text else None
     except (ValueError, OverflowError):
         raise Invalid("the time per move is a number of seconds (empty: no limit)") from None
-    return services.open_table(request.user, game.name, choices, move_seconds=move_seconds)
+    course = None
+    if request.POST.get("course"):
+        value = request.POST["course"]
+        course = courses_seen_by(request.user).filter(pk=int(value)).first() if value.isdigit() and len(value) < 20 \
+            else None
+        if course is None:
+            raise Invalid("the course: one of the courses you take or teach")
+    return services.open_table(request.user, game.name, choices, move_seconds=move_seconds, course=course)
 
 
 def _watched(request, pk: int) -> Table:

@@ -33,7 +33,7 @@ class OpenTableSerializer(serializers.Serializer):
     move_seconds = serializers.FloatField(required=False, allow_null=True, default=DEFAULT_MOVE_SECONDS, min_value=1,
                                           max_value=MAX_MOVE_SECONDS, help_text="a person's time per move; null: no limit")
     course = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**63 - 1,
-                                      help_text="a course you take: its staff may watch the table")
+                                      help_text="a course you take or teach: its staff and students may watch the table")
 
     def validate(self, data):
         user = self.context["request"].user

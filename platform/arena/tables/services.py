@@ -83,7 +83,7 @@ def open_table(opener, game_name: str, seats: list[SeatChoice], *, config: dict 
     A bot must be one `opener` may seat (accounts.access.seatable_bots), else NotAllowed; people are seated
     as given (a page seats only its user; the pairing room seats the students it paired), each at most once.
     The table plays at once unless a seat waits for an invitation to be taken (`join`). `tag` marks who
-    opened it (the pairing room's round), `course` whose staff may watch it. TableRefused for a game, count,
+    opened it (the pairing room's round), `course` whose staff and students may watch it. TableRefused for a game, count,
     option or time per move the game refuses."""
     try:
         game = get_game(game_name)
