@@ -47,7 +47,9 @@ def browser_as(chromium, base: str, session: str):
 def open_table(page, base: str, seat1: str, move_seconds: str = "600") -> str:
     """ada opens an End Game table from the Play page, herself in seat 0; the table page's address."""
     page.click("#play-link")
-    page.wait_for_selector("#game-choice")
+    # The page's script hides the Choose button once it submits the form on a change of game: before then,
+    # choosing a game changes nothing (a person is as quick as the script, a test is quicker).
+    page.wait_for_selector("#choose-game[hidden]", state="attached")
     if page.locator("#game-choice").input_value() != "endgame":
         with page.expect_navigation():
             page.select_option("#game-choice", "endgame")
