@@ -7,6 +7,7 @@ import json
 import secrets
 import sys
 from functools import partial
+from itertools import pairwise
 from pathlib import Path
 
 from . import available_games, get_game, replay as replays
@@ -71,6 +72,7 @@ def cmd_match(args) -> int:
     if args.json:
         print(json.dumps({**result.as_json(), "seed": seed}))
         return 0
+    assert show_step is not None  # made whenever the output is text
     if show_step.summarised:
         print("final table (--verbose shows every move):")
         print(_indent(game.render(result.final_state)))
@@ -225,13 +227,12 @@ def cmd_replay(args) -> int:
     positions = list(replays.states(replay))  # every move checked before the analysis reads them
     analysis = {row["step"]: row for row in (game.analyse(replay) or [])}
     names = seat_names(replay)
-    lost = [0] * replay["num_players"]
+    lost: list[float] = [0] * replay["num_players"]
     print(f"{game.title}, seed {replay['seed']}, players: {', '.join(names)}")
-    previous = None
-    for state, event in positions:
-        if event is None:
-            print(_indent(game.render(state)))
-        elif is_verdict(event):
+    print(_indent(game.render(positions[0][0])))
+    for (previous, _), (state, event) in pairwise(positions):
+        assert event is not None  # only the first position has no event
+        if is_verdict(event):
             print(f"      seat {event['seat']} ({names[event['seat']]}) is out: {event['verdict']}")
         else:
             row = analysis.get(previous.step)
@@ -239,7 +240,6 @@ def cmd_replay(args) -> int:
             note = f"   [{row['text']}]" if row else ""
             print(f"{previous.step + 1:>4}. {names[event['seat']]} {game.describe_action(previous, event['action'])}{note}")
             print(_indent(game.render(state)))
-        previous = state
     result = replay.get("result", {})
     print(f"winners: {result.get('winners')}, scores: {result.get('scores')}")
     if any(row["points_lost"] is not None for row in analysis.values()):

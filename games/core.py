@@ -209,6 +209,8 @@ class GameState(ABC):
         self.step = 0
         # Seats whose bot failed, in the order they failed, with the verdict.
         self.failures: list[tuple[int, Verdict]] = []
+        # Set when a failure leaves too few seats to play on (forfeit): the game is over whatever its rules say.
+        self._ended_by_failure = False
 
     # --- what every game defines -------------------------------------------------------------
     @abstractmethod
@@ -273,7 +275,7 @@ class GameState(ABC):
 
     @property
     def _forfeited(self) -> bool:
-        return getattr(self, "_ended_by_failure", False)
+        return self._ended_by_failure
 
     @property
     def failed_seats(self) -> list[int]:

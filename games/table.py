@@ -27,6 +27,7 @@ import time
 from collections.abc import Mapping
 
 from . import replay as replays
+from .contracts import Replay
 from .core import JSON, BotFailure, Game, GameState, MoveChoice, Verdict, short_repr
 from .referee import Player, bot_decision, replay_record, setup_info
 
@@ -137,7 +138,7 @@ class Table:
         return cls(state.game, [Seat(**seat) for seat in seats], state, move_seconds=data["move_seconds"],
                    events=list(data["events"]), details=list(details), turn_started=float(started))
 
-    def replay(self) -> dict:
+    def replay(self) -> Replay:
         """The game so far as a replay, like any match's (`python -m games replay` shows it with its analysis)."""
         return replay_record(self.state, self.state.config, [seat.name for seat in self.seats], self.events)
 

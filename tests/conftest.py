@@ -7,8 +7,16 @@ decorator (tests/test_tiers.py checks that it does).
 """
 
 import os
+import tempfile
 
 import pytest
+
+# Sprouts' solved positions (games/sprouts/store.py) go to a file of each test process's own, never to the
+# checkout's var/: a store warmed by `python -m games solve sprouts --warm` (scripts/setup starts it) would
+# answer at once what the tests expect to find unsettled within a deadline, and xdist's workers would read
+# each other's results. Set before any test module imports the solver; subprocesses inherit it.
+os.environ.setdefault("ARENA_SPROUTS_STORE", os.path.join(tempfile.mkdtemp(prefix="arena-sprouts-store-"),
+                                                          "sprouts-solved.sqlite3"))
 
 # The fixtures that bring a heavy part with them. pytest lists, in `item.fixturenames`, the fixtures a test
 # asks for and those they ask for in turn (`live_worker` -> `sandbox_backend`, `browser_page` -> `chromium`).

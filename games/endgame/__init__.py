@@ -15,7 +15,7 @@ MAX_ABS_VALUE = 10**12
 
 
 class EndGameState(GameState):
-    def __init__(self, game, num_players, config, seed):
+    def __init__(self, game: Game, num_players: int, config: dict, seed: int):
         super().__init__(game, num_players, config, seed)
         if config["board"] is not None:
             self.initial_board = [int(x) for x in config["board"]]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+from typing import TypedDict, cast
+
 from ..contracts import AnalysisRow, Replay, is_verdict
 from .rules import case_words, judge, time_of, valid_in_hand
 from .state import SPOTS, SortingState
@@ -10,54 +13,72 @@ OWN_EVENTS = ("special", "algorithm", "pass", "question", "robbery")
 CONSEQUENCES = ("round", "bluff", "end")
 
 
-def analyse(replay: Replay) -> list[AnalysisRow]:
+class AlgorithmChoice(TypedDict, total=False):
+    """In the algorithm phase (only): was the card played (None: no card) valid, and was a better one in hand."""
+
+    valid: bool | None
+    best_valid_card: str | None
+    better_in_hand: bool
+    explanation: str
+
+
+class SortingDecision(AnalysisRow, AlgorithmChoice, total=False):
+    """A decision's row: the contract's keys, the rulings it caused, and its algorithm choice when it made one
+    (the viewer shows `explanation` where there is one)."""
+
+    round: int
+    phase: str
+    action: dict
+    rulings: list[str]
+
+
+def analyse(replay: Replay) -> list[SortingDecision]:
     """One entry per decision: what was done, every ruling it caused (from the deck data) and, in the
     algorithm phase, the best valid card the seat held and whether it was better than its choice."""
     from ..replay import states  # the replay module imports the game registry, which imports this game
 
-    rows = []
-    previous = None
-    for state, event in states(replay):
-        if event is not None and not is_verdict(event):
-            rows.append(_decision(previous, state, event["seat"], event["action"]))
-        previous = state
-    return rows
+    positions = [(cast(SortingState, state), event) for state, event in states(replay)]
+    return [_decision(before, after, event["seat"], event["action"])
+            for (before, _), (after, event) in itertools.pairwise(positions)
+            if event is not None and not is_verdict(event)]
 
 
-def _decision(before: SortingState, after: SortingState, seat: int, action: dict) -> AnalysisRow:
+def _decision(before: SortingState, after: SortingState, seat: int, action: dict) -> SortingDecision:
     notes = after.log[len(before.log):]
     rulings = [note["text"] for note in notes]
     rulings += [note["hidden"]["ruling"] for note in notes if "ruling" in note.get("hidden", {})]
-    row = {"step": before.step, "seat": seat, "round": before.round, "phase": before.phase, "action": action,
-           "rulings": rulings, "points_lost": None, "verdict": None}
     # The seat's own note tells its play, pass (with the penalty), question or robbery with the ruling.
     own = [note["text"] for note in notes if note["event"] in OWN_EVENTS and note["seat"] == seat][:1]
     text = own or [f"seat {seat} {describe_action(before, action)}"]
+    choice = None
     if before.phase == "algorithm" and action["action"] in ("play", "pass"):
-        row.update(_algorithm_choice(before, seat, action.get("card") if action["action"] == "play" else None))
-        text.append(row["explanation"])
+        choice = _algorithm_choice(before, seat, action.get("card") if action["action"] == "play" else None)
+        text.append(choice["explanation"])
     text += [note["text"] for note in notes if note["event"] in CONSEQUENCES]
-    row["text"] = "; ".join(text)
+    row = SortingDecision(step=before.step, seat=seat, text="; ".join(text), points_lost=None, verdict=None,
+                          round=before.round, phase=before.phase, action=action, rulings=rulings)
+    if choice is not None:
+        row.update(choice)
     return row
 
 
-def _algorithm_choice(state: SortingState, seat: int, played: str | None) -> dict:
+def _algorithm_choice(state: SortingState, seat: int, played: str | None) -> AlgorithmChoice:
     deck, criteria, case = state.deck, state.active_criteria(), state.active_case()
     valid = valid_in_hand(deck, state.hands[seat], criteria, case)
     best = valid[0] if valid else None
-    ruling = judge(deck, played, criteria, case) if played else None
-    better = best is not None and (ruling is None or not ruling.valid
-                                   or time_of(deck, best, case) < time_of(deck, played, case))
+    ruling = judge(deck, played, criteria, case) if played is not None else None
     parts = [ruling.explanation] if ruling else []
-    if better:
-        parts.append(f"a better card was in hand: {deck.algorithms[best].name}, valid with "
-                     f"{time_of(deck, best, case).tight()} under {case_words(case, bool(state.spots['case']))}")
-    elif best is None:
+    if best is None:
+        better = False
         parts.append("no valid card was in hand")
     else:
-        parts.append("no better card was in hand")
-    return {"valid": ruling.valid if ruling else None, "best_valid_card": best, "better_in_hand": better,
-            "explanation": "; ".join(parts)}
+        better = (played is None or ruling is None or not ruling.valid
+                  or time_of(deck, best, case) < time_of(deck, played, case))
+        parts.append(f"a better card was in hand: {deck.algorithms[best].name}, valid with "
+                     f"{time_of(deck, best, case).tight()} under {case_words(case, bool(state.spots['case']))}"
+                     if better else "no better card was in hand")
+    return AlgorithmChoice(valid=ruling.valid if ruling else None, best_valid_card=best, better_in_hand=better,
+                           explanation="; ".join(parts))
 
 
 def describe_action(state: SortingState, action: dict) -> str:

@@ -26,7 +26,8 @@ class SolvedStore:
     """key (text) -> small integer (a nimber, or 0/1 for an outcome), persisted and bounded."""
 
     def __init__(self, path: Path | str | None = None, max_rows: int = DEFAULT_MAX_ROWS):
-        self.path = Path(os.environ.get("ARENA_SPROUTS_STORE", path or DEFAULT_PATH))
+        # A path given wins over the environment's (a test's own file), which wins over var/.
+        self.path = Path(path or os.environ.get("ARENA_SPROUTS_STORE") or DEFAULT_PATH)
         self.max_rows = max_rows
         self._pending: dict[str, int] = {}
         self._local = threading.local()  # sqlite3 connections may not cross threads (the web server's)

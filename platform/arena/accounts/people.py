@@ -272,9 +272,9 @@ def set_time_zone(user, course: Course, name: str) -> None:
 
 # --- assistants and teams ---------------------------------------------------------------------------------
 
-def add_assistant(user, course: Course, assistant) -> None:
+def add_assistant(user, course: Course, colleague) -> None:
     require_instructor(user, course)
-    course.teaching_assistants.add(assistant)
+    course.teaching_assistants.add(colleague)
 
 
 def create_team(user, course: Course, name: str, members) -> Team:

@@ -163,8 +163,9 @@ def write_grades(run: GradingRun, submissions=None) -> None:
         if planned is None:  # submitted after the run started
             continue
         version = BotVersion.objects.filter(pk=planned["version"]).first()
-        rows = [_measure(run, part, submission, version, digest) for part in run.rubric] if version else []
-        if None in rows:  # a set-aside game played again is not over yet: the grade waits for it
+        measured_rows = [_measure(run, part, submission, version, digest) for part in run.rubric] if version else []
+        rows = [row for row in measured_rows if row is not None]
+        if len(rows) < len(measured_rows):  # a set-aside game played again is not over yet: the grade waits for it
             continue
         complete = [row for row in rows if not row.get("incomplete")]
         measured = round(sum(row["points"] for row in complete), 4)
