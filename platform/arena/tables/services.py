@@ -276,7 +276,12 @@ def play_bot_turns(table_id: int) -> int:
     """Let the bots on move at table `table_id` decide, one decision at a time, each in the sandbox as in a
     match and recorded before the next; until a person's turn or the end. Idempotent: the database says whose
     turn it is, and a decision another task recorded first is dropped (the compare-and-set). The number of
-    decisions recorded."""
+    decisions recorded.
+
+    No process keeps a bot between its moves: each decision starts it afresh (a warm container) and tells it
+    the game so far from the table's facts (GameTable.bot_move_afresh), with the table's seed as a match
+    gives its seed (a seeded built-in draws as in a match), so a bot that keeps state plays as in a match,
+    and a restart of any process mid-game loses nothing of what it was told."""
     from arena.matches import runner
     from sandbox.base import local_owner_prefix
 
@@ -293,10 +298,8 @@ def play_bot_turns(table_id: int) -> int:
         game = get_game(table.game)
         with tempfile.TemporaryDirectory(prefix=f"{runner.FOLDER_PREFIX}{local_owner_prefix()}-table{table.pk}-") \
                 as folder, seated([partial(runner.open_seat_player, row, game, runner.playing_backend(), folder,
-                                           table.seed + game_table.turn)]) as (player,):
-            game_table.start_bot(seat, player)
-            if not game_table.over and seat not in game_table.state.failed_seats:
-                game_table.bot_move(player)
+                                           table.seed)]) as (player,):
+            game_table.bot_move_afresh(player)
         try:
             with transaction.atomic():
                 _save(table, game_table)
