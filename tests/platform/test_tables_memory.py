@@ -3,12 +3,14 @@ starts it afresh and tells it the game so far from the database, so a worker res
 
 import os
 import sys
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from games import get_game
 from games.bots import make_player
 from games.referee import InProcessPlayer, play_match
+from games.table import Table as GameTable
 
 from arena.bots.models import Bot
 from arena.tables import services
@@ -101,6 +103,28 @@ def test_a_bot_that_misbehaves_only_while_catching_up_gets_its_verdict_not_a_pla
     assert table.facts["events"] == [{"seat": 0, "action": "left"}, {"seat": 1, "action": "left"},
                                      {"seat": 0, "verdict": verdict}]
     assert table.winners == [1] and "when told again its decision 1 of 1" in table.facts["details"][0]
+
+
+@pytest.mark.django_db
+def test_the_sweep_waits_as_long_as_a_late_decision_may_last_before_sending_it_again(make_user, monkeypatch):
+    """Late in a long game a bot's decision, told all its earlier ones, may last longer than the sweep's minute:
+    the sweep does not send it again while it may still be running (it would be played twice at once)."""
+    ada = make_user("ada")
+    table = services.open_table(ada, "endgame", [SeatChoice(bot=Bot.objects.builtin("endgame", "greedy")),
+                                                 SeatChoice(user=ada)], config={"length": 200})
+    game_table = GameTable.from_json(table.facts)
+    greedy = make_player(ENDGAME, "builtin:greedy", sandbox="none")
+    for _ in range(60):  # 60 decisions of the bot: the next one may last 5 + 61 x 1 + 10 = 76 s
+        game_table.bot_move(greedy)
+        game_table.human_move(1, game_table.turn, "left")
+    Table.objects.filter(pk=table.pk).update(facts=game_table.to_json())
+    sent = []
+    monkeypatch.setattr(services, "_send_bot_turn", lambda table: sent.append(table.pk))
+    now = reread(table).updated_at
+    services.resume_tables(now=now + timedelta(seconds=70))
+    assert sent == []
+    services.resume_tables(now=now + timedelta(seconds=80))
+    assert sent == [table.pk]
 
 
 # --- the real thing: a worker in the Docker sandbox, restarted mid-game ----------------------------------------

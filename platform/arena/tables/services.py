@@ -43,7 +43,9 @@ from .signals import table_finished
 log = logging.getLogger(__name__)
 
 # A bot on move at a table unchanged for this long has lost its task (a worker died holding it): the sweep
-# sends it again (the task is idempotent, so a slow bot decided twice costs time only).
+# sends it again (the task is idempotent, so a slow bot decided twice costs time only). Late in a long game
+# a bot's decision may take longer (it is told all its earlier ones first): the sweep then waits as long as
+# its limits let that decision last (`_bot_task_patience`).
 BOT_TASK_PATIENCE = timedelta(seconds=60)
 INVITED = "(invited)"
 
@@ -324,9 +326,22 @@ def resume_tables(now=None) -> int:
     tables = list((stale | overdue).distinct()[:500])
     for table in tables:
         game_table = current(table)
-        if table.status == Table.Status.PLAYING and _bot_on_move(game_table) and table.updated_at < now - BOT_TASK_PATIENCE:
+        if table.status == Table.Status.PLAYING and _bot_on_move(game_table) \
+                and table.updated_at < now - _bot_task_patience(game_table):
             _send_bot_turn(table)
     return len(tables)
+
+
+def _bot_task_patience(game_table: GameTable) -> timedelta:
+    """How long the decision of the bot on move may last within its limits, at least BOT_TASK_PATIENCE: its
+    setup, each of its earlier decisions told again and this one within the limit per decision, and its
+    whole bank (docs/bot-protocol.md, "At a person's table")."""
+    from sandbox import Limits
+
+    limits = Limits.for_game(game_table.game)
+    seat = game_table.seat_on_move
+    told = sum(1 for event in game_table.events if event["seat"] == seat and "action" in event)
+    return max(BOT_TASK_PATIENCE, timedelta(seconds=limits.setup + (told + 1) * limits.decision + limits.bank))
 
 
 # --- after the game ------------------------------------------------------------------------------------------
