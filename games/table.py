@@ -228,14 +228,16 @@ class Table:
         this turn. Each call is timed by the player as in a match (the per-decision limit, the overage
         drawn from one bank), so a bot within its limits in a match is within them here however long the
         game, and a bot that stalls is stopped as in a match. A fault at any point (a crash, a timeout, a
-        broken protocol, while catching up or not) is its verdict, recorded at this turn. Its action, or
-        None when it failed."""
+        broken protocol, while catching up or not) is its verdict, recorded at this turn. A built-in that
+        keeps no state between decisions is asked this decision only. Its action, or None when it failed."""
         seat = self.seat_on_move
         self._check_move(seat, self.turn, human=False)
         self.start_bot(seat, player, now)
         if seat in self.state.failed_seats:
             return None
-        earlier = self.seat_observations(seat)
+        # Only a trusted built-in may say it remembers nothing (InProcessPlayer.keeps_state); a sandboxed
+        # bot is always told.
+        earlier = self.seat_observations(seat) if getattr(player, "keeps_state", True) else []
         for number, observation in enumerate(earlier, 1):
             try:
                 player.act(observation)

@@ -298,6 +298,20 @@ def test_a_bot_started_afresh_for_each_decision_gets_the_calls_it_gets_in_a_matc
     assert decisions == [sum(kind == "act" for kind, _ in calls) for calls in in_match]
 
 
+def test_a_builtin_that_keeps_no_state_is_asked_this_decision_only():
+    """Sprouts' optimal built-in searches for up to half a second a move and remembers nothing: it is not made to
+    search its earlier moves again. The random built-in draws from its seed: it is told them."""
+    game = get_game("sprouts")
+    table = Table.open(game, [Seat("builtin:optimal"), Seat("builtin:random")], config={"spots": 3}, seed=4, now=START)
+    asked = {0: [], 1: []}
+    while not table.over:
+        seat = table.seat_on_move
+        player = make_player(game, table.seats[seat].name, sandbox="none", seed=4, seat=seat)
+        table.bot_move_afresh(player, now=START)
+        asked[seat].append(player.decisions)
+    assert asked[0] == [1] * len(asked[0]) and asked[1] == list(range(1, len(asked[1]) + 1)) and len(asked[1]) >= 2
+
+
 class Fickle:
     """A bot that never answers the same twice: a different action at every start, and garbage when told
     its earlier decisions again."""
