@@ -115,6 +115,13 @@ class InProcessPlayer:
             self.think_time += time.perf_counter() - began
             self.decisions += 1
 
+    @property
+    def keeps_state(self) -> bool:
+        """Whether the bot may remember anything between its decisions (a built-in says `keeps_state = False`
+        when its moves depend on the observation alone): a table started afresh tells such a bot nothing of
+        its earlier decisions (games.table.Table.bot_move_afresh)."""
+        return getattr(self.bot, "keeps_state", True)
+
     def close(self) -> str:
         return ""
 

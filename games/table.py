@@ -11,6 +11,10 @@ JSON (`to_json`) and taken up again exactly (`Table.from_json`) after any restar
 - a bot decides (`bot_move`) through the same Player interface and the same check as in any match
   (`referee.bot_decision`): a sandboxed bot plays at a person's table as it plays a match, its fault is its
   verdict, and its time is its player's limits (the person's time limit never applies to it);
+- a bot whose process is not kept between its moves (the platform's: no process belongs to a table) decides
+  by `bot_move_afresh`: started as a match starts it, then told the game so far exactly as a match would have
+  told it (`seat_observations`: its own seat's earlier observations, in order), so a bot that keeps state
+  between decisions plays at a table as it plays a match;
 - a person has `move_seconds` per move (None: no limit). A move after the deadline, or `expire` called once
   it has passed, ends the seat with the verdict `timeout`, as a bot's time running out does; the game then
   goes on or ends as its rules for a failed seat say. `leave` does the same when a person leaves the table.
@@ -213,6 +217,47 @@ class Table:
             return None
         self._record_action(seat, action, _now(now))
         return action
+
+    def bot_move_afresh(self, player: Player, now: float | None = None) -> JSON | None:
+        """`bot_move` for a bot started afresh for this decision (`player` not started yet): the bot sees
+        the same calls as at this point of a match, so what it keeps between its decisions (a count of the
+        cards gone, an opening book, a search tree) is what a match would have given it.
+
+        It is started (`start_bot`), then asked again, in order, for each decision its seat took at this
+        table (`seat_observations`), its answers discarded: the table's recorded actions stand, whatever
+        a bot that does not repeat itself answers now, and an answer is not even judged. Then it decides
+        this turn. Each call is timed by the player as in a match (the per-decision limit, the overage
+        drawn from one bank), so a bot within its limits in a match is within them here however long the
+        game, and a bot that stalls is stopped as in a match. A fault at any point (a crash, a timeout, a
+        broken protocol, while catching up or not) is its verdict, recorded at this turn. A built-in that
+        keeps no state between decisions is asked this decision only. Its action, or None when it failed."""
+        seat = self.seat_on_move
+        self._check_move(seat, self.turn, human=False)
+        self.start_bot(seat, player, now)
+        if seat in self.state.failed_seats:
+            return None
+        # Only a trusted built-in may say it remembers nothing (InProcessPlayer.keeps_state); a sandboxed
+        # bot is always told.
+        earlier = self.seat_observations(seat) if getattr(player, "keeps_state", True) else []
+        for number, observation in enumerate(earlier, 1):
+            try:
+                player.act(observation)
+            except BotFailure as failure:
+                self._fail(seat, failure.verdict, f"{failure.message} (when told again its decision {number} of "
+                                                  f"{len(earlier)}: a table starts its bots afresh for each "
+                                                  "decision)", _now(now))
+                return None
+        return self.bot_move(player, now)
+
+    def seat_observations(self, seat: int) -> list[dict]:
+        """What `seat` was asked to decide on so far, in order: its observation before each of its actions,
+        exactly what a match sends its bot (its own view only, never another seat's)."""
+        observations, before = [], None
+        for state, event in replays.states(self.replay()):
+            if event is not None and event["seat"] == seat and "action" in event:
+                observations.append(before.observation(seat))
+            before = state
+        return observations
 
     def start_bot(self, seat: int, player: Player, now: float | None = None) -> None:
         """Start `seat`'s bot (its `setup`) as the referee does; a bot that cannot start gets its verdict."""

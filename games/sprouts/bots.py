@@ -21,6 +21,10 @@ class OptimalBot:
     still playable stands in for it. That stand-in also plays any position the solver cannot settle
     within THINK_SECONDS (the first moves of a large game)."""
 
+    # Its moves depend on the position alone (the solver's caches are shared, not its memory): at a table,
+    # where each decision starts it afresh, it is not asked its earlier searches of up to THINK_SECONDS again.
+    keeps_state = False
+
     def act(self, obs):
         misere = obs["misere"]
         results = [solver.components_of(parse_position(action["position"])) for action in obs["legal_actions"]]

@@ -12,7 +12,7 @@ from required import require
 from games import available_games, get_game, replay as replays
 from games.bots import make_player
 from games.core import IllegalAction
-from games.referee import InProcessPlayer, seated
+from games.referee import InProcessPlayer, play_match, seated
 from games.table import TABLE_FIELDS, MoveTooLate, NotYourTurn, Seat, StaleTurn, Table, TableError, TableOver
 
 GAMES = sorted(available_games().items())
@@ -251,6 +251,151 @@ def test_a_bot_is_not_asked_when_a_person_is_on_move():
         table.bot_move(greedy())
     table.play_bots({1: greedy()})  # nothing to do: the person is on move
     assert table.turn == 0
+
+
+# --- a bot started afresh for each decision is told the game so far, as in a match ---------------------------
+class Remembering:
+    """A bot that keeps state between its decisions and records every call it gets: it draws its moves from
+    the seed its setup gives, so one that forgot its earlier draws plays other moves than in a match."""
+
+    def __init__(self, calls):
+        self.calls = calls
+
+    def setup(self, info):
+        self.calls.append(("setup", info))
+        self.rng = random.Random(info["rng_seed"])
+
+    def act(self, observation):
+        self.calls.append(("act", observation))
+        return self.rng.choice(observation["legal_actions"])
+
+
+def remembering(seat, calls):
+    return InProcessPlayer(f"remembering{seat}", Remembering(calls), rng_seed=100 + seat)
+
+
+@pytest.mark.parametrize("name, config", [
+    ("endgame", None),
+    ("crazyking", {"max_rounds": 1}),  # cards: each seat sees its own hand only
+    ("sortinggame", {"max_rounds": 1}),
+])
+def test_a_bot_started_afresh_for_each_decision_gets_the_calls_it_gets_in_a_match(name, config):
+    game = get_game(name)
+    seats = game.default_players
+    in_match = [[] for _ in range(seats)]
+    match = play_match(game, [remembering(seat, in_match[seat]) for seat in range(seats)], config=config, seed=7)
+    table = Table.open(game, [Seat(f"remembering{seat}") for seat in range(seats)], config=config, seed=7, now=START)
+    decisions = [0] * seats
+    while not table.over:
+        seat, calls = table.seat_on_move, []
+        table.bot_move_afresh(remembering(seat, calls), now=START)
+        decisions[seat] += 1
+        # The very calls of the match up to this decision: its setup, then each of its own observations.
+        assert calls == in_match[seat][:decisions[seat] + 1], (seat, decisions[seat])
+        if name == "crazyking":
+            assert all(call["hand"] and "hands" not in call for kind, call in calls if kind == "act")
+    assert table.replay()["events"] == match.replay["events"] and table.replay()["result"] == match.replay["result"]
+    assert decisions == [sum(kind == "act" for kind, _ in calls) for calls in in_match]
+
+
+def test_a_builtin_that_keeps_no_state_is_asked_this_decision_only():
+    """Sprouts' optimal built-in searches for up to half a second a move and remembers nothing: it is not made to
+    search its earlier moves again. The random built-in draws from its seed: it is told them."""
+    game = get_game("sprouts")
+    table = Table.open(game, [Seat("builtin:optimal"), Seat("builtin:random")], config={"spots": 3}, seed=4, now=START)
+    asked = {0: [], 1: []}
+    while not table.over:
+        seat = table.seat_on_move
+        player = make_player(game, table.seats[seat].name, sandbox="none", seed=4, seat=seat)
+        table.bot_move_afresh(player, now=START)
+        asked[seat].append(player.decisions)
+    assert asked[0] == [1] * len(asked[0]) and asked[1] == list(range(1, len(asked[1]) + 1)) and len(asked[1]) >= 2
+
+
+class Fickle:
+    """A bot that never answers the same twice: a different action at every start, and garbage when told
+    its earlier decisions again."""
+
+    starts = 0
+
+    def setup(self, info):
+        Fickle.starts += 1
+        self.told = 0
+
+    def act(self, observation):
+        self.told += 1
+        legal = observation["legal_actions"]
+        return legal[Fickle.starts % len(legal)] if self.told > observation["step"] // 2 else "garbage"
+
+
+def test_the_recorded_moves_stand_whatever_a_bot_answers_when_told_them_again():
+    table = endgame_table(human_seats=(0,))
+    recorded = []
+    while not table.over:
+        if table.seats[table.seat_on_move].human:
+            table.human_move(0, table.turn, "left", now=START)
+        else:
+            table.bot_move_afresh(InProcessPlayer("fickle", Fickle()), now=START)
+            assert table.events[:len(recorded)] == recorded  # what it played before is unchanged
+        recorded = list(table.events)
+    assert table.replay()["result"]["statuses"] == ["ok", "ok"]  # its garbage while catching up is not judged
+
+
+def bot_that_misbehaves_when_started_again(tmp_path, misbehaviour):
+    """A file bot (sandbox 'none', which lets it leave a mark on this host) that plays its first decision
+    well and misbehaves at the first call of any later start: when told its first decision again."""
+    path = tmp_path / "bot.py"
+    path.write_text(
+        "import os, time\n"
+        f"MARK = {str(tmp_path / 'started')!r}\n"
+        "again = os.path.exists(MARK)\n"
+        "open(MARK, 'a').close()\n"
+        "calls = 0\n\n"
+        "def act(observation):\n"
+        "    global calls\n"
+        "    calls += 1\n"
+        "    if again and calls == 1:\n"
+        f"        {misbehaviour}\n"
+        "    return observation['legal_actions'][0]\n")
+    return path
+
+
+@pytest.mark.parametrize("misbehaviour, verdict", [
+    ("time.sleep(3600)", "timeout"),
+    ("raise RuntimeError('deliberate')", "crash"),
+    ("os._exit(3)", "crash"),
+])
+def test_a_bot_that_misbehaves_while_catching_up_gets_its_verdict_as_in_a_match(misbehaviour, verdict, tmp_path):
+    from sandbox import Limits
+
+    path = bot_that_misbehaves_when_started_again(tmp_path, misbehaviour)
+    table = endgame_table(human_seats=(0,))
+    limits = Limits(decision=0.5, bank=0.5)  # a sleeper is stopped within a second, as in a match
+    for _ in range(2):
+        table.human_move(0, table.turn, "left", now=START)
+        with seated([lambda: make_player(ENDGAME, str(path), sandbox="none", limits=limits)]) as [bot]:
+            table.bot_move_afresh(bot, now=START)
+    assert table.events[1] == {"seat": 1, "action": "left"}  # its first decision stands
+    assert table.events[-1] == {"seat": 1, "verdict": verdict} and table.over and table.state.winners() == [0]
+    assert "when told again its decision 1 of 1" in table.details[1]
+
+
+def test_a_slow_bot_within_its_limit_per_decision_is_never_charged_its_catching_up(tmp_path):
+    """Each call of the catch-up has its own limit, as each decision of a match has: a bot taking most of its
+    second per decision does not run out late in the game (its catch-up alone takes longer than a second)."""
+    from sandbox import Limits
+
+    path = tmp_path / "slow.py"
+    path.write_text("import time\n\ndef act(observation):\n    time.sleep(0.4)\n"
+                    "    return observation['legal_actions'][0]\n")
+    table = endgame_table(human_seats=(0,))
+    limits = Limits(decision=1.0, bank=0.1)
+    while not table.over:
+        table.human_move(0, table.turn, "left", now=START)
+        with seated([lambda: make_player(ENDGAME, str(path), sandbox="none", limits=limits)]) as [bot]:
+            table.bot_move_afresh(bot, now=START)
+        assert bot.decisions == table.turn // 2  # told its earlier decisions, then this one
+    assert table.replay()["result"]["statuses"] == ["ok", "ok"]
 
 
 # --- the public view for spectators, and its delay ---------------------------------------------------------

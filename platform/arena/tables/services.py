@@ -43,7 +43,9 @@ from .signals import table_finished
 log = logging.getLogger(__name__)
 
 # A bot on move at a table unchanged for this long has lost its task (a worker died holding it): the sweep
-# sends it again (the task is idempotent, so a slow bot decided twice costs time only).
+# sends it again (the task is idempotent, so a slow bot decided twice costs time only). Late in a long game
+# a bot's decision may take longer (it is told all its earlier ones first): the sweep then waits as long as
+# its limits let that decision last (`_bot_task_patience`).
 BOT_TASK_PATIENCE = timedelta(seconds=60)
 INVITED = "(invited)"
 
@@ -276,7 +278,12 @@ def play_bot_turns(table_id: int) -> int:
     """Let the bots on move at table `table_id` decide, one decision at a time, each in the sandbox as in a
     match and recorded before the next; until a person's turn or the end. Idempotent: the database says whose
     turn it is, and a decision another task recorded first is dropped (the compare-and-set). The number of
-    decisions recorded."""
+    decisions recorded.
+
+    No process keeps a bot between its moves: each decision starts it afresh (a warm container) and tells it
+    the game so far from the table's facts (GameTable.bot_move_afresh), with the table's seed as a match
+    gives its seed (a seeded built-in draws as in a match), so a bot that keeps state plays as in a match,
+    and a restart of any process mid-game loses nothing of what it was told."""
     from arena.matches import runner
     from sandbox.base import local_owner_prefix
 
@@ -293,10 +300,8 @@ def play_bot_turns(table_id: int) -> int:
         game = get_game(table.game)
         with tempfile.TemporaryDirectory(prefix=f"{runner.FOLDER_PREFIX}{local_owner_prefix()}-table{table.pk}-") \
                 as folder, seated([partial(runner.open_seat_player, row, game, runner.playing_backend(), folder,
-                                           table.seed + game_table.turn)]) as (player,):
-            game_table.start_bot(seat, player)
-            if not game_table.over and seat not in game_table.state.failed_seats:
-                game_table.bot_move(player)
+                                           table.seed)]) as (player,):
+            game_table.bot_move_afresh(player)
         try:
             with transaction.atomic():
                 _save(table, game_table)
@@ -321,9 +326,22 @@ def resume_tables(now=None) -> int:
     tables = list((stale | overdue).distinct()[:500])
     for table in tables:
         game_table = current(table)
-        if table.status == Table.Status.PLAYING and _bot_on_move(game_table) and table.updated_at < now - BOT_TASK_PATIENCE:
+        if table.status == Table.Status.PLAYING and _bot_on_move(game_table) \
+                and table.updated_at < now - _bot_task_patience(game_table):
             _send_bot_turn(table)
     return len(tables)
+
+
+def _bot_task_patience(game_table: GameTable) -> timedelta:
+    """How long the decision of the bot on move may last within its limits, at least BOT_TASK_PATIENCE: its
+    setup, each of its earlier decisions told again and this one within the limit per decision, and its
+    whole bank (docs/bot-protocol.md, "At a person's table")."""
+    from sandbox import Limits
+
+    limits = Limits.for_game(game_table.game)
+    seat = game_table.seat_on_move
+    told = sum(1 for event in game_table.events if event["seat"] == seat and "action" in event)
+    return max(BOT_TASK_PATIENCE, timedelta(seconds=limits.setup + (told + 1) * limits.decision + limits.bank))
 
 
 # --- after the game ------------------------------------------------------------------------------------------
