@@ -24,6 +24,7 @@ FIXTURE_MARKS = {
     "docker_image": ("docker",),  # tests/sandbox: the engine with the bot image
     "sandbox_backend": ("docker",),  # tests/platform: the same, for the workers the tests start
     "live_worker": ("worker",),  # a real Celery worker process (its sandbox_backend adds docker)
+    "table_worker": ("worker",),  # the tables' own worker processes (tests/platform/test_tables_memory.py)
     "chromium": ("browser",),
     "compose_project": ("compose", "docker"),
     "bwrap_ready": ("bwrap",),
