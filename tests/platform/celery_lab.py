@@ -5,6 +5,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -33,6 +34,21 @@ class CeleryProcess:
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                             start_new_session=True)
+
+    @classmethod
+    def worker(cls, name: str, queue: str, env: dict, folder: Path) -> "CeleryProcess":
+        """A worker of one pool process on `queue` alone (named after `name` and the queue), started and
+        ready: the tests' own workers, which they stop, kill and start again. One that never gets ready is
+        stopped before the failure is raised, so nothing is left running."""
+        process = cls(name, [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", queue,
+                             "-n", f"{name}-{queue}@%h", "--concurrency", "1", "--loglevel", "INFO",
+                             "--without-gossip", "--without-mingle", "--without-heartbeat"], env, folder, "ready.")
+        try:
+            process.wait_ready()
+        except BaseException:
+            process.stop()
+            raise
+        return process
 
     def wait_ready(self, timeout: float = 60) -> None:
         wait_for(lambda: self.ready in self.log.read_text() or self.process.poll() is not None, timeout, self.log.name)

@@ -100,15 +100,8 @@ def fault_lab(request, django_db_setup, sandbox_backend, tmp_path, settings, mon
 
         @staticmethod
         def worker(name: str) -> CeleryProcess:
-            process = CeleryProcess(
-                name, [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", QUEUE, "-n", f"{name}-{QUEUE}@%h",
-                       "--concurrency", "1", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
-                       "--without-heartbeat"],
-                env, tmp_path, "ready.",
-            )
-            started.append(process)
-            process.wait_ready()
-            return process
+            started.append(CeleryProcess.worker(name, QUEUE, env, tmp_path))
+            return started[-1]
 
         @staticmethod
         def scheduler() -> CeleryProcess:

@@ -2,7 +2,6 @@
 starts it afresh and tells it the game so far from the database, so a worker restarted mid-game loses nothing."""
 
 import os
-import sys
 from datetime import timedelta
 
 import pytest
@@ -150,13 +149,8 @@ def table_worker(django_db_setup, sandbox_backend, tmp_path, monkeypatch):
     started = []
 
     def start(name):
-        process = CeleryProcess(name, [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", QUEUE,
-                                       "-n", f"{name}-{QUEUE}@%h", "--concurrency", "1", "--loglevel", "INFO",
-                                       "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                                env, tmp_path, "ready.")
-        started.append(process)
-        process.wait_ready()
-        return process
+        started.append(CeleryProcess.worker(name, QUEUE, env, tmp_path))
+        return started[-1]
 
     yield start
     for process in started:

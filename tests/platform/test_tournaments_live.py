@@ -121,13 +121,8 @@ def kill_lab(django_db_setup, sandbox_backend, tmp_path, settings):
     started = []
 
     def worker(name):
-        process = CeleryProcess(name, [sys.executable, "-m", "celery", "-A", "arena", "worker", "-Q", queue,
-                                       "-n", f"{name}-{queue}@%h", "--concurrency", "1", "--loglevel", "INFO",
-                                       "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                                env, tmp_path, "ready.")
-        started.append(process)
-        process.wait_ready()
-        return process
+        started.append(CeleryProcess.worker(name, queue, env, tmp_path))
+        return started[-1]
 
     def scheduler():
         process = CeleryProcess("beat", [sys.executable, "-c", BEAT, "1", str(tmp_path / "beat-schedule")],
