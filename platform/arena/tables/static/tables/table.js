@@ -33,6 +33,7 @@
     status.textContent = statusText();
     status.dataset.status = state.status;
     status.dataset.turn = state.turn;
+    status.dataset.onMove = state.on_move === null ? "" : state.on_move;
     if (state.replay && !status.querySelector("a")) {
       status.append(" ", ArenaReplay.el("a", {href: state.replay, id: "replay-link"}, "See the replay with the analysis of every move"));
     }
