@@ -273,7 +273,13 @@ window.ArenaReplay = (() => {
     return [].concat((renderers[game] || generic).render(view, {el, ...ctx, frame}));
   }
 
+  // A move a person is about to pick, shown on the drawing `board` holds (a table page): the game module's
+  // own `highlight(board, action, view)` when it has one (Sprouts), else nothing; null clears it.
+  function highlight(game, board, action, view) {
+    if (renderers[game] && renderers[game].highlight) renderers[game].highlight(board, action, view);
+  }
+
   // The viewer starts on a replay page; other pages use only its drawing (draw).
   document.addEventListener("DOMContentLoaded", () => { if (document.getElementById("replay-config")) start(); });
-  return {register, el, playingCard, seatBox, suits: SUITS, draw};
+  return {register, el, playingCard, seatBox, suits: SUITS, draw, highlight};
 })();
