@@ -35,7 +35,9 @@ window.ArenaReplay = (() => {
     return view;
   }
 
-  function start() {
+  // The viewer on the page's replay (#replay-data, #replay-config and the controls around #board): at its first
+  // step, or `atEnd` at its last (a match page that switches to its replay once the match is over).
+  function start({atEnd = false} = {}) {
     const $ = (id) => document.getElementById(id);
     const config = JSON.parse($("replay-config").textContent);
     let data = JSON.parse($("replay-data").textContent);
@@ -240,7 +242,7 @@ window.ArenaReplay = (() => {
     fillRounds();
     fillMoveHeadings();
     fillMoves();
-    show(0);
+    show(atEnd ? data.frames.length - 1 : 0);
     if (data.streamed_analysis) streamAnalysis();
   }
 
@@ -281,5 +283,5 @@ window.ArenaReplay = (() => {
 
   // The viewer starts on a replay page; other pages use only its drawing (draw).
   document.addEventListener("DOMContentLoaded", () => { if (document.getElementById("replay-config")) start(); });
-  return {register, el, playingCard, seatBox, suits: SUITS, draw, highlight};
+  return {register, el, playingCard, seatBox, suits: SUITS, draw, highlight, start};
 })();
