@@ -79,7 +79,8 @@ def live(request, pk):
         if fresh is None:
             return None
         html = render_to_string("tournaments/_live.html", _context(request, fresh), request=request)
-        return html_snapshot(html, final=fresh.is_over)
+        # A draft's page does not follow it (its organiser's own forms change it): nothing more to send.
+        return html_snapshot(html, final=fresh.is_over or fresh.status == Tournament.Status.DRAFT)
 
     return event_stream(request, services.topic(tournament.pk), snapshot)
 

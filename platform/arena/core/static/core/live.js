@@ -6,6 +6,7 @@
  *     (event.detail is the snapshot) and "arena:live-end" after the final one.
  *   <div data-live-url="..." data-live-html> : besides, its content becomes each snapshot's payload.html
  *     (a part of the page the server renders again: arena.core.live.html_snapshot).
+ *   data-live-end="reload" : the page loads again after the final snapshot (what ends changes more of it).
  *
  * EventSource reconnects by itself with the last version it got (Last-Event-ID), so a dropped connection or
  * the stream's bounded life costs nothing; after the final snapshot the stream is closed here, and the server
@@ -40,6 +41,8 @@
       element.dispatchEvent(new CustomEvent("arena:live", {detail: snapshot}));
     }, function (snapshot) {
       element.dispatchEvent(new CustomEvent("arena:live-end", {detail: snapshot}));
+      // A part whose end changes the rest of the page (a grading run's grades): the page loads again.
+      if (element.getAttribute("data-live-end") === "reload") window.location.reload();
     });
     return element.arenaLive;
   }
