@@ -1,6 +1,7 @@
 """Sprouts at a table, in a real browser (Debian's chromium, the site's Content-Security-Policy on): the table
 shows the game's drawing, and the move a person points at, tabs to or picks in the list is marked on it
-before it is played (its two spots and the region its line goes through), by the keyboard as by the mouse."""
+before it is played (its two spots and the region its line goes through), by the keyboard as by the mouse;
+clicking two spots of the drawing picks the first move between them."""
 
 import pytest
 from django.conf import settings
@@ -76,3 +77,9 @@ def test_the_move_a_person_points_at_or_picks_is_marked_on_the_sprouts_drawing(s
     page.focus("#choice-select")
     page.keyboard.press("ArrowDown")
     assert_marked(page, large_moves[1])
+    # Or on the drawing: a spot, then another; the first move offered between them is picked and marked.
+    between = next(index for index, move in enumerate(large_moves) if move["spots"] == [2, 4])
+    page.click("#board svg g.spot[data-spot='4']")
+    page.click("#board svg g.spot[data-spot='2']")
+    assert_marked(page, large_moves[between])
+    assert page.locator("#choice-select").input_value() == str(between)

@@ -65,6 +65,20 @@
     highlight(select ? Number(select.value) : null);
   }
 
+  // A move picked on the drawing (Sprouts: two spots clicked): put in the list and marked, to be played with
+  // its button like any other.
+  function pickChoice(index) {
+    const select = $("choice-select");
+    if (select) {
+      select.value = index;
+      highlight(index);
+      $("play-choice").focus();
+    } else {
+      const button = document.querySelector(`#choice-list button.choice[data-index="${index}"]`);
+      if (button) button.focus();
+    }
+  }
+
   function draw() {
     const ctx = {seat: state.your_seat, players: names(), step: state.turn, frame: {text: state.text},
                  data: {seat: state.your_seat, players: names()}, viewAt: (index) => (index === 0 ? state.initial : state.view)};
@@ -72,6 +86,7 @@
     $("text").textContent = state.text;
     $("choice-list").replaceChildren(...choiceControls());
     highlightPicked();
+    ArenaReplay.choose(state.game, $("board"), state.choices, pickChoice);
     $("moves").replaceChildren(...state.moves.map((move) => ArenaReplay.el("li", {value: move.step, class: `seat-${move.seat}`}, move.text)));
     $("invitations").replaceChildren(...state.seats.filter((seat) => seat.invitation).map((seat) =>
       ArenaReplay.el("li", {}, `Seat ${seat.seat}: send this link to the person you invite: `,

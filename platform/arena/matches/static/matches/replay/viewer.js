@@ -281,7 +281,13 @@ window.ArenaReplay = (() => {
     if (renderers[game] && renderers[game].highlight) renderers[game].highlight(board, action, view);
   }
 
+  // A table page's moves picked on the drawing itself, for a game whose module offers it (`choose`: Sprouts'
+  // two spots clicked): `pick(index)` with the index of the move in `choices`; nothing for the others.
+  function choose(game, board, choices, pick) {
+    if (renderers[game] && renderers[game].choose) renderers[game].choose(board, choices, pick);
+  }
+
   // The viewer starts on a replay page; other pages use only its drawing (draw).
   document.addEventListener("DOMContentLoaded", () => { if (document.getElementById("replay-config")) start(); });
-  return {register, el, playingCard, seatBox, suits: SUITS, draw, highlight, start};
+  return {register, el, playingCard, seatBox, suits: SUITS, draw, highlight, choose, start};
 })();
