@@ -11,6 +11,7 @@ from django.db import connection
 from django.test import Client
 
 from arena.bots import services as bots
+from arena.celery import app as celery_app
 from arena.bots.models import BotVersion
 from arena.grading import runs
 from arena.grading import services as grading
@@ -22,6 +23,13 @@ from test_tables_browser import browser_as
 from tournament_helpers import course_with_bots, entered, play_out
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+@pytest.fixture(autouse=True)
+def games_played_here(monkeypatch):
+    """No task of these tests reaches a Celery worker: each test plays its games itself, at the moment it
+    chooses (a live worker another test of the session started would otherwise play them first)."""
+    monkeypatch.setattr(celery_app, "send_task", lambda *args, **kwargs: None)
 
 
 def session_of(user) -> str:
