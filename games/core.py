@@ -269,6 +269,11 @@ class GameState(ABC):
         """Everything, hidden information included: for replays, referees and instructors."""
         return self._observe(-1)
 
+    def picture(self) -> dict:
+        """What a person's page draws beside a view (a seat's or the public one), public like the position it
+        shows and too costly for every bot's observation: Sprouts' drawing. Nothing for most games."""
+        return {}
+
     # --- shared machinery ----------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self._forfeited or self._rules_over()

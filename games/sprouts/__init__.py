@@ -57,6 +57,13 @@ class SproutsState(GameState):
             view["region_fills"] = [drawing.region_fill(index) for index in range(len(self.position))]
         return view
 
+    def picture(self):
+        """The drawing as the replay shows it, and the region (numbered as the drawing's and the card view's
+        rows) each legal move draws its line through: a person picking a move sees where it goes."""
+        return {"drawing": drawing.svg(self._drawing(), last_move=len(self.moves) or None),
+                "region_fills": [drawing.region_fill(index) for index in range(len(self.position))],
+                "move_regions": {} if self.is_terminal() else {name: move.region + 1 for name, move in self._named_moves()}}
+
     def _drawing(self):
         if self._labelled is None:
             labelled, position = drawing.labelled_start(self.config["spots"]), initial_position(self.config["spots"])

@@ -91,6 +91,7 @@ class Move:
     moved: tuple[int, ...]  # spots of the other stacks moved to the new row (step 6)
     stayed: tuple[int, ...]  # spots of the other stacks left in the original row
     result: Position
+    region: int = 0  # the row of the position (a region) the line is drawn through, from 0
 
     def wgosa(self) -> str:
         """WGOSA text `f(g)h[L]`, L the smaller side of a dividing move's separated spots."""
@@ -135,7 +136,7 @@ def joining_moves(position: Position, r: int, counts: Counter, new: int):
                 stack_b = (new,) + cut_b + ((top_b,) if len(cut_b) > 1 else ())
                 rest = tuple(s for i, s in enumerate(row) if i not in (a, b))
                 result = position[:r] + ((stack_a + stack_b,) + rest,) + position[r + 1:]
-                yield Move("join", (top_a, top_b), new, (), (), result)
+                yield Move("join", (top_a, top_b), new, (), (), result, r)
 
 
 def dividing_moves(position: Position, r: int, counts: Counter, new: int):
@@ -163,7 +164,7 @@ def dividing_moves(position: Position, r: int, counts: Counter, new: int):
                     # The new row goes just before the original one, as in the seed's example.
                     rows = ((new_stack,) + moved, (old_stack,) + stayed)
                     result = position[:r] + rows + position[r + 1:]
-                    yield Move("divide", (top, other_end), new, _spots_of(moved), _spots_of(stayed), result)
+                    yield Move("divide", (top, other_end), new, _spots_of(moved), _spots_of(stayed), result, r)
 
 
 def all_moves(position: Position):

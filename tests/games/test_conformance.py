@@ -263,5 +263,7 @@ def test_the_public_view_is_what_every_seat_sees_and_carries_nothing_hidden(name
                 variant = state.hidden_variant(seat, rng)
                 if variant is not None:
                     assert variant.public_view() == public, (seed, state.step, seat)
+                    # The picture a table page draws beside any view (Sprouts' drawing) is public as well.
+                    assert variant.picture() == state.picture(), (seed, state.step, seat)
     last = random_states(game, 0)[-1]
     assert last.public_view() != game.new_game(seed=0).public_view()  # it does show the game going on

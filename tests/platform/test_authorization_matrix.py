@@ -131,8 +131,6 @@ POST_ONLY_PAGE = expect(405, anonymous=LOGIN)  # @login_required outside @requir
 # nobody else learns it exists.
 PRIVATE_PAGE = expect(404, anonymous=LOGIN, owner=200, mate=200, ta=200, instructor=200, operator=200)
 PRIVATE_API = expect(404, anonymous=UNAUTHENTICATED, owner=200, mate=200, ta=200, instructor=200, operator=200)
-# Its htmx poll: 204 (reload the page) once no version is validating, as here.
-PRIVATE_POLL = expect(404, anonymous=LOGIN, owner=204, mate=204, ta=204, instructor=204, operator=204)
 # The course's material: its members and operators; it does not exist for anyone else.
 COURSE_PAGE = expect(200, anonymous=LOGIN, outsider=404, other_instructor=404)
 COURSE_API = expect(200, anonymous=UNAUTHENTICATED, outsider=404, other_instructor=404)
@@ -237,7 +235,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "core:home": page(PUBLIC),
     "accounts:register": page(PUBLIC),  # POST without a form: the form again, with errors
     "bots:new_bot": Case({"GET": POST_ONLY_PAGE, "POST": expect(400, anonymous=LOGIN)}),  # no name: the form again
-    "bots:versions_live": page(PRIVATE_POLL),
+    "bots:versions_live": page(PRIVATE_PAGE),  # its live stream: one final snapshot, no version validating
     # bob has one bot of the game: on to its challenge form; the others pick among theirs (none here).
     "matches:challenge_opponent": page(expect(200, anonymous=LOGIN, classmate=ANY_REDIRECT, mate=200, ta=200)),
     "bots:bot": page(SIGNED_IN_PAGE),

@@ -209,14 +209,19 @@ def test_the_match_page_polls_a_live_fragment_until_the_match_is_over(client, si
     assert f"/bots/{mine.pk}/challenge-with-mine/" not in fragment
 
 
-def test_the_versions_table_polls_while_validating_then_reloads_the_page(client, signed_in, in_process_sandbox):
+def test_the_versions_table_follows_the_validation_then_reloads_the_page(client, signed_in, in_process_sandbox,
+                                                                       settings):
+    settings.ARENA_LIVE_STREAM_SECONDS = 0  # a stream sends what it shows now and ends
     bot = Bot.objects.create(owner=signed_in, game="endgame", name="fresh")
     client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("mine.py", EXAMPLE_BOT)})
-    assert f'hx-get="/bots/{bot.pk}/versions/live/"' in client.get(f"/bots/{bot.pk}/").content.decode()
-    assert "validating" in client.get(f"/bots/{bot.pk}/versions/live/").content.decode()
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    assert f'data-live-url="/bots/{bot.pk}/versions/live/" data-live-html data-live-end="reload"' in page
+    events = b"".join(client.get(f"/bots/{bot.pk}/versions/live/").streaming_content).decode()
+    assert "version-validating" in events and '"final":false' in events
     play_now(bot.versions.get().validation_match)
-    done = client.get(f"/bots/{bot.pk}/versions/live/")
-    assert done["HX-Refresh"] == "true"
+    events = b"".join(client.get(f"/bots/{bot.pk}/versions/live/").streaming_content).decode()
+    assert "version-accepted" in events and '"final":true' in events  # the page reloads then
+    assert "data-live-url" not in client.get(f"/bots/{bot.pk}/").content.decode()
 
 
 def _ladder_order(needed: int) -> tuple[list[int], int]:

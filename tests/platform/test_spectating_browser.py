@@ -1,6 +1,6 @@
 """A spectator in a real browser (Debian's chromium, under the site's Content-Security-Policy) watches a bot
 match played by a real worker in the Docker sandbox: moves arrive on the live board before the match ends,
-then the match's replay."""
+then the board becomes the match's replay, without a reload."""
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -61,8 +61,15 @@ def test_a_spectator_sees_the_moves_as_they_are_played_then_the_replay(live_serv
     assert page.inner_text("#live-position").startswith("step ")
 
     page.wait_for_selector("#status:has-text('finished')")
-    page.wait_for_selector('#live[data-status="finished"] #live-position:has-text("final position")')
+    # Without a reload, the live board becomes the replay viewer at the final position, every move listed.
+    page.wait_for_selector('#live[data-mode="replay"] #moves tr[data-step]')
+    steps = page.locator("#moves tr[data-step]").count()
+    assert steps == 20 and page.inner_text("#position") == f"step {steps} / {steps}"
     assert page.locator("#board .cell.taken").count() == 20
-    page.click("text=Watch the replay")
+    assert page.url.endswith(f"/matches/{match.pk}/")
+    page.click("#first")  # its controls work there
+    assert page.inner_text("#position").startswith("step 0 /")
+    assert page.locator("#board .cell.taken").count() == 0
+    page.click("text=Watch the replay")  # and the replay page is linked, as for whoever comes later
     page.wait_for_selector("#moves tr[data-step]")
     assert page.inner_text("#position").startswith("step 0 /")

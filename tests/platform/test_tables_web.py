@@ -186,6 +186,18 @@ def test_the_play_page_opens_a_table_and_the_table_page_shows_the_seats_moves(ad
     assert refused.status_code == 400 and Table.objects.count() == 1
 
 
+def test_the_play_form_opens_a_table_with_the_options_typed(ada, client):
+    client.force_login(ada)
+    greedy = Bot.objects.builtin("endgame", "greedy")
+    form = {"seat0": "me", "seat1": f"bot:{greedy.pk}", "move_seconds": "90"}
+    assert client.post("/play/?game=endgame", {**form, "config": '{"length": 8}'}).status_code == 302
+    assert Table.objects.get(opened_by=ada).config["length"] == 8
+    for refused, reason in [("{", "not JSON"), ("[8]", "a JSON object"), ('{"size": 8}', "unknown option")]:
+        answer = client.post("/play/?game=endgame", {**form, "config": refused})
+        assert answer.status_code == 400 and reason in answer.content.decode(), refused
+    assert Table.objects.count() == 1
+
+
 def test_the_finished_tables_replay_shows_the_points_each_move_lost(ada, ben, client):
     table = services.open_table(ada, "endgame", [SeatChoice(user=ada), SeatChoice(user=ben)],
                                 config={"board": BOARD})

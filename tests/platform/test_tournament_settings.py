@@ -4,6 +4,7 @@ format. Every page of every tournament answers (a hang is caught by the test's t
 
 import pytest
 from django.db import transaction
+from django.test import override_settings
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tournament_helpers import course_with_bots, entered
@@ -14,6 +15,14 @@ pytestmark = pytest.mark.django_db
 ANY_CODE = "def act(observation):\n    return observation['legal_actions'][0]\n"
 
 
+@pytest.fixture(autouse=True)
+def streams_end_at_once():
+    """The live part (/live/, a stream) sends what it shows now and ends, rather than following a running
+    tournament for a minute."""
+    with override_settings(ARENA_LIVE_STREAM_SECONDS=0):
+        yield
+
+
 def pages(client, api_client, tournament) -> dict[str, str]:
     """The texts of the tournament's page, its live part and its API answer, each answered 200."""
     texts = {}
@@ -22,7 +31,7 @@ def pages(client, api_client, tournament) -> dict[str, str]:
                       ("api", lambda: api_client.get(f"/api/tournaments/{tournament.pk}/"))):
         response = get()
         assert response.status_code == 200, name
-        texts[name] = response.content.decode()
+        texts[name] = b"".join(response.streaming_content if response.streaming else [response.content]).decode()
     return texts
 
 
@@ -54,7 +63,8 @@ def test_progress_counts_the_series_the_format_plays(client, make_user):
     services.start(instructor, heats)
     client.force_login(instructor)
     # 10 by pods of 4, 2 going on: pods 4 3 3, then 6 in pods 3 3, then a final table: 6 series.
-    assert "0 of 6 series decided" in client.get(f"/tournaments/{heats.pk}/live/").content.decode()
+    live = client.get(f"/tournaments/{heats.pk}/live/")
+    assert "0 of 6 series decided" in b"".join(live.streaming_content).decode()
 
 
 FORMAT_CASES = st.sampled_from(Tournament.Format.values).flatmap(lambda format: st.tuples(

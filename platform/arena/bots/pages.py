@@ -4,13 +4,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from games import get_game
 
 from arena.accounts.access import can_see_private, visible_matches
+from arena.core.live import Snapshot, event_stream, html_snapshot
 from arena.core.pages import home
 from arena.core.ratelimit import rate_limited
 from arena.core.throttles import UploadThrottle
@@ -23,7 +25,7 @@ from arena.ratings.presentation import rating_chart
 
 from .forms import BotForm, UploadForm
 from .models import Bot, BotVersion
-from .services import code_download, create_bot, upload_version
+from .services import code_download, create_bot, topic, upload_version
 from .validation import BotError, read_upload
 
 
@@ -74,16 +76,21 @@ def render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Challe
 
 @login_required
 def versions_live(request, pk):
-    """The versions table while one validates (polled by htmx); once none does, the whole page reloads so
-    that what the verdict changes (the active version, the challenge form) shows too."""
+    """The versions table as a stream of server-sent events (arena.core.live) while one validates: rendered
+    again after each upload and verdict; once none validates the stream ends, and the page reloads so that
+    what the verdict changes (the active version, the challenge form) shows too."""
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
     if not can_see_private(request.user, bot):
         raise Http404("no such bot")
-    versions = bot.versions.all()
-    if not any(version.status == BotVersion.Status.VALIDATING for version in versions):
-        return HttpResponse(status=204, headers={"HX-Refresh": "true"})
-    return render(request, "bots/_versions.html",
-                  {"bot": bot, "versions": versions, "active": bot.active_version, "validating": True})
+
+    def snapshot() -> Snapshot:
+        versions = list(bot.versions.all())
+        validating = any(version.status == BotVersion.Status.VALIDATING for version in versions)
+        html = render_to_string("bots/_versions.html", {"bot": bot, "versions": versions, "active": bot.active_version,
+                                                        "validating": validating}, request=request)
+        return html_snapshot(html, final=not validating)
+
+    return event_stream(request, topic(bot.pk), snapshot)
 
 
 def own_bot(request, pk) -> Bot:

@@ -7,6 +7,7 @@ from django.http import HttpResponse
 from django.db.models import Max
 from games import available_games
 
+from arena.core import live
 from arena.core.downloads import python_download
 
 from .models import Bot, BotVersion
@@ -35,7 +36,14 @@ def upload_version(bot: Bot, data: bytes, filename: str) -> BotVersion:
             sha256=hashlib.sha256(data).hexdigest(),
         )
         version_uploaded.send(sender=BotVersion, version=version)
+        live.publish(topic(bot.pk))
     return version
+
+
+def topic(bot_id: int) -> str:
+    """The live topic (arena.core.live) of a bot's versions: published when one is uploaded and when its
+    validation decides (matches.validation); the bot page's versions table follows it while one validates."""
+    return f"bot:{bot_id}"
 
 
 def code_download(version: BotVersion) -> HttpResponse:

@@ -21,6 +21,8 @@ The API, for the apps:
         table = ...
         return event_stream(request, f"table:{pk}", lambda: Snapshot(version, payload, final))
 
+A page part with no version of its own (a tournament's standings) streams `html_snapshot(rendered)`.
+
 A stream sends the snapshot at once, then each time its version differs from the last one sent (the event
 id is the version; a reconnect whose Last-Event-ID is the current version gets nothing it already has),
 keepalive comments meanwhile, and ends after a final snapshot or after ARENA_LIVE_STREAM_SECONDS (the
@@ -36,6 +38,7 @@ client to come back later (a slower, polling page instead of a server with no th
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
 import re
@@ -71,6 +74,17 @@ class Snapshot:
 
 
 SnapshotFunction = Callable[[], Snapshot | None]
+
+# A form's CSRF field: Django masks the token anew for every rendering, so it is no change of what a part shows.
+CSRF_INPUT = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
+
+
+def html_snapshot(html: str, final: bool = False) -> Snapshot:
+    """A part of a page as it is now, rendered (payload `{"html": ...}`, which live.js puts in an element
+    marked `data-live-html`), for a part with no version of its own: the version is a digest of what it
+    shows, so it changes exactly when the HTML does (not with the CSRF tokens of its forms)."""
+    digest = hashlib.blake2b(CSRF_INPUT.sub("", html).encode(), digest_size=7).digest()
+    return Snapshot(int.from_bytes(digest, "big"), {"html": html}, final)
 
 
 def redis_namespace() -> str:

@@ -12,6 +12,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -24,6 +25,7 @@ from arena.accounts.forms import StudentIdForm
 from arena.accounts.models import Course
 from arena.accounts.timezones import viewer_zone
 from arena.core.downloads import csv_download, python_download
+from arena.core.live import Snapshot, event_stream, html_snapshot
 
 from . import charts, code_similarity, presentation, runs, services
 from . import parts
@@ -239,14 +241,18 @@ def edit(request, pk):
 
 @login_required
 def run_progress(request, pk):
-    """The run's progress bar (polled by htmx while the run is going)."""
+    """The latest run's progress bar as a stream of server-sent events (arena.core.live), rendered again after
+    each step of the run; the stream ends with the run, and the page then reloads to show its grades."""
     assignment, _ = _assignment(request, pk, ASSISTANT)
-    latest = presentation.latest_runs(assignment)[0]
-    response = _render(request, assignment.course, "grading/_run.html",
-                       {"assignment": assignment, "latest": latest, "progress": runs.progress(latest) if latest else None})
-    if latest is None or latest.status != latest.Status.RUNNING:
-        response["HX-Refresh"] = "true"  # the run ended: reload the page to show its grades
-    return response
+
+    def snapshot() -> Snapshot:
+        latest = presentation.latest_runs(assignment)[0]
+        html = render_to_string("grading/_run.html", {
+            "assignment": assignment, "latest": latest, "progress": runs.progress(latest) if latest else None},
+            request=request)
+        return html_snapshot(html, final=latest is None or latest.status != latest.Status.RUNNING)
+
+    return event_stream(request, runs.topic(assignment.pk), snapshot)
 
 
 def _verb(request, assignment, verb, *args, success=""):

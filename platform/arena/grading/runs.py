@@ -27,6 +27,7 @@ from django.utils import timezone
 from games import get_game
 
 from arena.accounts.access import staffs
+from arena.core import live
 from arena.core.queue import publish_on_commit
 from arena.bots.models import Bot, BotVersion
 from arena.matches import batches
@@ -114,6 +115,7 @@ def advance_run(run_id: int) -> None:
         run = GradingRun.objects.select_for_update().filter(pk=run_id).first()
         if run is None:
             return
+        live.publish(topic(run.assignment_id))  # once this commits: a game settled, perhaps the grades
         if run.status == GradingRun.Status.RUNNING:
             settlement = batches.settle(game.match for game in run.games.select_related("match"))
             if not settlement.settled:
@@ -133,6 +135,12 @@ def advance_run(run_id: int) -> None:
             run.save(update_fields=["note"])
             if incomplete:
                 log.error("grading run %s: %s", run.pk, note)
+
+
+def topic(assignment_id: int) -> str:
+    """The live topic (arena.core.live) of an assignment's grading runs, published by each `advance_run` (a
+    game of the run ended, the grades were written): the assignment page's progress bar follows it."""
+    return f"assignment:{assignment_id}"
 
 
 def replay_set_aside(user, run: GradingRun, submission: Submission | None = None) -> int:

@@ -6,7 +6,9 @@ from django.conf import settings
 from django.db import transaction
 from games import get_game
 
+from arena.bots import services as bot_services
 from arena.bots.models import Bot, BotVersion
+from arena.core import live
 
 from .models import Match, MatchSeat
 from .services import create_match, seating
@@ -73,3 +75,4 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
     if decided.log is not None:
         version.validation_log = decided.log
     version.save(update_fields=["status", "verdict", "validation_log"])
+    live.publish(bot_services.topic(version.bot_id))  # once the verdict commits: the bot page shows it

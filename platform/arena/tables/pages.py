@@ -1,5 +1,7 @@
 """The pages of tables: Play (open a table, your tables), the table itself, an invitation, the replay."""
 
+import json
+
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, JsonResponse
@@ -7,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from games import available_games, get_game
+from games.core import loads_json
 from games.table import DEFAULT_MOVE_SECONDS, check_move_seconds
 
 from arena.accounts.access import courses_seen_by, seatable_bots
@@ -48,6 +51,7 @@ def play(request):
     return render(request, "tables/play.html", {
         "games": games, "game": game, "options": options, "seats": seats, "error": error, "tables": mine,
         "move_seconds": request.POST.get("move_seconds", f"{DEFAULT_MOVE_SECONDS:g}"),
+        "config": request.POST.get("config", ""), "defaults": json.dumps(game.default_config()),
         "courses": courses_seen_by(request.user).order_by("name"), "course": request.POST.get("course", ""),
     }, status=400 if error else 200)
 
@@ -86,7 +90,22 @@ def _open_from_form(request, game) -> Table:
             else None
         if course is None:
             raise Invalid("the course: one of the courses you take or teach")
-    return services.open_table(request.user, game.name, choices, move_seconds=move_seconds, course=course)
+    return services.open_table(request.user, game.name, choices, move_seconds=move_seconds, course=course,
+                               config=_options(request.POST.get("config", "")))
+
+
+def _options(text: str) -> dict | None:
+    """The game's options as typed (JSON, read by the platform's bounded reader); empty: its standard rules."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        config = loads_json(text) if len(text) <= 20_000 else None
+    except ValueError as exc:
+        raise Invalid(f"the options are not JSON the games take: {exc}") from None
+    if not isinstance(config, dict):
+        raise Invalid('the options are a JSON object of the game\'s options, such as {"length": 8}')
+    return config
 
 
 def _watched(request, pk: int) -> Table:

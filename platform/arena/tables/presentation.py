@@ -47,6 +47,7 @@ def table_state(table: Table, user) -> dict:
         "deadline": table.deadline.isoformat() if playing and table.deadline else None,
         "view": view,
         "initial": first,
+        "picture": state.picture(),  # public, drawn beside the view (Sprouts' drawing)
         "text": text if text is not None else json.dumps(view, indent=1),
         "choices": ([{"label": choice.label, "action": choice.action} for choice in game_table.choices(seat)]
                     if playing and seat is not None and on_move == seat else []),

@@ -6,10 +6,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 from games import get_game
 
 from arena.accounts.access import attended_course, teaches
+from arena.core.live import Snapshot, event_stream, html_snapshot
 
 from . import services
 from .forms import EntrantForm, TournamentForm
@@ -68,8 +70,19 @@ def detail(request, pk):
 
 @login_required
 def live(request, pk):
-    """The part of the page that changes while the tournament runs (polled by htmx)."""
-    return render(request, "tournaments/_live.html", _context(request, _tournament(request, pk)))
+    """The part of the page that changes while the tournament runs, as a stream of server-sent events
+    (arena.core.live): rendered again after each change its topic announces, ending once it is over."""
+    tournament = _tournament(request, pk)
+
+    def snapshot() -> Snapshot | None:
+        fresh = Tournament.objects.filter(pk=tournament.pk).first()
+        if fresh is None:
+            return None
+        html = render_to_string("tournaments/_live.html", _context(request, fresh), request=request)
+        # A draft's page does not follow it (its organiser's own forms change it): nothing more to send.
+        return html_snapshot(html, final=fresh.is_over or fresh.status == Tournament.Status.DRAFT)
+
+    return event_stream(request, services.topic(tournament.pk), snapshot)
 
 
 @login_required

@@ -31,6 +31,7 @@ from games.tournament.series import GameRecord, SeriesPlan, SeriesScore
 
 from arena.accounts.access import entry_consent, teaches
 from arena.core.errors import Conflict, Invalid, NotAllowed
+from arena.core import live
 from arena.core.queue import publish_on_commit
 from arena.bots.models import Bot
 from arena.matches import batches
@@ -348,7 +349,15 @@ def change_status(tournament: Tournament, status: str, *, expected: Iterable[str
         for name, value in fields.items():
             setattr(tournament, name, value)
         tournament_status_changed.send(sender=Tournament, tournament=tournament, previous=previous, status=status)
+        live.publish(topic(tournament.pk))
     return True
+
+
+def topic(tournament_id: int) -> str:
+    """The live topic (arena.core.live) of a tournament's page: published after each change of its status and
+    each `advance` (a game ended: a series decided, new games). A game starting is not announced: the page's
+    counts of games running and queued catch up at the stream's next keepalive read, or the next change."""
+    return f"tournament:{tournament_id}"
 
 
 # --- the state machine ----------------------------------------------------------------------------------
@@ -388,6 +397,7 @@ def advance(tournament_id: int, series_id: int | None = None) -> None:
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None or tournament.status != Tournament.Status.RUNNING:
             return
+        live.publish(topic(tournament_id))  # once this commits: a game ended, whatever follows from it
         entrants = {e.seed: e for e in tournament.entrants.select_related("bot", "version")}
         rules = _format(tournament, entrants.values())
         playing = tournament.series.filter(status=Series.Status.PLAYING)

@@ -4,6 +4,9 @@
  *     onSnapshot({version, final, payload}) for each snapshot; onEnd(lastSnapshot) once the final one came.
  *   <div data-live-url="/matches/7/live/"> : the element receives an "arena:live" event per snapshot
  *     (event.detail is the snapshot) and "arena:live-end" after the final one.
+ *   <div data-live-url="..." data-live-html> : besides, its content becomes each snapshot's payload.html
+ *     (a part of the page the server renders again: arena.core.live.html_snapshot).
+ *   data-live-end="reload" : the page loads again after the final snapshot (what ends changes more of it).
  *
  * EventSource reconnects by itself with the last version it got (Last-Event-ID), so a dropped connection or
  * the stream's bounded life costs nothing; after the final snapshot the stream is closed here, and the server
@@ -33,9 +36,13 @@
   function bind(element) {
     if (element.arenaLive) return element.arenaLive;
     element.arenaLive = subscribe(element.getAttribute("data-live-url"), function (snapshot) {
+      var html = snapshot.payload && snapshot.payload.html;
+      if (element.hasAttribute("data-live-html") && typeof html === "string") element.innerHTML = html;
       element.dispatchEvent(new CustomEvent("arena:live", {detail: snapshot}));
     }, function (snapshot) {
       element.dispatchEvent(new CustomEvent("arena:live-end", {detail: snapshot}));
+      // A part whose end changes the rest of the page (a grading run's grades): the page loads again.
+      if (element.getAttribute("data-live-end") === "reload") window.location.reload();
     });
     return element.arenaLive;
   }

@@ -1,6 +1,8 @@
 // A match's page while it is played: each snapshot of its stream (core/live.js, arena/core/live.py) redraws
 // the board as spectators see it, with the replay viewer's drawing of the game; a change of status has the
-// page fetch its status part again (htmx, "arena:match-status"), which links the replay once it is over.
+// page fetch its status part again (htmx, "arena:match-status"), which links the replay once it is over. At
+// the end of a finished match the live board becomes the replay viewer, at the final position: the replay
+// page's viewer and summary, fetched and put in its place (the link stays for a page that cannot).
 (() => {
   "use strict";
   const section = document.getElementById("live");
@@ -26,6 +28,20 @@
       document.body.dispatchEvent(new CustomEvent("arena:match-status"));
     }
     if (view && board) show(view);
+  });
+  async function switchToReplay() {
+    const response = await fetch(section.dataset.replayUrl, {credentials: "same-origin", headers: {Accept: "text/html"}});
+    if (!response.ok) return;
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const parts = [page.querySelector(".replay"), page.getElementById("replay-data"), page.getElementById("replay-config")];
+    if (parts.some((part) => !part)) return;
+    section.replaceChildren(ArenaReplay.el("h2", {}, "Replay"), ...parts);
+    section.dataset.mode = "replay";
+    ArenaReplay.start({atEnd: true});
+  }
+
+  section.addEventListener("arena:live-end", (event) => {
+    if (event.detail.payload.status === "finished" && section.dataset.replayUrl) switchToReplay();
   });
   // Until the worker's first write, the starting position (the page has it).
   if (start && board) document.addEventListener("DOMContentLoaded", () => { if (!position.dataset.step) show(start); });

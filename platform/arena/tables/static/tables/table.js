@@ -33,6 +33,7 @@
     status.textContent = statusText();
     status.dataset.status = state.status;
     status.dataset.turn = state.turn;
+    status.dataset.onMove = state.on_move === null ? "" : state.on_move;
     if (state.replay && !status.querySelector("a")) {
       status.append(" ", ArenaReplay.el("a", {href: state.replay, id: "replay-link"}, "See the replay with the analysis of every move"));
     }
@@ -49,12 +50,43 @@
     return [select, ArenaReplay.el("button", {type: "button", class: "primary", id: "play-choice"}, "Play")];
   }
 
+  // The view with what the page draws beside it (the table's picture: Sprouts' drawing).
+  const shownView = () => ({...state.view, ...state.picture});
+
+  // The move under the pointer or the keyboard's focus, or picked in the list, shown on the drawing before
+  // it is played (games whose module draws it: Sprouts' spots and region); none when nothing is.
+  function highlight(index) {
+    const choice = index === null ? null : state.choices[index];
+    ArenaReplay.highlight(state.game, $("board"), choice ? choice.action : null, shownView());
+  }
+
+  function highlightPicked() {
+    const select = $("choice-select");
+    highlight(select ? Number(select.value) : null);
+  }
+
+  // A move picked on the drawing (Sprouts: two spots clicked): put in the list and marked, to be played with
+  // its button like any other.
+  function pickChoice(index) {
+    const select = $("choice-select");
+    if (select) {
+      select.value = index;
+      highlight(index);
+      $("play-choice").focus();
+    } else {
+      const button = document.querySelector(`#choice-list button.choice[data-index="${index}"]`);
+      if (button) button.focus();
+    }
+  }
+
   function draw() {
     const ctx = {seat: state.your_seat, players: names(), step: state.turn, frame: {text: state.text},
                  data: {seat: state.your_seat, players: names()}, viewAt: (index) => (index === 0 ? state.initial : state.view)};
-    $("board").replaceChildren(...[].concat(ArenaReplay.draw(state.game, state.view, ctx)));
+    $("board").replaceChildren(...[].concat(ArenaReplay.draw(state.game, shownView(), ctx)));
     $("text").textContent = state.text;
     $("choice-list").replaceChildren(...choiceControls());
+    highlightPicked();
+    ArenaReplay.choose(state.game, $("board"), state.choices, pickChoice);
     $("moves").replaceChildren(...state.moves.map((move) => ArenaReplay.el("li", {value: move.step, class: `seat-${move.seat}`}, move.text)));
     $("invitations").replaceChildren(...state.seats.filter((seat) => seat.invitation).map((seat) =>
       ArenaReplay.el("li", {}, `Seat ${seat.seat}: send this link to the person you invite: `,
@@ -99,6 +131,7 @@
     } finally {
       sending = false;
       $("choice-list").replaceChildren(...choiceControls());  // enabled again (a refused move: pick again)
+      highlightPicked();
     }
   }
 
@@ -122,6 +155,16 @@
       if (!button) return;
       play(button.id === "play-choice" ? Number($("choice-select").value) : Number(button.dataset.index));
     });
+    const list = $("choice-list");
+    const hovered = (event) => {
+      const button = event.target.closest("button.choice");
+      if (button) highlight(Number(button.dataset.index));
+    };
+    list.addEventListener("mouseover", hovered);
+    list.addEventListener("focusin", hovered);
+    list.addEventListener("mouseleave", highlightPicked);
+    list.addEventListener("focusout", (event) => { if (!list.contains(event.relatedTarget)) highlightPicked(); });
+    list.addEventListener("input", highlightPicked);  // the list's pick, by keyboard, pointer or a phone's tap
     $("show-text").onchange = (event) => { $("text").hidden = !event.target.checked; };
     draw();
     follow();

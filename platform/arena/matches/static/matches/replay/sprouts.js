@@ -33,6 +33,48 @@ ArenaReplay.register("sprouts", {
     }
     return el("div", {class: "felt sprouts"}, picture, middle, regions);
   },
+  // The move a person is about to pick (a table page): the two spots it joins and the region its line goes
+  // through, marked on the drawing and on the card view (class "chosen"); the board's data-highlight names
+  // it. view.move_regions (the table's picture) numbers the region as both number their rows.
+  highlight(board, action, view) {
+    board.querySelectorAll(".chosen").forEach((node) => node.classList.remove("chosen"));
+    delete board.dataset.highlight;
+    const caption = board.querySelector(".sprouts-picture figcaption");
+    if (caption && caption.dataset.before) caption.textContent = caption.dataset.before;
+    if (!action) return;
+    const region = (view.move_regions || {})[action.move];
+    const marked = [...action.spots.map((spot) => `[data-spot="${spot}"]`), region ? `[data-region="${region}"]` : null]
+      .filter(Boolean).join(", ");
+    board.querySelectorAll(marked).forEach((node) => node.classList.add("chosen"));
+    board.dataset.highlight = action.move;
+    if (caption) {
+      caption.dataset.before = caption.dataset.before || caption.textContent;
+      caption.textContent = `${action.move}: a line from ${action.spots[0]} to ${action.spots[1]}` +
+        (region ? ` through region ${region}` : "") + `, its new spot ${action.new_spot} in the middle.`;
+    }
+  },
+  // At a table, on your move: click a spot of the drawing (or of the spots' row), then another (the same one
+  // again: a loop), and the first move offered between the two is picked (`pick`: the page marks it and puts
+  // it in the list, to be played with its button like any other).
+  choose(board, choices, pick) {
+    let from = null;
+    board.toggleAttribute("data-pickable", choices.length > 0);
+    board.onclick = !choices.length ? null : (event) => {
+      const node = event.target.closest("[data-spot]");
+      if (!node) return;
+      const spot = Number(node.dataset.spot);
+      if (from === null) {
+        from = spot;
+        board.querySelectorAll(`[data-spot="${spot}"]`).forEach((each) => each.classList.add("from"));
+        return;
+      }
+      const [low, high] = [from, spot].sort((a, b) => a - b);
+      from = null;
+      board.querySelectorAll(".from").forEach((each) => each.classList.remove("from"));
+      const index = choices.findIndex((choice) => choice.action.spots[0] === low && choice.action.spots[1] === high);
+      if (index >= 0) pick(index);
+    };
+  },
   // The solver's verdict on each move: kept a won position, threw it away, or the mover was already lost.
   moveColumns: {
     headers: ["Analysis"],

@@ -35,7 +35,9 @@ window.ArenaReplay = (() => {
     return view;
   }
 
-  function start() {
+  // The viewer on the page's replay (#replay-data, #replay-config and the controls around #board): at its first
+  // step, or `atEnd` at its last (a match page that switches to its replay once the match is over).
+  function start({atEnd = false} = {}) {
     const $ = (id) => document.getElementById(id);
     const config = JSON.parse($("replay-config").textContent);
     let data = JSON.parse($("replay-data").textContent);
@@ -240,7 +242,7 @@ window.ArenaReplay = (() => {
     fillRounds();
     fillMoveHeadings();
     fillMoves();
-    show(0);
+    show(atEnd ? data.frames.length - 1 : 0);
     if (data.streamed_analysis) streamAnalysis();
   }
 
@@ -273,7 +275,19 @@ window.ArenaReplay = (() => {
     return [].concat((renderers[game] || generic).render(view, {el, ...ctx, frame}));
   }
 
+  // A move a person is about to pick, shown on the drawing `board` holds (a table page): the game module's
+  // own `highlight(board, action, view)` when it has one (Sprouts), else nothing; null clears it.
+  function highlight(game, board, action, view) {
+    if (renderers[game] && renderers[game].highlight) renderers[game].highlight(board, action, view);
+  }
+
+  // A table page's moves picked on the drawing itself, for a game whose module offers it (`choose`: Sprouts'
+  // two spots clicked): `pick(index)` with the index of the move in `choices`; nothing for the others.
+  function choose(game, board, choices, pick) {
+    if (renderers[game] && renderers[game].choose) renderers[game].choose(board, choices, pick);
+  }
+
   // The viewer starts on a replay page; other pages use only its drawing (draw).
   document.addEventListener("DOMContentLoaded", () => { if (document.getElementById("replay-config")) start(); });
-  return {register, el, playingCard, seatBox, suits: SUITS, draw};
+  return {register, el, playingCard, seatBox, suits: SUITS, draw, highlight, choose, start};
 })();
