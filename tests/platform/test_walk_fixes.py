@@ -106,3 +106,12 @@ def test_the_results_download_names_students_by_student_id_and_email_as_the_grad
     assert rows[0][:4] == ["student_id", "email", "name", "games"]
     assert sorted(row[:3] for row in rows[1:]) == [["", "ben@uni.example", "ben"],
                                                    ["S-17", "ada@uni.example", "Ada Lovelace"]]
+
+
+def test_a_disabled_button_looks_disabled():
+    """The waiting Start round button (and a move being sent at a table) looked like any other button."""
+    from django.contrib.staticfiles import finders
+
+    stylesheet = open(finders.find("core/arena.css"), encoding="utf-8").read()
+    rule = re.search(r"button:disabled[^{]*\{([^}]*)\}", stylesheet)
+    assert rule and "cursor: not-allowed" in rule.group(1) and "color:" in rule.group(1)
