@@ -115,3 +115,11 @@ def test_a_disabled_button_looks_disabled():
     stylesheet = open(finders.find("core/arena.css"), encoding="utf-8").read()
     rule = re.search(r"button:disabled[^{]*\{([^}]*)\}", stylesheet)
     assert rule and "cursor: not-allowed" in rule.group(1) and "color:" in rule.group(1)
+
+
+def test_the_open_room_form_starts_at_end_game_with_a_whole_number_of_seconds(course, client):
+    client.force_login(member(course, "teacher"))
+    page = client.get(f"/courses/{course.pk}/").content.decode()
+    form = page[page.index('id="open-room"'):]
+    assert re.search(r'<option value="endgame" selected>', form)  # it started at Crazy-KING
+    assert re.search(r'name="move_seconds" value="300"', form)  # it said 300.0
