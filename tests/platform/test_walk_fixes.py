@@ -123,3 +123,16 @@ def test_the_open_room_form_starts_at_end_game_with_a_whole_number_of_seconds(co
     form = page[page.index('id="open-room"'):]
     assert re.search(r'<option value="endgame" selected>', form)  # it started at Crazy-KING
     assert re.search(r'name="move_seconds" value="300"', form)  # it said 300.0
+
+
+def test_a_student_is_told_that_leaving_the_room_mid_game_loses_it(course, client):
+    teacher, ada, ben = (member(course, name) for name in ("teacher", "ada", "ben"))
+    room = services.open_room(teacher, course, "endgame")
+    services.join(ada, room)
+    services.join(ben, room)
+    client.force_login(ada)
+    warning = "leaving now loses the game you are playing"
+    assert warning not in client.get(f"/rooms/{room.pk}/").content.decode()  # nothing to lose yet
+    services.start_round(teacher, room)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    assert 'id="leave-room" aria-describedby="leave-loses"' in page and warning in page
