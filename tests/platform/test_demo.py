@@ -11,6 +11,8 @@ from django.test import Client
 
 from arena.accounts.models import Course
 from arena.matches.models import Match
+from arena.rooms.models import Room
+from arena.tables.models import Table
 from arena.tournaments.models import Tournament
 from arena.variants.models import Variant
 from platform_helpers import wait_for
@@ -39,6 +41,12 @@ def test_demo_data_signs_in_with_the_readme_passwords_and_has_finished_matches(i
     assert sorted(course.roster.values_list("user__username", "student_id")) == [("alice", "2026001"),
                                                                                   ("bob", "2026002")]
     assert course.invitations.pending().get().email == "dora@demo.example"
+    # Playing in the browser: a finished table, one with alice on move that no clock ends before a newcomer
+    # opens it (with the usual 5 minutes a move she was out on time by then), an open pairing room.
+    assert Table.objects.filter(status=Table.Status.FINISHED, game="endgame").exists()
+    on_move = Table.objects.get(status=Table.Status.PLAYING)
+    assert on_move.move_seconds is None and on_move.seats.filter(user__username="alice").exists()
+    assert Room.objects.filter(course=course, status=Room.Status.OPEN).count() == 1
 
     before = counts()
     call_command("seed_demo")  # a second start adds nothing

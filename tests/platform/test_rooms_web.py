@@ -91,8 +91,8 @@ def test_the_staff_download_the_results_and_students_may_not(course, client):
     assert download.status_code == 200 and download["Content-Type"].startswith("text/csv")
     assert download["Content-Disposition"] == f'attachment; filename="ALG1-room-{room.pk}-results.csv"'
     rows = list(csv.reader(io.StringIO(download.content.decode())))
-    assert rows == [["name", "games", "wins", "draws", "losses", "points"], ["ada", "0", "0", "0", "0", "0"],
-                    ["ben", "0", "0", "0", "0", "0"]]
+    assert rows == [["student_id", "email", "name", "games", "wins", "draws", "losses", "points"],
+                    ["", ada.email, "ada", "0", "0", "0", "0", "0"], ["", ben.email, "ben", "0", "0", "0", "0", "0"]]
     client.force_login(ada)
     assert client.get(f"/rooms/{room.pk}/results.csv").status_code == 403
     assert api_of(ada).get(f"/api/rooms/{room.pk}/results/").status_code == 403

@@ -6,6 +6,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
 from arena.accounts.identity import display_names
+from arena.accounts.models import RosterEntry
 from arena.core.downloads import spreadsheet_text
 
 from .models import Room, RoomGame
@@ -49,9 +50,13 @@ def results(room: Room) -> list[Result]:
 
 
 def round_games(room: Room) -> dict[int, list[RoomGame]]:
-    """The room's games by round, latest round first."""
+    """The room's games by round, latest round first; each game's `first_name` and `second_name` are its
+    students' names as the results table shows them (None: the built-in's seat)."""
+    games = list(room.games.select_related("first", "second").order_by("-round", "pair", "leg"))
+    names = display_names({user.pk: user for game in games for user in (game.first, game.second) if user}.values())
     by_round = defaultdict(list)
-    for game in room.games.select_related("first", "second").order_by("-round", "pair", "leg"):
+    for game in games:
+        game.first_name, game.second_name = (names[user.pk] if user else None for user in (game.first, game.second))
         by_round[game.round].append(game)
     return dict(by_round)
 
@@ -69,13 +74,22 @@ def room_view(room: Room, user) -> Room:
 
 
 def results_csv(room: Room) -> str:
-    """One line per student: name, games, wins, draws, losses, points, then their points in each round."""
+    """One line per student: student id, e-mail and name as the gradebook CSV names them (the roster's, else
+    the account's: display names alone may repeat or say nothing to a spreadsheet of the class), games, wins,
+    draws, losses, points, then their points in each round."""
     lines = results(room)
+    roster = {entry.user_id: entry for entry in RosterEntry.objects.filter(
+        course_id=room.course_id, user_id__in=[line.user_id for line in lines])}
+    emails = dict(room.members.values_list("user_id", "user__email"))
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["name", "games", "wins", "draws", "losses", "points",
+    writer.writerow(["student_id", "email", "name", "games", "wins", "draws", "losses", "points",
                      *[f"round_{number}" for number in range(1, room.rounds + 1)]])
     for line in lines:
-        writer.writerow([spreadsheet_text(line.name), line.played, line.wins, line.draws, line.losses,
-                         f"{line.points:g}", *["" if points is None else f"{points:g}" for points in line.by_round]])
+        entry = roster.get(line.user_id)
+        writer.writerow([spreadsheet_text(entry.student_id if entry else ""),
+                         spreadsheet_text(entry.email if entry else emails.get(line.user_id, "")),
+                         spreadsheet_text(entry.name if entry else line.name), line.played, line.wins, line.draws,
+                         line.losses, f"{line.points:g}",
+                         *["" if points is None else f"{points:g}" for points in line.by_round]])
     return out.getvalue()

@@ -129,8 +129,11 @@ class Command(BaseCommand):
             seat = game.seat_on_move
             choices = game.choices(seat)
             finished = tables.move(finished, (alice, bob)[seat], game.turn, choices[0 if seat == 0 else -1].action)
+        # No clock on it: with the usual 5 minutes a move, whoever opened the demo later found alice already
+        # out on time instead of a game on move.
         playing = tables.open_table(alice, "endgame", [SeatChoice(bot=Bot.objects.builtin("endgame", "greedy")),
-                                                       SeatChoice(user=alice)], course=course, seed=11)
+                                                       SeatChoice(user=alice)], course=course, seed=11,
+                                    move_seconds=None)
         tables.play_bot_turns(playing.pk)  # the built-in's first move, as a worker would play it
         rooms.join(alice, rooms.open_room(accounts["instructor"], course, "endgame"))
         self.stdout.write(f"  tables {finished.pk} (finished) and {playing.pk} (alice to move), a pairing room")
