@@ -13,8 +13,9 @@ Viennot 2009-2011):
   its nimber is the XOR of the components' nimbers, each computed once as the mex of its options.
 - **Misere play.** Misere values do not add up, so the whole position (the sorted tuple of its
   components' canonical keys) is searched for a win directly, with a transposition table on that key and
-  a cut as soon as one winning move is found. This is exact; it is slower than the genus or
-  misere-quotient methods of the literature, which is why the misere bound is lower (docs/bots/sprouts.md).
+  a cut as soon as one winning move is found. The compiled core replaces the small components by their
+  simplified misere game forms, added up into one (core.c; Glop's reduced canonical trees, in part); this
+  module's search, the reference, searches the drawings themselves (docs/bots/sprouts.md).
 
 The search itself runs in the compiled core (core.c, through fast.py) when it is built; this module is
 then the reference it is tested against and the driver: the store, deadlines, the analysis, and a solve
