@@ -776,15 +776,15 @@ static int component_form(const uint8_t *comp, int len) {
 /* The forms seen from Python, for the tests of the rules above on games of any kind (nim heaps...): the
  * form of the game whose options are the forms opts[0..n), the form of a sum, the outcome of a form. */
 int sp_form(const int *opts, int n) {
-    if (nforms == 0) forms_reset();
+    if (nforms == 0) forms_reset();  /* form 0 first (a form's options are forms made before it) */
     int *copy = malloc(n * sizeof(int) + 1);
     memcpy(copy, opts, n * sizeof(int));
     int id = canonical_form(copy, n);
     free(copy);
     return id;
 }
-int sp_form_sum(int a, int b) { return sum_forms(a, b); }
-int sp_form_wins(int id) { return form_wins(id); }
+int sp_form_sum(int a, int b) { if (nforms == 0) forms_reset(); return sum_forms(a, b); }
+int sp_form_wins(int id) { if (nforms == 0) forms_reset(); return form_wins(id); }
 
 /* A game key: the large components (each followed by C_END), then, when the small ones are not all
  * gone, FORM_MARK and their sum's form in 4 bytes. */
