@@ -4,7 +4,9 @@ solved positions (cold), then again in a new process that has only that store (a
 --warm SECONDS, once more on a store filled beforehand by `python -m games solve sprouts --warm SECONDS` as
 scripts/setup does (warmed: the openings of 6- to 10-spot games solved, nothing of these games' own).
 
-Run: python bench/sprouts_analysis.py [--spots 10] [--games 2] [--seconds 1.5] [--warm 600]   (prints figures)
+Run: python bench/sprouts_analysis.py [--spots 10] [--games 2] [--seconds 1.5] [--moves 6] [--warm 600]
+(prints figures; --moves N analyses only each game's first N moves, the hard ones, and prints each move's
+wall and CPU time and verdict)
 
 Each pass runs in its own process on a store file of its own (not var/). Wall and CPU time per move are
 printed with the load average, because other work on the machine lengthens the wall time.
@@ -28,7 +30,7 @@ ANALYSE = """
 import json, random, sys, time
 from games.sprouts import solver
 from games.sprouts.notation import initial_position, named_moves
-spots, misere, seed, seconds = {spots}, {misere}, {seed}, {seconds}
+spots, misere, seed, seconds, first = {spots}, {misere}, {seed}, {seconds}, {moves}
 rng, position, names = random.Random(seed), initial_position(spots), []
 positions = []
 while True:
@@ -40,7 +42,7 @@ while True:
     names.append(name)
     position = move.result
 rows = []
-for step, (position, name) in enumerate(zip(positions, names)):
+for step, (position, name) in enumerate(zip(positions[:first], names[:first])):
     wall, cpu = time.perf_counter(), time.process_time()
     row = solver.analyse_move(position, name, step, misere, seconds)
     rows.append([time.perf_counter() - wall, time.process_time() - cpu, row["verdict"]])
@@ -48,8 +50,8 @@ print(json.dumps(rows))
 """
 
 
-def run(spots: int, misere: bool, seed: int, seconds: float, store: Path) -> list:
-    code = ANALYSE.format(spots=spots, misere=misere, seed=seed, seconds=seconds)
+def run(spots: int, misere: bool, seed: int, seconds: float, store: Path, moves: int | None) -> list:
+    code = ANALYSE.format(spots=spots, misere=misere, seed=seed, seconds=seconds, moves=moves)
     env = {**os.environ, "ARENA_SPROUTS_STORE": str(store)}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=env,
                           check=True)
@@ -60,8 +62,12 @@ def summary(rows: list) -> str:
     walls = sorted(row[0] for row in rows)
     cpus = sorted(row[1] for row in rows)
     unsettled = [str(step + 1) for step, row in enumerate(rows) if row[2] == "unsettled"]
-    return (f"{len(rows):>3} moves  wall max {walls[-1]:5.2f} s median {walls[len(walls) // 2]:5.2f} s  "
+    text = (f"{len(rows):>3} moves  wall max {walls[-1]:5.2f} s median {walls[len(walls) // 2]:5.2f} s  "
             f"CPU max {cpus[-1]:5.2f} s  unsettled {len(unsettled)}" + (f" (moves {', '.join(unsettled)})" if unsettled else ""))
+    if len(rows) <= 8:  # the first moves alone: each one's figures
+        text += "".join(f"\n      move {step + 1}: {row[0]:5.2f} s wall {row[1]:5.2f} s CPU  {row[2]}"
+                        for step, row in enumerate(rows))
+    return text
 
 
 def main():
@@ -69,6 +75,7 @@ def main():
     parser.add_argument("--spots", type=int, default=10)
     parser.add_argument("--games", type=int, default=2, help="random games per play (seeds 0, 1, ...)")
     parser.add_argument("--seconds", type=float, default=1.5, help="search time per move (the site's 1.5)")
+    parser.add_argument("--moves", type=int, help="analyse only the first N moves of each game")
     parser.add_argument("--warm", type=float, help="also a pass on a store warmed for this long, as scripts/setup does")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())} ({os.cpu_count()} cores)")
@@ -81,12 +88,12 @@ def main():
                 with tempfile.TemporaryDirectory() as scratch:
                     store = Path(scratch) / "solved.sqlite3"
                     label = f"{args.spots} spots {'misere' if misere else 'normal'} game {seed}"
-                    print(f"{label}: cold    {summary(run(args.spots, misere, seed, args.seconds, store))}", flush=True)
-                    print(f"{label}: again   {summary(run(args.spots, misere, seed, args.seconds, store))}", flush=True)
+                    print(f"{label}: cold    {summary(run(args.spots, misere, seed, args.seconds, store, args.moves))}", flush=True)
+                    print(f"{label}: again   {summary(run(args.spots, misere, seed, args.seconds, store, args.moves))}", flush=True)
                     if args.warm:
                         copy = Path(scratch) / "warmed.sqlite3"
                         shutil.copy(warmed, copy)  # each game starts from the warmed store alone
-                        print(f"{label}: warmed  {summary(run(args.spots, misere, seed, args.seconds, copy))}",
+                        print(f"{label}: warmed  {summary(run(args.spots, misere, seed, args.seconds, copy, args.moves))}",
                               flush=True)
     print(f"load average after: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
 

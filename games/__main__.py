@@ -197,7 +197,8 @@ def solve_sprouts(args) -> int:
         counts = solver.warm(range(WARM_SPOTS[0], WARM_SPOTS[1] + 1), WARM_MOVES, args.warm, WARM_SECONDS_PER_POSITION)
         print(f"warmed {solver.STORE.path}: the positions up to {WARM_MOVES} moves into games of {WARM_SPOTS[0]} "
               f"to {WARM_SPOTS[1]} spots, {counts['solved']} solved and {counts['unsettled']} not settled within "
-              f"{WARM_SECONDS_PER_POSITION:g} s each ({solver.STORE.rows()} solved positions stored)")
+              f"{WARM_SECONDS_PER_POSITION:g} s each, then four times as long a pass while the time lasts "
+              f"({solver.STORE.rows()} solved positions stored)")
         return 0
     if args.position:
         position = notation.parse_position(args.position)

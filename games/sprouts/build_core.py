@@ -19,6 +19,10 @@ ffibuilder.cdef("""
     long sp_normalise(const uint8_t *key, int n);
     const uint8_t *sp_result(void);
     int sp_misere(const uint8_t *game, int len, double deadline);
+    void sp_misere_small(int lives);
+    int sp_form(const int *opts, int n);
+    int sp_form_sum(int a, int b);
+    int sp_form_wins(int id);
     int sp_normal(const uint8_t *game, int len, int heap, double deadline);
     long sp_listed(void);
     void sp_export_from(int min_lives);

@@ -579,12 +579,6 @@ static int cmp_piece(const void *x, const void *y) {
     const Piece *a = x, *b = y;
     return cmp_bytes(a->p, a->len, b->p, b->len);
 }
-typedef struct { uint8_t *key; int len, largest, order; } Child;
-static int cmp_child(const void *x, const void *y) {
-    const Child *a = x, *b = y;
-    return a->largest != b->largest ? a->largest - b->largest : a->order - b->order;
-}
-
 static int split_game(const uint8_t *g, int len, Piece *pieces) {
     int n = 0, start = 0;
     for (int i = 0; i < len; i++) if (g[i] == C_END) { pieces[n].p = g + start; pieces[n].len = i - start; n++; start = i + 1; }
@@ -597,49 +591,299 @@ static int key_size(const uint8_t *p, int len) {
     return size;
 }
 
-/* 1: the mover wins `game`; 0: loses; -1: past the deadline; -2: a position too large. */
-static int misere(const uint8_t *game, int len) {
-    if (len == 0) return 1;
-    uint32_t h = hash_bytes(game, len);
-    Entry *known = table_find(&outcomes, game, len, h);
+/* ---------- misere play: canonical forms of small components ----------
+ * Lemoine and Viennot's way to misere play, with rules of our own proof: a component of at most
+ * small_lives lives is replaced by its misere game form (the set of its options' forms, each option a
+ * sum of components), simplified, interned as a number; all the small components of a position are
+ * added up into one form, so positions whose small parts are equal as misere games share one entry, and
+ * moves there are the form's few options instead of the drawings'. Forms are equal games when their
+ * numbers are equal (not always the converse: the rules below do not reach every simplest form).
+ *
+ * The simplification (G a set of options; o(X) the misere outcome of X alone, "P" lost for the mover):
+ * an option A of G may be removed when A has an option B whose options are exactly G's others (B = G
+ * less A), and G less A is not empty. Proof, for every game X by induction: if G-less-A + X is won,
+ * so is G + X (the same winning move; G-less-A + X always has a move); if it is lost, every move of
+ * G + X is answered: to G + X' or to C + X as in G-less-A + X, and A + X by A -> B, back to G-less-A + X.
+ * When G less A is empty (G = {A}), A may be removed (G = 0) when B is 0 and A alone is lost: then
+ * G alone is won like 0, and A + X (X lost, X not 0) is answered by A -> 0, leaving X. (The second rule
+ * gives {*} = 0, i.e. * + * = 0.) */
+static int small_lives = 6;
+/* Components of at most `lives` lives are kept as forms (0: none; the tests compare both ways). Every
+ * table stays valid: a key is the game it names whichever parts of it are forms. */
+void sp_misere_small(int lives) { small_lives = lives; }
+typedef struct { int *opts; int n; } Form;
+static Form *forms = NULL;
+static int nforms = 0, forms_cap = 0;
+static int *form_slots = NULL;  /* open addressing over forms: id + 1, 0 empty */
+static size_t form_slots_cap = 0;
+static signed char *form_won = NULL;  /* the misere outcome of each form alone: -1 not known yet */
+static Table comp_forms = {NULL, 0, 0, 2000000}, form_outcomes = {NULL, 0, 0, 2000000};
+typedef struct { uint64_t pair; int id; } SumEntry;
+static SumEntry *sums = NULL;  /* (a, b) -> the form of a + b; pair 0 empty */
+static size_t sums_cap = 0, sums_used = 0;
+#define FORM_MARK 0xFB  /* a game key's last 5 bytes when it has a small part: the mark, its form's number */
+#define FORMS_LIMIT 4000000
+
+static uint32_t hash_ints(const int *a, int n) {
+    uint32_t h = 2166136261u;
+    for (int i = 0; i < n; i++) { h ^= (uint32_t)a[i]; h *= 16777619u; h ^= h >> 15; }
+    return h;
+}
+
+static int intern_form(const int *opts, int n) {
+    if ((size_t)(nforms + 1) * 2 > form_slots_cap) {
+        size_t cap = form_slots_cap ? form_slots_cap * 2 : 1 << 16;
+        int *slots = calloc(cap, sizeof(int));
+        for (int id = 0; id < nforms; id++) {
+            size_t j = hash_ints(forms[id].opts, forms[id].n) & (cap - 1);
+            while (slots[j]) j = (j + 1) & (cap - 1);
+            slots[j] = id + 1;
+        }
+        free(form_slots);
+        form_slots = slots; form_slots_cap = cap;
+    }
+    size_t j = hash_ints(opts, n) & (form_slots_cap - 1);
+    for (; form_slots[j]; j = (j + 1) & (form_slots_cap - 1)) {
+        Form *f = &forms[form_slots[j] - 1];
+        if (f->n == n && memcmp(f->opts, opts, n * sizeof(int)) == 0) return form_slots[j] - 1;
+    }
+    if (nforms == forms_cap) {
+        forms_cap = forms_cap * 2 + 4096;
+        forms = realloc(forms, forms_cap * sizeof(Form));
+        form_won = realloc(form_won, forms_cap);
+    }
+    forms[nforms].opts = malloc(n ? n * sizeof(int) : 1);
+    memcpy(forms[nforms].opts, opts, n * sizeof(int));
+    forms[nforms].n = n;
+    form_won[nforms] = -1;
+    form_slots[j] = nforms + 1;
+    return nforms++;
+}
+
+static void forms_reset(void) {
+    for (int id = 0; id < nforms; id++) free(forms[id].opts);
+    nforms = 0;
+    if (form_slots) memset(form_slots, 0, form_slots_cap * sizeof(int));
+    free(sums); sums = NULL; sums_cap = sums_used = 0;
+    table_clear(&comp_forms); table_clear(&form_outcomes);
+    intern_form(NULL, 0);  /* form 0: the game with no move */
+}
+
+static int form_wins(int id) {
+    if (form_won[id] < 0) {
+        int won = forms[id].n == 0;
+        for (int k = 0; k < forms[id].n && !won; k++) won = !form_wins(forms[id].opts[k]);
+        form_won[id] = (signed char)won;
+    }
+    return form_won[id];
+}
+
+static int cmp_int(const void *x, const void *y) { int a = *(const int *)x, b = *(const int *)y; return (a > b) - (a < b); }
+
+/* The form of the game whose options have forms opts[0..n) (sorted here, duplicates dropped), simplified. */
+static int canonical_form(int *opts, int n) {
+    qsort(opts, n, sizeof(int), cmp_int);
+    int m = 0;
+    for (int i = 0; i < n; i++) if (!m || opts[m - 1] != opts[i]) opts[m++] = opts[i];
+    n = m;
+    for (int removed = 1; removed && n > 0;) {
+        removed = 0;
+        for (int i = 0; i < n && !removed; i++) {
+            const Form *a = &forms[opts[i]];
+            if (n == 1) {  /* G = {A}: 0 when 0 is an option of A and A alone is lost */
+                if (a->n && a->opts[0] == 0 && !form_wins(opts[i])) { n = 0; removed = 1; }
+                continue;
+            }
+            for (int k = 0; k < a->n && !removed; k++) {
+                const Form *b = &forms[a->opts[k]];
+                if (b->n != n - 1) continue;
+                int same = 1;
+                for (int j = 0, q = 0; j < n && same; j++) if (j != i) same = b->opts[q++] == opts[j];
+                if (same) {  /* B = G less A: A goes */
+                    memmove(opts + i, opts + i + 1, (n - i - 1) * sizeof(int));
+                    n--; removed = 1;
+                }
+            }
+        }
+    }
+    return intern_form(opts, n);
+}
+
+static int sum_forms(int a, int b) {
+    if (a == 0) return b;
+    if (b == 0) return a;
+    if (a > b) { int t = a; a = b; b = t; }
+    uint64_t pair = ((uint64_t)(uint32_t)a << 32 | (uint32_t)b) + 1;
+    uint32_t h = hash_bytes((const uint8_t *)&pair, sizeof pair);
+    if (sums_cap) for (size_t j = h & (sums_cap - 1); sums[j].pair; j = (j + 1) & (sums_cap - 1))
+        if (sums[j].pair == pair) return sums[j].id;
+    int na = forms[a].n, nb = forms[b].n;
+    int *opts = malloc((na + nb) * sizeof(int) + 1);
+    memcpy(opts, forms[a].opts, na * sizeof(int));  /* copies: forms may move while we add */
+    memcpy(opts + na, forms[b].opts, nb * sizeof(int));
+    for (int k = 0; k < na; k++) opts[k] = sum_forms(opts[k], b);
+    for (int k = na; k < na + nb; k++) opts[k] = sum_forms(a, opts[k]);
+    int id = canonical_form(opts, na + nb);
+    free(opts);
+    if ((sums_used + 1) * 10 > sums_cap * 7) {
+        size_t cap = sums_cap ? sums_cap * 2 : 1 << 16;
+        SumEntry *slots = calloc(cap, sizeof(SumEntry));
+        for (size_t i = 0; i < sums_cap; i++) if (sums[i].pair) {
+            size_t j = hash_bytes((const uint8_t *)&sums[i].pair, sizeof(uint64_t)) & (cap - 1);
+            while (slots[j].pair) j = (j + 1) & (cap - 1);
+            slots[j] = sums[i];
+        }
+        free(sums);
+        sums = slots; sums_cap = cap;
+    }
+    size_t j = h & (sums_cap - 1);
+    while (sums[j].pair) j = (j + 1) & (sums_cap - 1);
+    sums[j].pair = pair; sums[j].id = id; sums_used++;
+    return id;
+}
+
+static int is_small(const uint8_t *comp, int len) { return key_lives(comp, len) <= small_lives; }
+
+/* The form of a small component (every component after a move in it is smaller still); -2 too large. */
+static int component_form(const uint8_t *comp, int len) {
+    uint32_t h = hash_bytes(comp, len);
+    Entry *e = table_find(&comp_forms, comp, len, h);
+    if (e) return e->value;
+    Entry *listing = options_of(comp, len);
+    if (!listing) return -2;
+    long dlen = listing->dlen;
+    uint8_t *data = malloc(dlen ? dlen : 1);  /* the table of options may be emptied while we recurse */
+    memcpy(data, listing->data, dlen);
+    int *opts = malloc((dlen + 1) * sizeof(int)), n = 0, id = 0;
+    for (long i = 0; i < dlen && id >= 0;) {
+        long j = i;
+        while (data[j] != OPTION_END) j++;
+        Piece parts[MAXR];
+        int np = split_game(data + i, (int)(j - i), parts), form = 0;
+        for (int k = 0; k < np && id >= 0; k++) {
+            int part = component_form(parts[k].p, parts[k].len);
+            if (part < 0) id = part; else form = sum_forms(form, part);
+        }
+        opts[n++] = form;
+        i = j + 1;
+    }
+    if (id >= 0) id = canonical_form(opts, n);
+    free(opts); free(data);
+    if (id >= 0) table_add(&comp_forms, comp, len, h)->value = id;
+    return id;
+}
+
+/* The forms seen from Python, for the tests of the rules above on games of any kind (nim heaps...): the
+ * form of the game whose options are the forms opts[0..n), the form of a sum, the outcome of a form. */
+int sp_form(const int *opts, int n) {
+    if (nforms == 0) forms_reset();  /* form 0 first (a form's options are forms made before it) */
+    int *copy = malloc(n * sizeof(int) + 1);
+    memcpy(copy, opts, n * sizeof(int));
+    int id = canonical_form(copy, n);
+    free(copy);
+    return id;
+}
+int sp_form_sum(int a, int b) { if (nforms == 0) forms_reset(); return sum_forms(a, b); }
+int sp_form_wins(int id) { if (nforms == 0) forms_reset(); return form_wins(id); }
+
+/* A game key: the large components (each followed by C_END), then, when the small ones are not all
+ * gone, FORM_MARK and their sum's form in 4 bytes. */
+static int form_of_key(const uint8_t *key, int len, int *form) {
+    if (len >= 5 && key[len - 5] == FORM_MARK) {
+        *form = key[len - 4] << 24 | key[len - 3] << 16 | key[len - 2] << 8 | key[len - 1];
+        return len - 5;
+    }
+    *form = 0;
+    return len;
+}
+
+typedef struct { uint8_t *key; int len, largest, order; } Child;
+static int cmp_child(const void *x, const void *y) {
+    const Child *a = x, *b = y;
+    return a->largest != b->largest ? a->largest - b->largest : a->order - b->order;
+}
+
+static Child *add_child(Child **children, int *n, int *cap, Piece *parts, int np, int form, int largest) {
+    if (*n == *cap) { *cap = *cap * 2 + 64; *children = realloc(*children, *cap * sizeof(Child)); }
+    qsort(parts, np, sizeof(Piece), cmp_piece);
+    int clen = 5;
+    for (int k = 0; k < np; k++) clen += parts[k].len + 1;
+    Child *ch = &(*children)[*n];
+    ch->key = malloc(clen); ch->len = 0; ch->largest = largest; ch->order = *n;
+    for (int k = 0; k < np; k++) { memcpy(ch->key + ch->len, parts[k].p, parts[k].len); ch->len += parts[k].len; ch->key[ch->len++] = C_END; }
+    if (form) {
+        ch->key[ch->len++] = FORM_MARK;
+        for (int s = 24; s >= 0; s -= 8) ch->key[ch->len++] = (uint8_t)(form >> s);
+    }
+    (*n)++;
+    return ch;
+}
+
+static Table *outcome_table(int form) { return form ? &form_outcomes : &outcomes; }
+
+/* 1: the mover wins the game `key` (large components, and the form of the small ones); 0: loses; -1:
+ * past the deadline; -2: a position too large. */
+static int misere(const uint8_t *key, int len) {
+    int form, blen = form_of_key(key, len, &form);
+    if (blen == 0) return form_wins(form);
+    Table *table = outcome_table(form);
+    uint32_t h = hash_bytes(key, len);
+    Entry *known = table_find(table, key, len, h);
     if (known) return known->value;
     if (past_deadline()) return -1;
     Piece comps[MAXR];
-    int ncomp = split_game(game, len, comps);
+    int ncomp = split_game(key, blen, comps);
     Child *children = NULL;
-    int nchildren = 0, capchildren = 0;
-    int result = 0;
+    int nchildren = 0, capchildren = 0, result = 0, biggest = 0;
+    for (int d = 0; d < ncomp; d++) { int s = key_size(comps[d].p, comps[d].len); if (s > biggest) biggest = s; }
     for (int c = 0; c < ncomp && result >= 0; c++) {
         int twin = 0;
         for (int d = 0; d < c; d++) if (cmp_piece(&comps[c], &comps[d]) == 0) twin = 1;
         if (twin) continue;  /* a move in either of two equal components leads to the same position */
-        Entry *opts = options_of(comps[c].p, comps[c].len);
-        if (!opts) { result = -2; break; }
+        Entry *listing = options_of(comps[c].p, comps[c].len);
+        if (!listing) { result = -2; break; }
+        long dlen = listing->dlen;
+        uint8_t *data = malloc(dlen ? dlen : 1);  /* forms of small parts may list options and empty the table */
+        memcpy(data, listing->data, dlen);
         int restlargest = 0;
         for (int d = 0; d < ncomp; d++) if (d != c) { int s = key_size(comps[d].p, comps[d].len); if (s > restlargest) restlargest = s; }
-        long i = 0;
-        while (i < opts->dlen) {
+        for (long i = 0; i < dlen && result >= 0;) {
             long j = i;
-            while (opts->data[j] != OPTION_END) j++;
-            /* the option's components and the rest, in increasing order */
-            Piece parts[MAXR * 2];
-            int np = split_game(opts->data + i, (int)(j - i), parts), largest = restlargest;
-            for (int k = 0; k < np; k++) { int s = key_size(parts[k].p, parts[k].len); if (s > largest) largest = s; }
-            for (int d = 0; d < ncomp; d++) if (d != c) parts[np++] = comps[d];
-            qsort(parts, np, sizeof(Piece), cmp_piece);
-            int clen = 0;
-            for (int k = 0; k < np; k++) clen += parts[k].len + 1;
-            if (nchildren == capchildren) { capchildren = capchildren * 2 + 64; children = realloc(children, capchildren * sizeof(Child)); }
-            Child *ch = &children[nchildren];
-            ch->key = malloc(clen ? clen : 1); ch->len = 0; ch->largest = largest; ch->order = nchildren;
-            for (int k = 0; k < np; k++) { memcpy(ch->key + ch->len, parts[k].p, parts[k].len); ch->len += parts[k].len; ch->key[ch->len++] = C_END; }
-            nchildren++;
+            while (data[j] != OPTION_END) j++;
+            /* the option's large components and the rest, in increasing order; its small ones added to the form */
+            Piece parts[MAXR * 2], large[MAXR * 2];
+            int np = split_game(data + i, (int)(j - i), parts), nl = 0, largest = restlargest, child_form = form;
+            for (int k = 0; k < np && result >= 0; k++) {
+                if (is_small(parts[k].p, parts[k].len)) {
+                    int part = component_form(parts[k].p, parts[k].len);
+                    if (part < 0) result = part; else child_form = sum_forms(child_form, part);
+                } else {
+                    int s = key_size(parts[k].p, parts[k].len);
+                    if (s > largest) largest = s;
+                    large[nl++] = parts[k];
+                }
+            }
+            for (int d = 0; d < ncomp; d++) if (d != c) large[nl++] = comps[d];
+            if (result >= 0) add_child(&children, &nchildren, &capchildren, large, nl, child_form, largest);
             i = j + 1;
         }
+        free(data);
+    }
+    if (result >= 0 && form) {  /* a move in the small part: one of its form's options */
+        int n = forms[form].n, *opts = malloc(n * sizeof(int) + 1);
+        memcpy(opts, forms[form].opts, n * sizeof(int));
+        for (int k = 0; k < n; k++) {
+            Piece large[MAXR];
+            memcpy(large, comps, ncomp * sizeof(Piece));
+            add_child(&children, &nchildren, &capchildren, large, ncomp, opts[k], biggest);
+        }
+        free(opts);
     }
     /* an option already known to be lost wins at once, before any search (enhanced transposition cutoff) */
     for (int k = 0; k < nchildren && result == 0; k++) {
-        Entry *e = table_find(&outcomes, children[k].key, children[k].len, hash_bytes(children[k].key, children[k].len));
+        int child_form;
+        form_of_key(children[k].key, children[k].len, &child_form);
+        Entry *e = table_find(outcome_table(child_form), children[k].key, children[k].len, hash_bytes(children[k].key, children[k].len));
         if (e && e->value == 0) result = 1;
     }
     if (result == 0) {
@@ -652,7 +896,11 @@ static int misere(const uint8_t *game, int len) {
     }
     for (int k = 0; k < nchildren; k++) free(children[k].key);
     free(children);
-    if (result >= 0) { table_add(&outcomes, game, len, h)->value = result; queue_result('m', game, len, result, key_lives(game, len)); }
+    if (result >= 0) {
+        table_add(table, key, len, h)->value = result;
+        /* only results of whole drawings go to the store: a form's number means nothing to another process */
+        if (!form) queue_result('m', key, len, result, key_lives(key, len));
+    }
     return result;
 }
 
@@ -660,7 +908,25 @@ static int misere(const uint8_t *game, int len) {
  * (seconds of CLOCK_MONOTONIC, 0 for none), -2 a position too large for the core. */
 int sp_misere(const uint8_t *game, int len, double deadline) {
     deadline_at = deadline;
-    return misere(game, len);
+    if (nforms == 0 || nforms > FORMS_LIMIT) forms_reset();  /* bounded between searches, not within one */
+    Piece comps[MAXR], large[MAXR];
+    int ncomp = split_game(game, len, comps), nl = 0, form = 0;
+    for (int c = 0; c < ncomp; c++) {
+        if (is_small(comps[c].p, comps[c].len)) {
+            int part = component_form(comps[c].p, comps[c].len);
+            if (part < 0) return part;
+            form = sum_forms(form, part);
+        } else {
+            large[nl++] = comps[c];
+        }
+    }
+    Child *children = NULL;
+    int n = 0, cap = 0;
+    add_child(&children, &n, &cap, large, nl, form, 0);
+    int result = misere(children[0].key, children[0].len);
+    free(children[0].key);
+    free(children);
+    return result;
 }
 
 /* Components listed so far (a measure of the work done). */
@@ -764,7 +1030,10 @@ int sp_normal(const uint8_t *game, int len, int heap, double deadline) {
     return sum_wins(parts, np, heap);
 }
 
-void sp_reset(void) { table_clear(&outcomes); table_clear(&listed); table_clear(&nimbers); table_clear(&heaps); }
+void sp_reset(void) {
+    table_clear(&outcomes); table_clear(&listed); table_clear(&nimbers); table_clear(&heaps);
+    forms_reset();
+}
 
 /* ---------- the store: what the core solved, out to Python and back in ----------
  * Python keeps the results of large positions in the shared SQLite store (store.py); a new process

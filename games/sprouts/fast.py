@@ -16,6 +16,13 @@ except ImportError:  # not built: the pure Python solver
     _core = None
 
 CORE = None if os.environ.get("ARENA_SPROUTS_PURE") else _core
+# Misere play: components of at most this many lives are searched as their misere game forms, added up
+# (core.c, "canonical forms of small components"). 5 measured best for misere 8 and 9 (bench/sprouts_solver.py):
+# fewer, and few positions share their small part; more, and each component's whole game tree costs more
+# to list than the search it saves.
+MISERE_FORM_LIVES = 5
+if CORE is not None:
+    CORE.lib.sp_misere_small(MISERE_FORM_LIVES)
 
 ANON, BOUNDARY_END, REGION_END = 0xF0, 0xFD, 0xFE
 # The core keeps its tables and result buffer in C globals and cffi lets go of the GIL during a call:

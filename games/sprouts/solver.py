@@ -13,8 +13,9 @@ Viennot 2009-2011):
   its nimber is the XOR of the components' nimbers, each computed once as the mex of its options.
 - **Misere play.** Misere values do not add up, so the whole position (the sorted tuple of its
   components' canonical keys) is searched for a win directly, with a transposition table on that key and
-  a cut as soon as one winning move is found. This is exact; it is slower than the genus or
-  misere-quotient methods of the literature, which is why the misere bound is lower (docs/bots/sprouts.md).
+  a cut as soon as one winning move is found. The compiled core replaces the small components by their
+  simplified misere game forms, added up into one (core.c; Glop's reduced canonical trees, in part); this
+  module's search, the reference, searches the drawings themselves (docs/bots/sprouts.md).
 
 The search itself runs in the compiled core (core.c, through fast.py) when it is built; this module is
 then the reference it is tested against and the driver: the store, deadlines, the analysis, and a solve
@@ -634,24 +635,28 @@ def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) 
     """Solve the openings of classroom games into the store, so that the analysis of their first moves (the
     hard ones: the most lives) answers at once: every position up to `moves` moves from the start, for each
     number of `spots` and both plays, normal play first (it settles; the misere openings of 10 spots take
-    minutes each), the shallowest first, each for at most `seconds_per_position`, all for at most
-    `seconds`. How many were solved, and how many were left unsettled."""
+    up to minutes each), the shallowest first, each for at most `seconds_per_position`, all for at most
+    `seconds`. Those not settled in their time get what is left of `seconds` in further passes, each
+    position four times as long as in the pass before (a misere 10-spot position one move in needs 10 to
+    over 90 s of CPU). How many were solved, and how many were left unsettled."""
     ends = time.monotonic() + seconds
-    counts = {"solved": 0, "unsettled": 0}
-    for misere in (False, True):
-        for depth in range(moves + 1):
-            for count in spots:
-                for game in opening_games(count, depth):
-                    left = ends - time.monotonic()
-                    if left <= 0:
-                        return counts
-                    try:
-                        with deadline(min(seconds_per_position, left)):
-                            mover_wins(game, misere)
-                        counts["solved"] += 1
-                    except SolveTimeout:
-                        counts["unsettled"] += 1
-    return counts
+    queue = [(game, misere) for misere in (False, True) for depth in range(moves + 1) for count in spots
+             for game in opening_games(count, depth)]
+    total, solved = len(queue), 0
+    while queue:
+        left_over = []
+        for game, misere in queue:
+            left = ends - time.monotonic()
+            if left <= 0:
+                return {"solved": solved, "unsettled": total - solved}
+            try:
+                with deadline(min(seconds_per_position, left)):
+                    mover_wins(game, misere)
+                solved += 1
+            except SolveTimeout:
+                left_over.append((game, misere))
+        queue, seconds_per_position = left_over, seconds_per_position * 4
+    return {"solved": solved, "unsettled": 0}
 
 
 def positions_before(start: Position, names: list[str]) -> list[Position]:

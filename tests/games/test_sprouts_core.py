@@ -1,6 +1,7 @@
 """The Sprouts solver's compiled core (core.c) against the pure Python reference (solver.py), Glop's
 region rule, and both solvers against the published outcomes."""
 
+import functools
 import os
 import random
 import subprocess
@@ -187,6 +188,68 @@ def test_the_search_in_turns_settles_what_the_plain_search_settles(spots, misere
         plain = search(game, *args, 0.0)
         fast.CORE.lib.sp_reset()  # the turns search from empty tables too
         assert solver._widened((search, game, *args), solver.WIDENED_DEPTH, 0.0) == plain
+
+
+def random_game(rng, depth):
+    """An impartial game as the sorted tuple of its options (each a game), at most `depth` moves long."""
+    if depth == 0:
+        return ()
+    return tuple(sorted({random_game(rng, rng.randrange(depth)) for _ in range(rng.randrange(4))}))
+
+
+@functools.lru_cache(maxsize=None)
+def misere_wins_plain(parts):
+    """The misere outcome of a sum of games (a sorted tuple of them), searched on the games as they are."""
+    moves = [tuple(sorted(parts[:i] + ((option,) if option else ()) + parts[i + 1:]))
+             for i, game in enumerate(parts) for option in game]
+    return not moves or any(not misere_wins_plain(move) for move in moves)
+
+
+def form(game):
+    """The core's simplified misere form of a game given as options."""
+    options = [form(option) for option in game]
+    return fast.CORE.lib.sp_form(fast.CORE.ffi.new("int[]", options), len(options))
+
+
+@compiled
+@pytest.mark.parametrize("seed", range(4))
+def test_misere_forms_are_simplified_only_where_every_sum_keeps_its_outcome(seed):
+    """The rules that simplify a misere form keep the outcome of the game in any company: sums of random
+    games, through their forms, against the plain search of the sums."""
+    rng = random.Random(seed)
+    games = [random_game(rng, 5) for _ in range(40)]
+    for _ in range(150):
+        parts = rng.sample(games, rng.randrange(1, 4))
+        total = 0
+        for part in parts:
+            total = fast.CORE.lib.sp_form_sum(total, form(part))
+        assert fast.CORE.lib.sp_form_wins(total) == misere_wins_plain(tuple(sorted(p for p in parts if p)))
+
+
+@compiled
+def test_misere_forms_know_star_plus_star_is_zero_but_not_that_a_game_of_one_move_to_star_two_is():
+    star, star_two = form(((),)), form(((), ((),)))
+    assert fast.CORE.lib.sp_form_sum(star, star) == form(()) == form((((),),))
+    assert form(((((),), ()),)) != form(())  # {*2} is lost alone, 0 is won
+    assert star_two != star and form(((),)) == star
+
+
+@compiled
+@pytest.mark.parametrize("form_lives", [0, fast.MISERE_FORM_LIVES, 12])
+@pytest.mark.parametrize("seed", range(3))
+def test_misere_forms_of_small_components_keep_every_outcome(form_lives, seed):
+    """The core's misere search with small components replaced by their simplified game forms (none, the
+    default, and most of the position: their sums and simplifications all tried) agrees with the pure
+    Python search of the drawings themselves, position by position through random games."""
+    fast.CORE.lib.sp_reset()
+    fast.CORE.lib.sp_misere_small(form_lives)
+    try:
+        for position in random_positions(6, seed, every=1)[3:]:
+            game = solver.components_of(position)
+            assert fast.misere(game, 0.0) == solver.misere_wins(pure_game(game)), position
+    finally:
+        fast.CORE.lib.sp_misere_small(fast.MISERE_FORM_LIVES)
+        fast.CORE.lib.sp_reset()
 
 
 @compiled
