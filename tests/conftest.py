@@ -4,6 +4,9 @@
 The marks are given here, at collection, rather than written in each file, so that a new test that asks for
 `live_worker`, `docker_image` or a `[docker]` backend lands in the full tier without anyone remembering a
 decorator (tests/test_tiers.py checks that it does).
+
+The tests are also put in the order they start in: the modules with the longest tests first (see STARTS_FIRST),
+so that under xdist no worker is still running a minute-long test at the end while the other idles.
 """
 
 import os
@@ -26,6 +29,13 @@ BACKEND_MARKS = {"docker": "docker", "docker-warm": "docker", "bwrap": "bwrap"}
 # `slow` is written on the few tests that are long by nature and check nothing the quick tier's users wait
 # for (a fuzz sweep of the whole API, the strength of built-in bots over many matches); the full suite runs them.
 QUICK_TIER_LEAVES_OUT = {"docker", "browser", "compose", "slow"}
+# The marks of the modules that start first, longest first: a browser or compose test runs for a minute or
+# more (a class of six in a pairing room: three minutes on a loaded CI); `long` is written on the few tests of
+# the quick tier that run half a minute or more (a subprocess collecting the suite, migrating an old database,
+# a burst on SQLite, mypy). xdist's worksteal hands each worker a contiguous share and moves work from the tail
+# of the busier one, so what starts first is never what a worker is left alone with at the end. Whole modules
+# move, in their own order: a module's fixtures are still made once.
+STARTS_FIRST = ("long", "compose", "browser", "worker", "docker")
 # Where the quick tier's Docker client looks for an engine: nowhere. A test that needs Docker without being
 # marked then skips (fails under CI=true) in the quick tier on every host, not only on hosts without Docker.
 NO_DOCKER_ENGINE = "unix:///nonexistent/the-quick-tier-runs-without-docker.sock"
@@ -61,3 +71,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if heavy:
             config.hook.pytest_deselected(items=list(heavy))
             items[:] = [item for item in items if item not in heavy]
+    items[:] = longest_modules_first(items)
+
+
+def longest_modules_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """`items` with whole modules reordered by the first of STARTS_FIRST that one of their tests is marked with
+    (unmarked modules after, as collected); the order within a module is kept."""
+    def module(item: pytest.Item) -> str:
+        return item.nodeid.split("::")[0]
+
+    def rank(item: pytest.Item) -> int:
+        marks = {mark.name for mark in item.iter_markers()}
+        return min((place for place, name in enumerate(STARTS_FIRST) if name in marks), default=len(STARTS_FIRST))
+
+    module_rank: dict[str, int] = {}
+    for item in items:
+        module_rank[module(item)] = min(rank(item), module_rank.get(module(item), len(STARTS_FIRST)))
+    collected = {name: place for place, name in enumerate(module_rank)}  # a dict keeps the order of insertion
+    return sorted(items, key=lambda item: (module_rank[module(item)], collected[module(item)]))

@@ -10,6 +10,8 @@ import tarfile
 from io import BytesIO
 from pathlib import Path
 
+import pytest
+
 from required import require
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,6 +97,7 @@ def manage(cwd: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
                           timeout=600)
 
 
+@pytest.mark.long  # two processes migrating an SQLite file
 def test_a_database_made_before_the_package_move_upgrades_with_migrate_alone(tmp_path):
     has_commit = subprocess.run(["git", "cat-file", "-e", f"{BEFORE_THE_MOVE}^{{commit}}"], cwd=ROOT,
                                 capture_output=True).returncode == 0
