@@ -4,6 +4,9 @@
 The marks are given here, at collection, rather than written in each file, so that a new test that asks for
 `live_worker`, `docker_image` or a `[docker]` backend lands in the full tier without anyone remembering a
 decorator (tests/test_tiers.py checks that it does).
+
+The tests are also put in the order they start in: the modules with the longest tests first (see STARTS_FIRST),
+so that under xdist no worker is still running a minute-long test at the end while the other idles.
 """
 
 import os
@@ -35,6 +38,13 @@ BACKEND_MARKS = {"docker": "docker", "docker-warm": "docker", "bwrap": "bwrap"}
 # `slow` is written on the few tests that are long by nature and check nothing the quick tier's users wait
 # for (a fuzz sweep of the whole API, the strength of built-in bots over many matches); the full suite runs them.
 QUICK_TIER_LEAVES_OUT = {"docker", "browser", "compose", "slow"}
+# The marks of the modules that start first, longest first: `long` is written on the tests of half a minute or
+# more that would otherwise start late (the schemathesis sweep and the matrix's seven ways in, minutes each under
+# load; the quick tier's subprocess collections, the old database's migration, the SQLite burst, mypy); then
+# the compose stack, the browser tests, the live workers and Docker. xdist's worksteal hands each worker a
+# contiguous share and moves work from the tail of the busier one, so what starts first is never what a worker
+# is left alone with at the end. Whole modules move, in their own order: a module's fixtures are made once.
+STARTS_FIRST = ("long", "compose", "browser", "worker", "docker")
 # Where the quick tier's Docker client looks for an engine: nowhere. A test that needs Docker without being
 # marked then skips (fails under CI=true) in the quick tier on every host, not only on hosts without Docker.
 NO_DOCKER_ENGINE = "unix:///nonexistent/the-quick-tier-runs-without-docker.sock"
@@ -46,6 +56,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(DatabaseFreeLongTestsFirst(), "arena-database-free-long-tests-first")
     if config.getoption("quick"):
         os.environ["DOCKER_HOST"] = NO_DOCKER_ENGINE  # inherited by the xdist workers and every subprocess
 
@@ -70,3 +81,46 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if heavy:
             config.hook.pytest_deselected(items=list(heavy))
             items[:] = [item for item in items if item not in heavy]
+    items[:] = longest_modules_first(items)
+
+
+def module_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
+
+
+def start_rank(item: pytest.Item) -> int:
+    """The place of `item`'s first STARTS_FIRST mark; len(STARTS_FIRST) for none."""
+    marks = {mark.name for mark in item.iter_markers()}
+    return min((place for place, name in enumerate(STARTS_FIRST) if name in marks), default=len(STARTS_FIRST))
+
+
+def longest_modules_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """`items` with whole modules reordered by the first of STARTS_FIRST that one of their tests is marked with
+    (unmarked modules after, as collected); the order within a module is kept."""
+    module_rank: dict[str, int] = {}
+    for item in items:
+        module_rank[module_of(item)] = min(start_rank(item), module_rank.get(module_of(item), len(STARTS_FIRST)))
+    collected = {name: place for place, name in enumerate(module_rank)}  # a dict keeps the order of insertion
+    return sorted(items, key=lambda item: (module_rank[module_of(item)], collected[module_of(item)]))
+
+
+# What gives a test the test database besides the django_db mark (pytest-django's fixtures; its
+# django_db_blocker is in every test's closure, and unblocks nothing without django_db_setup).
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_setup", "django_db_reset_sequences",
+                     "django_db_serialized_rollback"}
+
+
+class DatabaseFreeLongTestsFirst:
+    """pytest-django runs the database's tests first, then the transactional ones (a flush empties the tables
+    that data migrations filled), and the tests without a database last, so the longest of these (Docker's
+    sandboxes, the compose stack, the quick tier's subprocesses) would start at the end of the run. They touch
+    no test database, so they may start before everything: the modules among them that STARTS_FIRST ranks."""
+
+    @pytest.hookimpl(trylast=True)  # after pytest-django's order (and ours within its groups)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        ranked = {module_of(item) for item in items if start_rank(item) < len(STARTS_FIRST)}
+        items.sort(key=lambda item: not (module_of(item) in ranked and needs_no_database(item)))
+
+
+def needs_no_database(item: pytest.Item) -> bool:
+    return item.get_closest_marker("django_db") is None and not DATABASE_FIXTURES & set(item.fixturenames)

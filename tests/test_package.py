@@ -98,6 +98,7 @@ def manage(cwd: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
                           timeout=600)
 
 
+@pytest.mark.long  # two processes migrating an SQLite file
 def test_a_database_made_before_the_package_move_upgrades_with_migrate_alone(tmp_path):
     has_commit = subprocess.run(["git", "cat-file", "-e", f"{BEFORE_THE_MOVE}^{{commit}}"], cwd=ROOT,
                                 capture_output=True).returncode == 0

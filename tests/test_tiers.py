@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# Two subprocesses that collect the suite: the module starts first (tests/conftest.py).
+pytestmark = pytest.mark.long
+
 ROOT = Path(__file__).resolve().parents[1]
 # Collects the quick tier and writes, for each of its tests, the fixtures it uses (with those they use in
 # turn) and its string parameters, to the file named by argv[1].
@@ -70,6 +73,15 @@ def test_no_test_of_the_quick_tier_asks_for_docker_a_browser_or_compose(quick_ti
 ])
 def test_what_needs_docker_a_browser_or_compose_or_is_slow_is_left_out(quick_tier, test):
     assert [nodeid for nodeid in quick_tier if nodeid.startswith(test)] == []
+
+
+def test_the_long_tests_that_need_no_database_start_first(quick_tier):
+    """The modules with a test marked `long` that needs no database start before all others (pytest-django
+    would run them last, after the database's tests), so that a worker is not left alone with one at the end."""
+    modules = list(dict.fromkeys(test.split("::")[0] for test in quick_tier))  # in the order they start
+    long_modules = ["tests/test_tiers.py", "tests/test_package.py", "tests/test_types.py",
+                    "tests/platform/test_sqlite_concurrency.py"]
+    assert sorted(modules[:len(long_modules)]) == sorted(long_modules)
 
 
 def test_the_full_suite_still_runs_the_slow_tests():

@@ -21,6 +21,7 @@ def cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("mypy-cache")
 
 
+@pytest.mark.long  # mypy from a cold cache
 def test_the_contracts_and_the_modules_that_use_them_type_check(cache):
     run = mypy(cache)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -895,6 +895,7 @@ def test_the_private_material_probe_sees_what_the_rule_allows(world):
 # quarter of the quick tier's time; the quick tier keeps the matrix itself (every route, every role), and the
 # full suite (CI) runs these.
 @pytest.mark.slow
+@pytest.mark.long  # the whole matrix again, seven times: its module starts first (tests/conftest.py)
 @pytest.mark.parametrize("attack", ATTACKS, ids=[attack.__name__ for attack in ATTACKS])
 def test_no_way_of_adding_someone_to_a_course_or_team_opens_anything(world, attack):
     def send(role_name, method, path, payload=None, content_type="application/json"):

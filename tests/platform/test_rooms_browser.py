@@ -14,7 +14,8 @@ from django.test import Client
 from arena.accounts.models import Course
 from platform_helpers import BROWSER_TIMEOUT_MS
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.docker]
+# long: the longest test of the suite (a class of six playing two rounds), started first (tests/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.docker, pytest.mark.long]
 
 LENGTH = 6  # numbers on the board: moves in a game
 PHONE = {"width": 390, "height": 844}

@@ -57,6 +57,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 
 
 @pytest.mark.slow  # thousands of requests; the quick tier has each route's own tests and the authorisation matrix
+@pytest.mark.long  # the longest test of the full suite (minutes): it starts first (tests/conftest.py)
 @schema.parametrize()
 @hypothesis_settings(max_examples=12, derandomize=True, deadline=None, database=None,
                      suppress_health_check=list(HealthCheck))

@@ -62,6 +62,7 @@ def sqlite_platform(tmp_path):
         stop_process(worker)
 
 
+@pytest.mark.long  # a worker, a burst of uploads and the matches they start, all in processes of their own
 def test_a_burst_of_uploads_and_challenges_strands_no_match_on_sqlite(sqlite_platform):
     env, database, log_path = sqlite_platform
     burst = subprocess.run(
