@@ -136,7 +136,9 @@ def start_web_server(port: int, log_path: Path):
     env = {**os.environ, "DATABASE_URL": database_url(), "SECRET_KEY": settings.SECRET_KEY,
            "ARENA_WEB_BIND": f"127.0.0.1:{port}", "ARENA_WEB_WORKERS": "1",
            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL, "ARENA_VAR_DIR": str(settings.VAR_DIR),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform"), os.environ.get("PYTHONPATH", "")])}
+           "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform"), os.environ.get("PYTHONPATH", "")]),
+           # Longer than stop_process waits: a stop that waited for its live streams would end in a SIGKILL.
+           "GUNICORN_CMD_ARGS": "--graceful-timeout 600"}
     with open(log_path, "a") as log:
         server = subprocess.Popen([sys.executable, "-m", "gunicorn"], env=env, cwd=ROOT, stdout=log,
                                   stderr=subprocess.STDOUT)
@@ -164,7 +166,10 @@ def test_a_web_server_restarted_mid_game_loses_nothing_and_the_game_resumes(peop
         invite(ada, ben)
         play_turn(ada, 0)
         play_turn(ben, 1)
-        stop_process(server)  # the web server goes away mid-game: the table is its database row alone
+        # The web server goes away mid-game (the table is its database row alone); it ends the two pages'
+        # live streams rather than wait for them, and stops by itself.
+        stop_process(server)
+        assert server.returncode == 0, log_path.read_text()[-3000:]
         server = start_web_server(port, log_path)
         for turn in range(2, BOARD_SIZE):
             play_turn((ada, ben)[turn % 2], turn)
