@@ -212,3 +212,24 @@ def test_the_finished_tables_replay_shows_the_points_each_move_lost(ada, ben, cl
     own = client.get(f"/tables/{table.pk}/replay/data/?seat=0").json()  # ada's own moves' analysis only
     assert [frame["event"]["analysis"] is not None for frame in own["frames"][1:]] == [True, False] * 3
     assert client.get(f"/tables/{table.pk}/replay/file/").json()["players"] == ["ada", "ben"]
+
+
+def test_leaving_asks_for_a_confirmation_and_is_offered_only_while_the_seat_plays(ada, ben, make_user, client):
+    table = services.open_table(ada, "endgame", [SeatChoice(user=ada), SeatChoice(user=ben)],
+                                config={"board": BOARD})
+    client.force_login(ada)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    # Two steps without a script (the CSP forbids inline ones): the summary opens the form that leaves.
+    assert '<details id="leave">' in page and "<summary>Leave the game</summary>" in page
+    assert page.index("<summary>") < page.index('id="leave-form"') < page.index("</details>")
+    assert client.get(f"/tables/{table.pk}/data/").json()["may_leave"] is True
+    assert client.post(f"/tables/{table.pk}/leave/").status_code == 302
+    # Over: the page's live stream says so (the page hides the control), and a reload draws it hidden.
+    assert client.get(f"/tables/{table.pk}/data/").json()["may_leave"] is False
+    assert '<details id="leave" hidden>' in client.get(f"/tables/{table.pk}/").content.decode()
+    client.force_login(ben)
+    assert client.get(f"/tables/{table.pk}/data/").json()["may_leave"] is False
+    waiting = services.open_table(ada, "endgame", [SeatChoice(user=ada), SeatChoice(invite=True)])
+    client.force_login(ada)
+    assert client.get(f"/tables/{waiting.pk}/data/").json()["may_leave"] is False  # nothing to leave yet
+    assert client.get(f"/tables/{waiting.pk}/data/").json()["home"] is None  # no room's table

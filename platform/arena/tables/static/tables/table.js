@@ -79,6 +79,20 @@
     }
   }
 
+  // What follows the table's state around the board: the leave control (gone once the game or the seat is
+  // over), the way back to where the table belongs (a pairing room) and, once the game is over, to the next
+  // game there.
+  function drawAround() {
+    const leave = $("leave");
+    if (leave) leave.hidden = !state.may_leave;
+    const home = state.home;
+    $("home").hidden = !home;
+    $("home").replaceChildren(...(!home ? [] : [
+      ArenaReplay.el("a", {id: "home-link", href: home.url}, `Back to ${home.label}`),
+      ...(home.next ? [" · ", ArenaReplay.el("a", {id: "next-table", href: home.next}, "Your next game")] : []),
+    ]));
+  }
+
   function draw() {
     const ctx = {seat: state.your_seat, players: names(), step: state.turn, frame: {text: state.text},
                  data: {seat: state.your_seat, players: names()}, viewAt: (index) => (index === 0 ? state.initial : state.view)};
@@ -91,6 +105,7 @@
     $("invitations").replaceChildren(...state.seats.filter((seat) => seat.invitation).map((seat) =>
       ArenaReplay.el("li", {}, `Seat ${seat.seat}: send this link to the person you invite: `,
         ArenaReplay.el("a", {href: seat.invitation, class: "invitation"}, new URL(seat.invitation, location.href).href))));
+    drawAround();
     showStatus();
   }
 
