@@ -8,7 +8,7 @@ from django.test import Client
 
 from arena.accounts.models import Course
 from arena.rooms import services as rooms
-from test_tables_browser import browser_as
+from test_tables_browser import browser_as, invite, open_table, people  # noqa: F401  (people: a fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -54,3 +54,12 @@ def test_a_room_game_left_after_a_confirmation_shows_the_other_the_next_game_liv
     assert following.startswith("/tables/") and following != f"/tables/{table}/"
     ada.click("#next-table")
     ada.wait_for_selector("#status[data-status=playing]")  # the pair's second game, ben first this time
+
+
+def test_the_seats_names_follow_the_invited_person_taking_their_seat(people, live_server, chromium):
+    ada, ben = (browser_as(chromium, live_server.url, people[name]) for name in ("ada", "ben"))
+    open_table(ada, live_server.url, "invite")
+    assert ada.locator("#seats").inner_text() == "ada (you) · (invited)"
+    invite(ada, ben)
+    ada.wait_for_selector("#seats .seat-1:text-is('ben')")  # without a reload
+    assert ada.locator("#seats").inner_text() == "ada (you) · ben"

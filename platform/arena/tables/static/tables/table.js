@@ -79,10 +79,13 @@
     }
   }
 
-  // What follows the table's state around the board: the leave control (gone once the game or the seat is
-  // over), the way back to where the table belongs (a pairing room) and, once the game is over, to the next
-  // game there.
+  // What follows the table's state around the board: the seats' names (an invited seat's person once they
+  // take it), the leave control (gone once the game or the seat is over), the way back to where the table
+  // belongs (a pairing room) and, once the game is over, to the next game there.
   function drawAround() {
+    const seats = state.seats.map((seat) => ArenaReplay.el("span", {class: `player seat-${seat.seat}`},
+      seat.you ? `${seat.name} (you)` : seat.name));
+    $("seats").replaceChildren(...seats.flatMap((seat, index) => (index ? [" · ", seat] : [seat])));
     const leave = $("leave");
     if (leave) leave.hidden = !state.may_leave;
     const home = state.home;
