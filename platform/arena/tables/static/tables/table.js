@@ -23,7 +23,8 @@
     }
     const left = secondsLeft();
     const clock = left === null ? "" : ` · ${left} s left`;
-    if (state.on_move === state.your_seat) return `Your move (turn ${state.turn})${clock}.`;
+    // People count turns from 1 (data-turn keeps the table's own count, from 0).
+    if (state.on_move === state.your_seat) return `Your move (turn ${state.turn + 1})${clock}.`;
     const seat = state.seats[state.on_move];
     return `${seat.name} to move${seat.person ? clock : " (a bot is deciding)"}.`;
   }
