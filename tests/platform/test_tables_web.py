@@ -1,5 +1,6 @@
 """Tables through the API and the pages: opening, moving, what each person sees, hostile bodies, the replay."""
 
+import re
 import uuid
 
 import pytest
@@ -233,3 +234,14 @@ def test_leaving_asks_for_a_confirmation_and_is_offered_only_while_the_seat_play
     client.force_login(ada)
     assert client.get(f"/tables/{waiting.pk}/data/").json()["may_leave"] is False  # nothing to leave yet
     assert client.get(f"/tables/{waiting.pk}/data/").json()["home"] is None  # no room's table
+
+
+def test_the_play_form_counts_seats_from_1_and_leaves_the_seats_beyond_the_games_minimum_empty(ada, client):
+    client.force_login(ada)
+    page = client.get("/play/?game=crazyking").content.decode()  # 2 to 5 seats
+    assert "Seat 1 <select" in page and "Seat 5 <select" in page and "Seat 0" not in page
+    chosen = dict(re.findall(r'<select name="(seat\d)".*?<option value="([^"]*)"[^>]*selected', page, re.S))
+    assert chosen.pop("seat1").startswith("bot:")  # a built-in in the seats the game needs, no seat beyond
+    assert chosen == {"seat0": "me", "seat2": "", "seat3": "", "seat4": ""}
+    refused = client.post("/play/?game=crazyking", {"seat0": "me", "seat1": "bot:999999"})
+    assert "seat 2: no such bot" in refused.content.decode()

@@ -107,7 +107,7 @@
     ArenaReplay.choose(state.game, $("board"), state.choices, pickChoice);
     $("moves").replaceChildren(...state.moves.map((move) => ArenaReplay.el("li", {value: move.step, class: `seat-${move.seat}`}, move.text)));
     $("invitations").replaceChildren(...state.seats.filter((seat) => seat.invitation).map((seat) =>
-      ArenaReplay.el("li", {}, `Seat ${seat.seat}: send this link to the person you invite: `,
+      ArenaReplay.el("li", {}, `Seat ${seat.seat + 1}: send this link to the person you invite: `,
         ArenaReplay.el("a", {href: seat.invitation, class: "invitation"}, new URL(seat.invitation, location.href).href))));
     drawAround();
     showStatus();
