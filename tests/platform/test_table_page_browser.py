@@ -7,8 +7,11 @@ from django.conf import settings
 from django.test import Client
 
 from arena.accounts.models import Course
+from arena.bots.models import Bot
 from arena.rooms import services as rooms
-from test_tables_browser import browser_as, invite, open_table, people  # noqa: F401  (people: a fixture)
+from arena.tables import services as tables
+from platform_helpers import BROWSER_TIMEOUT_MS
+from test_tables_browser import PHONE, browser_as, invite, open_table, people  # noqa: F401  (people: a fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -65,3 +68,30 @@ def test_the_seats_names_follow_the_invited_person_taking_their_seat_and_turns_c
     assert ada.locator("#seats").inner_text() == "ada (you) · ben"
     ada.wait_for_selector("#status[data-turn='0']")
     assert ada.locator("#status").inner_text().startswith("Your move (turn 1)")  # people count from 1
+
+
+@pytest.fixture
+def crazy_king_on_move(django_user_model):
+    """ada at a four-seat Crazy-KING table with three built-ins, on move first (seed 2): no bot decides before
+    her move, so no sandbox is needed. (her session, the table's id)"""
+    ada = django_user_model.objects.create_user("ada")
+    builtin = Bot.objects.builtin("crazyking", "greedy")
+    table = tables.open_table(ada, "crazyking", [tables.SeatChoice(user=ada)] + [tables.SeatChoice(bot=builtin)] * 3,
+                              seed=2)
+    client = Client()
+    client.force_login(ada)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value, table.pk
+
+
+def test_on_a_phone_the_moves_show_without_scrolling(crazy_king_on_move, live_server, chromium):
+    session, table = crazy_king_on_move
+    context = chromium.new_context(viewport=PHONE)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url, "value": session}])
+    page = context.new_page()
+    page.set_default_timeout(BROWSER_TIMEOUT_MS)
+    page.goto(f"{live_server.url}/tables/{table}/")
+    page.wait_for_selector("#status[data-on-move='0']")
+    for button in page.locator("#choice-list button.choice").all():
+        box = button.bounding_box()
+        assert box["y"] + box["height"] <= PHONE["height"], button.inner_text()
+    context.close()
