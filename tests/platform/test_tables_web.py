@@ -6,6 +6,7 @@ import uuid
 import pytest
 from django.conf import settings as django_settings
 from django.test import override_settings
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings, strategies as st
 from rest_framework.test import APIClient
 
@@ -245,3 +246,30 @@ def test_the_play_form_counts_seats_from_1_and_leaves_the_seats_beyond_the_games
     assert chosen == {"seat0": "me", "seat2": "", "seat3": "", "seat4": ""}
     refused = client.post("/play/?game=crazyking", {"seat0": "me", "seat1": "bot:999999"})
     assert "seat 2: no such bot" in refused.content.decode()
+
+
+def test_the_course_page_lists_the_tables_its_class_plays_and_those_finished_lately(ada, ben, make_user, client):
+    course = Course.objects.create(name="Algorithms", code="ALG1")
+    teacher = make_user("teacher")
+    course.instructors.add(teacher)
+    course.students.add(ada, ben)
+    other = Course.objects.create(name="Other", code="OTH1")
+
+    def table(course=None, over=False):
+        opened = services.open_table(ada, "endgame", [SeatChoice(user=ada), SeatChoice(user=ben)],
+                                     config={"board": BOARD}, course=course)
+        if over:
+            services.leave(opened, ben)
+        return opened.pk
+
+    playing, finished = table(course), table(course, over=True)
+    table(), table(other)  # tables the course does not watch
+    long_ago = table(course, over=True)
+    Table.objects.filter(pk=long_ago).update(finished_at=timezone.now() - services.RECENTLY_FINISHED * 2)
+    for viewer in (teacher, ada):
+        client.force_login(viewer)
+        page = client.get(f"/courses/{course.pk}/").content.decode()
+        shown = set(map(int, re.findall(r'<tr data-table="(\d+)"', page)))
+        assert shown == {playing, finished}, viewer
+        assert f'href="/tables/{finished}/replay/"' in page and f'href="/tables/{playing}/"' in page
+    assert services.course_tables(make_user("stranger"), course) == []
