@@ -59,7 +59,7 @@ def test_a_room_game_left_after_a_confirmation_shows_the_other_the_next_game_liv
     ada.wait_for_selector("#status[data-status=playing]")  # the pair's second game, ben first this time
 
 
-def test_the_seats_names_follow_the_invited_person_taking_their_seat_and_turns_count_from_1(people, live_server, chromium):
+def test_the_seats_names_follow_the_invited_person_and_turns_count_from_1(people, live_server, chromium):
     ada, ben = (browser_as(chromium, live_server.url, people[name]) for name in ("ada", "ben"))
     open_table(ada, live_server.url, "invite")
     assert ada.locator("#seats").inner_text() == "ada (you) · (invited)"
