@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from arena.accounts.models import Course
 from arena.rooms import services
 from arena.rooms.models import Room, RoomGame
+from arena.tables import services as tables
 
 pytestmark = pytest.mark.django_db
 
@@ -173,3 +174,30 @@ def test_hostile_bodies_are_refused_with_a_4xx_and_never_a_500(course, body):
         page = Client()
         page.force_login(teacher)
         assert page.post(f"/courses/{course.pk}/rooms/new/", form).status_code < 500
+
+
+def test_a_rooms_table_leads_back_to_the_room_and_once_over_to_the_pairs_next_game(course, client, make_user):
+    teacher, ada, ben = (person(course, name) for name in ("teacher", "ada", "ben"))
+    room = services.open_room(teacher, course, "endgame", config={"board": BOARD})
+    services.join(ada, room)
+    services.join(ben, room)
+    first, second = services.start_round(teacher, room)
+    client.force_login(ada)
+    page = client.get(f"/tables/{first.table_id}/").content.decode()
+    assert f'id="home-link" href="/rooms/{room.pk}/"' in page and 'id="next-table"' not in page
+    tables.leave(first.table, ben)  # the first game ends: the pair's second opens at once
+    second.refresh_from_db()
+    # What the page's live stream sends (table_state) once the game is over: the room, and the next game.
+    home = client.get(f"/tables/{first.table_id}/data/").json()["home"]
+    assert home == {"label": "the pairing room (End Game)", "url": f"/rooms/{room.pk}/",
+                    "next": f"/tables/{second.table_id}/"}
+    assert client.get(f"/tables/{second.table_id}/data/").json()["home"]["next"] is None  # being played
+    tables.leave(second.table, ben)
+    assert client.get(f"/tables/{second.table_id}/data/").json()["home"]["next"] is None  # the round is over
+    client.force_login(teacher)  # the course's staff watch it: the room, no game of their own next
+    assert client.get(f"/tables/{first.table_id}/data/").json()["home"]["next"] is None
+    stranger = make_user("stranger")
+    table = tables.open_table(stranger, "endgame", [tables.SeatChoice(user=stranger), tables.SeatChoice(user=ada)],
+                              tag=f"room:{room.pk}:forged")
+    client.force_login(stranger)  # not of the room's course: no way into the room
+    assert client.get(f"/tables/{table.pk}/data/").json()["home"] is None

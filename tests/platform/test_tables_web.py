@@ -1,10 +1,12 @@
 """Tables through the API and the pages: opening, moving, what each person sees, hostile bodies, the replay."""
 
+import re
 import uuid
 
 import pytest
 from django.conf import settings as django_settings
 from django.test import override_settings
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings, strategies as st
 from rest_framework.test import APIClient
 
@@ -212,3 +214,62 @@ def test_the_finished_tables_replay_shows_the_points_each_move_lost(ada, ben, cl
     own = client.get(f"/tables/{table.pk}/replay/data/?seat=0").json()  # ada's own moves' analysis only
     assert [frame["event"]["analysis"] is not None for frame in own["frames"][1:]] == [True, False] * 3
     assert client.get(f"/tables/{table.pk}/replay/file/").json()["players"] == ["ada", "ben"]
+
+
+def test_leaving_asks_for_a_confirmation_and_is_offered_only_while_the_seat_plays(ada, ben, make_user, client):
+    table = services.open_table(ada, "endgame", [SeatChoice(user=ada), SeatChoice(user=ben)],
+                                config={"board": BOARD})
+    client.force_login(ada)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    # Two steps without a script (the CSP forbids inline ones): the summary opens the form that leaves.
+    assert '<details id="leave">' in page and "<summary>Leave the game</summary>" in page
+    assert page.index("<summary>") < page.index('id="leave-form"') < page.index("</details>")
+    assert client.get(f"/tables/{table.pk}/data/").json()["may_leave"] is True
+    assert client.post(f"/tables/{table.pk}/leave/").status_code == 302
+    # Over: the page's live stream says so (the page hides the control), and a reload draws it hidden.
+    assert client.get(f"/tables/{table.pk}/data/").json()["may_leave"] is False
+    assert '<details id="leave" hidden>' in client.get(f"/tables/{table.pk}/").content.decode()
+    client.force_login(ben)
+    assert client.get(f"/tables/{table.pk}/data/").json()["may_leave"] is False
+    waiting = services.open_table(ada, "endgame", [SeatChoice(user=ada), SeatChoice(invite=True)])
+    client.force_login(ada)
+    assert client.get(f"/tables/{waiting.pk}/data/").json()["may_leave"] is False  # nothing to leave yet
+    assert client.get(f"/tables/{waiting.pk}/data/").json()["home"] is None  # no room's table
+
+
+def test_the_play_form_counts_seats_from_1_and_leaves_the_seats_beyond_the_games_minimum_empty(ada, client):
+    client.force_login(ada)
+    page = client.get("/play/?game=crazyking").content.decode()  # 2 to 5 seats
+    assert "Seat 1 <select" in page and "Seat 5 <select" in page and "Seat 0" not in page
+    chosen = dict(re.findall(r'<select name="(seat\d)".*?<option value="([^"]*)"[^>]*selected', page, re.S))
+    assert chosen.pop("seat1").startswith("bot:")  # a built-in in the seats the game needs, no seat beyond
+    assert chosen == {"seat0": "me", "seat2": "", "seat3": "", "seat4": ""}
+    refused = client.post("/play/?game=crazyking", {"seat0": "me", "seat1": "bot:999999"})
+    assert "seat 2: no such bot" in refused.content.decode()
+
+
+def test_the_course_page_lists_the_tables_its_class_plays_and_those_finished_lately(ada, ben, make_user, client):
+    course = Course.objects.create(name="Algorithms", code="ALG1")
+    teacher = make_user("teacher")
+    course.instructors.add(teacher)
+    course.students.add(ada, ben)
+    other = Course.objects.create(name="Other", code="OTH1")
+
+    def table(course=None, over=False):
+        opened = services.open_table(ada, "endgame", [SeatChoice(user=ada), SeatChoice(user=ben)],
+                                     config={"board": BOARD}, course=course)
+        if over:
+            services.leave(opened, ben)
+        return opened.pk
+
+    playing, finished = table(course), table(course, over=True)
+    table(), table(other)  # tables the course does not watch
+    long_ago = table(course, over=True)
+    Table.objects.filter(pk=long_ago).update(finished_at=timezone.now() - services.RECENTLY_FINISHED * 2)
+    for viewer in (teacher, ada):
+        client.force_login(viewer)
+        page = client.get(f"/courses/{course.pk}/").content.decode()
+        shown = set(map(int, re.findall(r'<tr data-table="(\d+)"', page)))
+        assert shown == {playing, finished}, viewer
+        assert f'href="/tables/{finished}/replay/"' in page and f'href="/tables/{playing}/"' in page
+    assert services.course_tables(make_user("stranger"), course) == []

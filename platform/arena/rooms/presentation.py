@@ -5,9 +5,14 @@ import io
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
+from django.urls import reverse
+
+from arena.accounts.access import attends
 from arena.accounts.identity import display_names
 from arena.accounts.models import RosterEntry
 from arena.core.downloads import spreadsheet_text
+from arena.tables.models import Table
+from arena.tables.presentation import TableHome
 
 from .models import Room, RoomGame
 from .services import current_game, round_over
@@ -93,3 +98,18 @@ def results_csv(room: Room) -> str:
                          line.losses, f"{line.points:g}",
                          *["" if points is None else f"{points:g}" for points in line.by_round]])
     return out.getvalue()
+
+
+def table_home(table: Table, user) -> TableHome | None:
+    """The way back from one of a room's tables (tagged by services._open_table "room:ID:..."): the room, for
+    whoever attends its course, and once the game is over the table `user` plays at next in the room (the
+    pair's second game, opened as the first ended), as the room's "go to your table" finds it."""
+    _, _, rest = table.tag.partition(":")
+    number = rest.split(":", 1)[0]
+    room = Room.objects.select_related("course").filter(pk=int(number)).first() if number.isdigit() else None
+    if room is None or not attends(user, room.course):
+        return None
+    game = current_game(room, user) if table.is_over else None
+    following = game.table_id if game is not None and game.table_id != table.pk else None
+    return TableHome(label=f"the pairing room ({room.title})", url=reverse("rooms:room", args=[room.pk]),
+                     next_url=reverse("tables:table", args=[following]) if following else None)

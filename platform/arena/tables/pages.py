@@ -46,7 +46,7 @@ def play(request):
                + [(f"bot:{bot.pk}", f"{'my bot' if bot.owner_id == request.user.pk else 'classmate’s bot'}: {bot.label}")
                   for bot in bots if not bot.is_builtin])
     seats = [{"number": number, "optional": number >= game.min_players,
-              "chosen": request.POST.get(f"seat{number}", _default_seat(number, builtins))}
+              "chosen": request.POST.get(f"seat{number}", _default_seat(number, game.min_players, builtins))}
              for number in range(game.max_players)]
     return render(request, "tables/play.html", {
         "games": games, "game": game, "options": options, "seats": seats, "error": error, "tables": mine,
@@ -56,8 +56,11 @@ def play(request):
     }, status=400 if error else 200)
 
 
-def _default_seat(number: int, builtins: list[Bot]) -> str:
-    """You in the first seat, built-ins in the others."""
+def _default_seat(number: int, needed: int, builtins: list[Bot]) -> str:
+    """You in the first seat, built-ins in the others the game needs, no seat beyond them: a table is as
+    large as its opener asks, never larger by a seat they overlooked."""
+    if number >= needed:
+        return ""
     if number == 0 or not builtins:
         return "me"
     return f"bot:{builtins[min(1, len(builtins) - 1)].pk}"
@@ -74,10 +77,10 @@ def _open_from_form(request, game) -> Table:
         elif value.startswith("bot:") and value[4:].isdigit() and len(value) < 24:
             bot = seatable_bots(request.user, game.name).filter(pk=int(value[4:])).first()
             if bot is None:
-                raise Invalid(f"seat {number}: no such bot you may seat")
+                raise Invalid(f"seat {number + 1}: no such bot you may seat")
             choices.append(SeatChoice(bot=bot))
         elif value:
-            raise Invalid(f"seat {number}: choose who plays it")
+            raise Invalid(f"seat {number + 1}: choose who plays it")
     text = request.POST.get("move_seconds", "").strip()
     try:
         move_seconds = check_move_seconds(float(text)) if text else None

@@ -353,6 +353,27 @@ def finished_replay(table: Table) -> dict:
     return GameTable.from_json(table.facts).replay()
 
 
+# A finished table stays on its course's page this long (a class period): its players and watchers find its
+# replay there after the game.
+RECENTLY_FINISHED = timedelta(hours=2)
+COURSE_TABLES_SHOWN = 50
+
+
+def course_tables(user, course, now=None) -> list[Table]:
+    """The tables `course` watches that are being played (or wait for a person invited) or finished lately,
+    newest first, for its page: all of them to whoever may watch them there (accounts.access.may_watch_table:
+    the course's staff and students, operators), none to anyone else."""
+    from arena.accounts.access import attends
+
+    if not user.is_authenticated or not (user.is_superuser or attends(user, course)):
+        return []
+    now = now or timezone.now()
+    going = Table.objects.filter(course=course, status__in=[Table.Status.PLAYING, Table.Status.WAITING])
+    recent = Table.objects.filter(course=course, status=Table.Status.FINISHED,
+                                  finished_at__gte=now - RECENTLY_FINISHED)
+    return list((going | recent).order_by("-id")[:COURSE_TABLES_SHOWN])
+
+
 def table_for(user, pk) -> Table:
     """Table `pk` if `user` may watch it (accounts.access.may_watch_table); NotFound otherwise, exactly as a
     table that does not exist."""

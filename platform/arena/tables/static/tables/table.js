@@ -23,7 +23,8 @@
     }
     const left = secondsLeft();
     const clock = left === null ? "" : ` · ${left} s left`;
-    if (state.on_move === state.your_seat) return `Your move (turn ${state.turn})${clock}.`;
+    // People count turns from 1 (data-turn keeps the table's own count, from 0).
+    if (state.on_move === state.your_seat) return `Your move (turn ${state.turn + 1})${clock}.`;
     const seat = state.seats[state.on_move];
     return `${seat.name} to move${seat.person ? clock : " (a bot is deciding)"}.`;
   }
@@ -79,6 +80,23 @@
     }
   }
 
+  // What follows the table's state around the board: the seats' names (an invited seat's person once they
+  // take it), the leave control (gone once the game or the seat is over), the way back to where the table
+  // belongs (a pairing room) and, once the game is over, to the next game there.
+  function drawAround() {
+    const seats = state.seats.map((seat) => ArenaReplay.el("span", {class: `player seat-${seat.seat}`},
+      seat.you ? `${seat.name} (you)` : seat.name));
+    $("seats").replaceChildren(...seats.flatMap((seat, index) => (index ? [" · ", seat] : [seat])));
+    const leave = $("leave");
+    if (leave) leave.hidden = !state.may_leave;
+    const home = state.home;
+    $("home").hidden = !home;
+    $("home").replaceChildren(...(!home ? [] : [
+      ArenaReplay.el("a", {id: "home-link", href: home.url}, `Back to ${home.label}`),
+      ...(home.next ? [" · ", ArenaReplay.el("a", {id: "next-table", href: home.next}, "Your next game")] : []),
+    ]));
+  }
+
   function draw() {
     const ctx = {seat: state.your_seat, players: names(), step: state.turn, frame: {text: state.text},
                  data: {seat: state.your_seat, players: names()}, viewAt: (index) => (index === 0 ? state.initial : state.view)};
@@ -89,8 +107,9 @@
     ArenaReplay.choose(state.game, $("board"), state.choices, pickChoice);
     $("moves").replaceChildren(...state.moves.map((move) => ArenaReplay.el("li", {value: move.step, class: `seat-${move.seat}`}, move.text)));
     $("invitations").replaceChildren(...state.seats.filter((seat) => seat.invitation).map((seat) =>
-      ArenaReplay.el("li", {}, `Seat ${seat.seat}: send this link to the person you invite: `,
+      ArenaReplay.el("li", {}, `Seat ${seat.seat + 1}: send this link to the person you invite: `,
         ArenaReplay.el("a", {href: seat.invitation, class: "invitation"}, new URL(seat.invitation, location.href).href))));
+    drawAround();
     showStatus();
   }
 
