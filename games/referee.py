@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import ExitStack, contextmanager
 from typing import Any, Protocol
 
@@ -134,16 +134,42 @@ def seated(openers: Iterable[Callable[[], Player]]) -> Iterator[list[Player]]:
     This is where every match's sandboxes are opened, played and closed (the platform's runner and
     `python -m games` alike). `play_match` closes its players to read their logs; when the block ends
     by an exception instead (a seat that could not be opened, a bug of a game, an interrupt) each player
-    opened so far is discarded: its process, container and files are removed and a warm container is
-    not kept for another match.
+    opened is discarded: its process, container and files are removed and a warm container is not kept
+    for another match.
+
+    The seats are opened at once, each in a thread of its own: opening one is mostly waiting (on the
+    Docker engine starting a container, a process starting Python), so a four-seat match whose versions
+    have no warm container yet starts in about the time of its slowest seat, not of all four in turn.
+    An opener must therefore not touch what belongs to its caller's thread (the platform reads its
+    database rows before, see arena.matches.runner.seat_opener). If some seats fail to open, the others
+    are discarded and the failure of the first in seat order is raised.
     """
+    openers = list(openers)
     with ExitStack() as stack:
-        players = []
-        for open_player in openers:
-            player = open_player()
+        yield _open_together(openers, stack)
+
+
+def _open_together(openers: list[Callable[[], Player]], stack: ExitStack) -> list[Player]:
+    if len(openers) < 2:
+        players = [open_player() for open_player in openers]
+        for player in players:
             stack.push(_closer(player))
-            players.append(player)
-        yield players
+        return players
+    pool = ThreadPoolExecutor(max_workers=len(openers), thread_name_prefix="seat")
+    futures = [pool.submit(open_player) for open_player in openers]
+    try:
+        wait(futures)
+    finally:
+        # Interrupted while waiting too: the seats still opening are waited for, and every seat that
+        # opened is closed with the stack.
+        pool.shutdown(wait=True)
+        for future in futures:
+            if future.exception() is None:
+                stack.push(_closer(future.result()))
+    failure = next((error for error in map(Future.exception, futures) if error is not None), None)
+    if failure is not None:
+        raise failure
+    return [future.result() for future in futures]
 
 
 def _closer(player: Player) -> Callable[..., bool]:

@@ -491,3 +491,50 @@ def test_the_public_view_adds_what_the_referee_knows_publicly():
     out = state.forfeit(seat, Verdict.TIMEOUT)
     assert out.public_view() == {"counter": 0, "game": "race", "step": 0, "to_move": out.current_player(),
                                  "over": False, "failures": [[seat, "timeout"]]}
+
+
+class _OpenedSeat:
+    """A player stand-in that records how it was let go."""
+
+    def __init__(self, name: str, ended: list):
+        self.name, self.ended = name, ended
+
+    def close(self) -> str:
+        self.ended.append(("closed", self.name))
+        return ""
+
+    def discard(self) -> None:
+        self.ended.append(("discarded", self.name))
+
+
+def test_a_match_opens_its_seats_at_once():
+    """Four seats whose openers each wait for the other three (a Docker start is mostly waiting): opened in
+    turn, the first would wait for the others for ever (the barrier breaks); at once, all four open."""
+    import threading
+
+    together, ended = threading.Barrier(4, timeout=60), []
+
+    def opener(name):
+        def open_player():
+            together.wait()
+            return _OpenedSeat(name, ended)
+        return open_player
+
+    with referee.seated([opener(name) for name in "abcd"]) as players:
+        assert [player.name for player in players] == list("abcd")  # in seat order, whichever opened first
+    assert sorted(ended) == [("closed", name) for name in "abcd"]
+
+
+def test_a_seat_that_fails_to_open_discards_the_others_and_its_failure_is_raised():
+    ended = []
+
+    def fails(message):
+        def open_player():
+            raise RuntimeError(message)
+        return open_player
+
+    openers = [lambda: _OpenedSeat("a", ended), fails("seat 1"), lambda: _OpenedSeat("c", ended), fails("seat 3")]
+    with pytest.raises(RuntimeError, match="^seat 1$"):  # the first in seat order
+        with referee.seated(openers):
+            pytest.fail("the match must not be played without all its seats")
+    assert sorted(ended) == [("discarded", "a"), ("discarded", "c")]

@@ -3,7 +3,7 @@
 import re
 import shutil
 import tempfile
-from functools import partial
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -93,29 +93,39 @@ def play(match, seats) -> MatchResult:
     spectators = Spectators(match, len(seats))
     # Named after this process, so that if it is killed mid-match the next cleanup knows the folder is stale.
     with tempfile.TemporaryDirectory(prefix=f"{FOLDER_PREFIX}{local_owner_prefix()}-{match.pk}-") as folder, \
-            seated(partial(open_seat_player, seat, game, backend, folder, match.seed) for seat in seats) as players:
+            seated(seat_opener(seat, game, backend, folder, match.seed) for seat in seats) as players:
         result = play_match(game, players, config=match.config, seed=match.seed, on_step=spectators)
     spectators.over(result.final_state)
     result.replay["players"] = [seat.bot.label for seat in seats]  # the platform's names, not the sandboxes' paths
     return result
 
 
-def open_seat_player(seat, game, backend: str, folder: str, seed: int) -> Player:
-    """The player of one seat (a match's MatchSeat, a table's bot seat: its `seat`, `bot` and `version`); one
-    whose sandbox cannot even be opened fails at its start, as a verdict."""
-    if seat.bot.is_builtin:
-        spec = f"builtin:{seat.bot.builtin_name}"
-    else:
-        # One folder per seat: the sandbox mounts the bot's folder, never another seat's file.
-        path = Path(folder) / f"seat{seat.seat}" / "bot.py"
-        path.parent.mkdir()
-        path.write_text(seat.version.code, encoding="utf-8")
-        spec = str(path)
-    try:
-        return make_player(game, spec, sandbox=backend, seed=seed, seat=seat.seat,
-                           key=None if seat.bot.is_builtin else warm_key(seat))
-    except BotFailure as failure:
-        return UnstartablePlayer(seat.bot.label, failure)
+def seat_opener(seat, game, backend: str, folder: str, seed: int) -> Callable[[], Player]:
+    """What opens the player of one seat (a match's MatchSeat, a table's bot seat: its `seat`, `bot` and
+    `version`), for games.referee.seated, which opens the seats at once in threads of their own: the seat's
+    rows are read here, in the caller's thread (a database connection belongs to its thread, and a test's
+    transaction to its connection), and the opener itself touches no database. A player whose sandbox
+    cannot even be opened fails at its start, as a verdict."""
+    number, label = seat.seat, seat.bot.label
+    builtin = seat.bot.builtin_name if seat.bot.is_builtin else None
+    code: str = "" if builtin else seat.version.code
+    key = None if builtin else warm_key(seat)
+
+    def open_player() -> Player:
+        if builtin:
+            spec = f"builtin:{builtin}"
+        else:
+            # One folder per seat: the sandbox mounts the bot's folder, never another seat's file.
+            path = Path(folder) / f"seat{number}" / "bot.py"
+            path.parent.mkdir()
+            path.write_text(code, encoding="utf-8")
+            spec = str(path)
+        try:
+            return make_player(game, spec, sandbox=backend, seed=seed, seat=number, key=key)
+        except BotFailure as failure:
+            return UnstartablePlayer(label, failure)
+
+    return open_player
 
 
 def remove_stale_folders() -> list[Path]:

@@ -21,7 +21,6 @@ import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
-from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
@@ -299,8 +298,8 @@ def play_bot_turns(table_id: int) -> int:
         row = table.seats.select_related("bot", "version").get(seat=seat)
         game = get_game(table.game)
         with tempfile.TemporaryDirectory(prefix=f"{runner.FOLDER_PREFIX}{local_owner_prefix()}-table{table.pk}-") \
-                as folder, seated([partial(runner.open_seat_player, row, game, runner.playing_backend(), folder,
-                                           table.seed)]) as (player,):
+                as folder, seated([runner.seat_opener(row, game, runner.playing_backend(), folder,
+                                                      table.seed)]) as (player,):
             game_table.bot_move_afresh(player)
         try:
             with transaction.atomic():
