@@ -22,9 +22,13 @@ from required import IN_CI, require
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_ID = os.environ.get("PYTEST_XDIST_WORKER", "main")
-# One queue per xdist worker: each pytest worker talks only to its own Celery worker.
+# One queue per xdist worker: each pytest worker talks only to its own Celery worker, and only during the tests
+# that ask for it (`live_worker`). The others' tasks (a transactional test's commits send them) go to a queue
+# nobody consumes: the session's worker, once started, would otherwise play a later test's matches behind its
+# back (a grading run played in the test's own process found its games taken, then the flush deadlocked).
 QUEUE = f"arena-test-{WORKER_ID}"
-celery_app.conf.task_default_queue = QUEUE
+UNATTENDED_QUEUE = f"arena-test-{WORKER_ID}-unattended"
+celery_app.conf.task_default_queue = UNATTENDED_QUEUE
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -66,8 +70,16 @@ def sandbox_backend():
     return "docker"
 
 
+@pytest.fixture
+def live_worker(live_worker_process):
+    """The session's real Celery worker, playing what this test sends (see QUEUE)."""
+    celery_app.conf.task_default_queue = QUEUE
+    yield live_worker_process
+    celery_app.conf.task_default_queue = UNATTENDED_QUEUE
+
+
 @pytest.fixture(scope="session")
-def live_worker(django_db_setup, django_db_blocker, sandbox_backend, tmp_path_factory):
+def live_worker_process(django_db_setup, django_db_blocker, sandbox_backend, tmp_path_factory):
     """A real `celery -A arena worker` process on this xdist worker's queue, using the test database."""
     require(connection.vendor == "postgresql", "PostgreSQL (the worker process shares the test database)")
     log_path = tmp_path_factory.mktemp("celery") / "worker.log"
