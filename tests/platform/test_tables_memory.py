@@ -17,6 +17,7 @@ from arena.tables.models import Table
 from arena.tables.services import SeatChoice
 from celery_lab import CeleryProcess
 from platform_helpers import active_bot, database_url, wait_for
+from required import require
 
 ENDGAME = get_game("endgame")
 BOARD = [-1, 3, 9, 4, 7, 2]
@@ -138,8 +139,7 @@ def table_worker(django_db_setup, sandbox_backend, tmp_path, monkeypatch):
 
     from arena.celery import app
 
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL (the worker processes share the test database)")
+    require(connection.vendor == "postgresql", "PostgreSQL (the worker processes share the test database)")
     monkeypatch.setattr(services, "publish_on_commit", lambda name, *args, **options: transaction.on_commit(
         lambda: app.send_task(name, args=args, queue=QUEUE)))
     env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
