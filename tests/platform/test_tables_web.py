@@ -197,6 +197,12 @@ def test_the_play_form_opens_a_table_with_the_options_typed(ada, client):
     for refused, reason in [("{", "not JSON"), ("[8]", "a JSON object"), ('{"size": 8}', "unknown option")]:
         answer = client.post("/play/?game=endgame", {**form, "config": refused})
         assert answer.status_code == 400 and reason in answer.content.decode(), refused
+    # A hostile student's options: nested past any reader's depth, too long, numbers out of range or of the
+    # wrong type. Each is a 400 with the form again, never a server error, and opens nothing.
+    for hostile in ['{"length": ' + "[" * 5000 + "]" * 5000 + "}", "{" + " " * 30_000 + "}", '{"length": 1e400}',
+                    '{"length": 99999999999999999999}', '{"length": "8"}', '{"length": -1}', '{"length": null}']:
+        answer = client.post("/play/?game=endgame", {**form, "config": hostile})
+        assert answer.status_code == 400 and 'id="open-table"' in answer.content.decode(), hostile[:40]
     assert Table.objects.count() == 1
 
 
