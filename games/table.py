@@ -31,7 +31,7 @@ import time
 from collections.abc import Mapping
 
 from . import replay as replays
-from .contracts import Replay
+from .contracts import Replay, is_verdict
 from .core import JSON, BotFailure, Game, GameState, MoveChoice, Verdict, short_repr
 from .referee import Player, bot_decision, replay_record, setup_info
 
@@ -254,7 +254,7 @@ class Table:
         exactly what a match sends its bot (its own view only, never another seat's)."""
         observations, before = [], None
         for state, event in replays.states(self.replay()):
-            if event is not None and event["seat"] == seat and "action" in event:
+            if event is not None and event["seat"] == seat and not is_verdict(event):
                 observations.append(before.observation(seat))
             before = state
         return observations

@@ -25,6 +25,7 @@ from datetime import timezone as dt_timezone
 from django.db import transaction
 from django.utils import timezone
 from games import ConfigError, get_game
+from games.contracts import is_verdict
 from games.core import IllegalAction
 from games.referee import seated
 from games.table import (DEFAULT_MOVE_SECONDS, MoveTooLate, NotYourTurn, Seat, StaleTurn, TableError, TableOver)
@@ -339,7 +340,7 @@ def _bot_task_patience(game_table: GameTable) -> timedelta:
 
     limits = Limits.for_game(game_table.game)
     seat = game_table.seat_on_move
-    told = sum(1 for event in game_table.events if event["seat"] == seat and "action" in event)
+    told = sum(1 for event in game_table.events if event["seat"] == seat and not is_verdict(event))
     return max(BOT_TASK_PATIENCE, timedelta(seconds=limits.setup + (told + 1) * limits.decision + limits.bank))
 
 
