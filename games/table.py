@@ -29,9 +29,10 @@ import dataclasses
 import math
 import time
 from collections.abc import Mapping
+from typing import TypeGuard
 
 from . import replay as replays
-from .contracts import Replay, is_verdict
+from .contracts import ActionEvent, Replay, ReplayEvent, VerdictEvent, is_verdict
 from .core import JSON, BotFailure, Game, GameState, MoveChoice, Verdict, short_repr
 from .referee import Player, bot_decision, replay_record, setup_info
 
@@ -88,7 +89,7 @@ class Table:
     """A game in progress; see the module's docstring. Open one with `Table.open`, or `Table.from_json`."""
 
     def __init__(self, game: Game, seats: list[Seat], state: GameState, *, move_seconds: float | None,
-                 events: list[dict], details: list[str], turn_started: float):
+                 events: list[ReplayEvent], details: list[str], turn_started: float):
         self.game, self.seats, self.state = game, list(seats), state
         self.move_seconds = check_move_seconds(move_seconds)
         self.events, self.details, self.turn_started = events, details, turn_started
@@ -132,8 +133,9 @@ class Table:
             raise TableError("not a table: a detail for each seat is missing")
         if isinstance(started, bool) or not isinstance(started, (int, float)) or not math.isfinite(started):
             raise TableError(f"not a table: its turn began at {short_repr(started)}, not at a time")
-        facts = {"format": replays.REPLAY_FORMAT, "version": replays.REPLAY_VERSION, "game": data["game"],
-                 "config": data["config"], "seed": data["seed"], "num_players": len(seats), "events": data["events"]}
+        facts: Replay = {"format": replays.REPLAY_FORMAT, "version": replays.REPLAY_VERSION, "game": data["game"],
+                         "config": data["config"], "seed": data["seed"], "num_players": len(seats),
+                         "events": data["events"]}
         try:
             state = replays.final_state(facts)
         except (KeyError, ValueError) as exc:  # ReplayError, ConfigError and unknown games (KeyError)
@@ -208,8 +210,7 @@ class Table:
     def bot_move(self, player: Player, now: float | None = None) -> JSON | None:
         """Let `player`, the bot of the seat on move, decide as in any match; its action, or None when it
         failed (its verdict is recorded, as the referee records it)."""
-        seat = self.seat_on_move
-        self._check_move(seat, self.turn, human=False)
+        seat = self._check_move(self.seat_on_move, self.turn, human=False)
         try:
             action = bot_decision(player, self.state)
         except BotFailure as failure:
@@ -231,8 +232,7 @@ class Table:
         game, and a bot that stalls is stopped as in a match. A fault at any point (a crash, a timeout, a
         broken protocol, while catching up or not) is its verdict, recorded at this turn. A built-in that
         keeps no state between decisions is asked this decision only. Its action, or None when it failed."""
-        seat = self.seat_on_move
-        self._check_move(seat, self.turn, human=False)
+        seat = self._check_move(self.seat_on_move, self.turn, human=False)
         self.start_bot(seat, player, now)
         if seat in self.state.failed_seats:
             return None
@@ -252,9 +252,10 @@ class Table:
     def seat_observations(self, seat: int) -> list[dict]:
         """What `seat` was asked to decide on so far, in order: its observation before each of its actions,
         exactly what a match sends its bot (its own view only, never another seat's)."""
-        observations, before = [], None
+        observations: list[dict] = []
+        before: GameState | None = None
         for state, event in replays.states(self.replay()):
-            if event is not None and event["seat"] == seat and not is_verdict(event):
+            if event is not None and before is not None and event["seat"] == seat and not is_verdict(event):
                 observations.append(before.observation(seat))
             before = state
         return observations
@@ -270,16 +271,17 @@ class Table:
 
     def play_bots(self, players: Mapping[int, Player], now: float | None = None) -> None:
         """Let the bots decide while one of them is on move: until a person's turn or the end of the game."""
-        while not self.over and not self.seats[self.seat_on_move].human:
-            self.bot_move(players[self.seat_on_move], now)
+        while not self.over and (seat := self.seat_on_move) is not None and not self.seats[seat].human:
+            self.bot_move(players[seat], now)
 
     def expire(self, now: float | None = None) -> bool:
         """End the turn of the person on move with the verdict `timeout` if their time has run out (a
         scheduler calls this; the table keeps no timer). True if it did."""
         now = _now(now)
-        if not self._out_of_time(now):
+        seat = self.seat_on_move
+        if seat is None or not self._out_of_time(now):
             return False
-        self._fail(self.seat_on_move, Verdict.TIMEOUT, f"no move within {self.move_seconds:g} s", now)
+        self._fail(seat, Verdict.TIMEOUT, f"no move within {self.move_seconds:g} s", now)
         return True
 
     def leave(self, seat: int, now: float | None = None) -> None:
@@ -290,7 +292,8 @@ class Table:
             return
         self._fail(seat, Verdict.TIMEOUT, "left the table", _now(now))
 
-    def _check_move(self, seat: object, turn: object, human: bool) -> None:
+    def _check_move(self, seat: object, turn: object, human: bool) -> int:
+        """`seat` if it may move at `turn` (a person's move or a bot's, as `human` says), or TableError."""
         if self.over:
             raise TableOver("the game at this table is over")
         if not _is_index(turn, self.turn + 1) or turn != self.turn:
@@ -299,6 +302,7 @@ class Table:
             raise NotYourTurn(f"it is seat {self.seat_on_move}'s move, not seat {short_repr(seat)}'s")
         if self.seats[seat].human is not human:
             raise NotYourTurn(f"seat {seat} is played by {'a person' if self.seats[seat].human else 'a bot'}")
+        return seat
 
     def _out_of_time(self, now: float) -> bool:
         deadline = self.deadline
@@ -306,17 +310,17 @@ class Table:
 
     def _record_action(self, seat: int, action: JSON, now: float) -> None:
         self.state = self.state.apply_action(action)
-        self.events.append({"seat": seat, "action": action})
+        self.events.append(ActionEvent(seat=seat, action=action))
         self.turn_started = now
 
     def _fail(self, seat: int, verdict: Verdict, detail: str, now: float) -> None:
         self.state = self.state.forfeit(seat, verdict)
-        self.events.append({"seat": seat, "verdict": Verdict(verdict).value})
+        self.events.append(VerdictEvent(seat=seat, verdict=Verdict(verdict).value))
         self.details[seat] = detail
         self.turn_started = now
 
 
-def _is_index(value: object, size: int) -> bool:
+def _is_index(value: object, size: int) -> TypeGuard[int]:
     """Whether `value` is an int (not a bool) from 0 to `size` - 1: a seat or a turn sent from outside."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
