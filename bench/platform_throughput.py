@@ -36,7 +36,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_platform_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/12")
@@ -203,7 +202,7 @@ def warm_containers_started(since: float, versions) -> int:
     from sandbox.docker_backend import client
     from sandbox.pool import WARM_LABEL, warm_label
 
-    labels = {warm_label(warm_key(SimpleNamespace(bot=version.bot, version=version))) for version in versions}
+    labels = {warm_label(warm_key(version.bot, version)) for version in versions}
     events = client().events(since=int(since), until=int(time.time()) + 1, decode=True,
                              filters={"type": "container", "event": "start", "label": WARM_LABEL})
     return sum(1 for event in events if event["Actor"]["Attributes"].get(WARM_LABEL) in labels)
