@@ -1,7 +1,8 @@
 """The sandbox's goals through the whole platform, each against the unsandboxed floor of the same run.
 
     python bench/platform_throughput.py [--matches 300] [--bots 20] [--workers 2] [--celery-workers 1]
-        [--warm-containers 20] [--modes warm,none] [--long-matches 8] [--round-trips 2000] [--profile FILE]
+        [--warm-containers 20] [--modes warm,none] [--long-matches 8] [--long-bots 4] [--round-trips 2000]
+        [--profile FILE]
 
 Needs PostgreSQL and Redis (DATABASE_URL, CELERY_BROKER_URL; defaults: the local ones, database
 arena_platform_bench, dropped and created afresh) and Docker with the bot image. It creates --bots students'
@@ -15,7 +16,15 @@ has been started), and how many warm containers the engine started. Then, with t
 --long-matches rated 4-seat Crazy-KING and SortingGame matches between the documented example bots
 (hundreds of decisions each: they dominate a card-game tournament): the cost of a decision through the
 platform, each match's time from its claim to its recorded result divided by the decisions its seats made
-(and the same without the first match of each pool process, which starts its warm containers of the bots).
+(and the same without the first match of each pool process). Those bots' versions are uploaded in each
+mode as a student uploads one (arena.bots.services.upload_version): validated by a match of their own in
+a cold container, then, warm, started ahead of their first match (matches.tasks.warm_up_version); the
+bench waits for both before queuing the matches, as a student's challenge comes after their upload. Two
+matches at once seat the same four versions, so the second pool process still starts its own four
+containers in its first match; with --long-bots 8 the matches seat two tables of four in turn, as a
+tournament's round seats each bot once, and the matches played at once never seat a version twice. The
+End Game bots' versions are made accepted instead: their warm-up is
+part of End Game's overall figure, as its goal says.
 Before the modes, the decision round trip of one bot in a warm container and as a plain process
 (--round-trips each, alternately, in this process: bench/sandbox_bench.py's measure).
 
@@ -36,7 +45,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_platform_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/12")
@@ -47,6 +55,8 @@ QUEUE = os.environ["ARENA_QUEUE"] = "arena-platform-bench"
 WORKER_LOGS = Path(tempfile.gettempdir()) / "platform-bench-workers"
 # A mode whose workers finish no match in this long has failed (see WORKER_LOGS).
 STALLED_SECONDS = 180
+# How long the uploaded versions' warm-ups may take once validated (one container start each).
+WARM_UP_SECONDS = 60
 
 # The modes the goals compare; cold Docker (`--modes warm,cold,none`) serves validation only.
 DEFAULT_MODES = "warm,none"
@@ -77,6 +87,7 @@ LONG_SEATS = 4
 
 
 def make_bots(count: int, game: str = "endgame", codes: list[str] = BOTS) -> list:
+    """`count` students' bots of `game`, each with an accepted version of one of `codes` (none if empty)."""
     from arena.bots.models import Bot, BotVersion
     from django.contrib.auth import get_user_model
 
@@ -84,18 +95,60 @@ def make_bots(count: int, game: str = "endgame", codes: list[str] = BOTS) -> lis
     bots = []
     for number in range(count):
         student = users.create_user(f"bench-{game}-{number:03}", password="x-bench-1234")
-        code = codes[number % len(codes)]
         bot = Bot.objects.create(owner=student, game=game, name=f"bot{number}")
-        BotVersion.objects.create(bot=bot, number=1, filename="bot.py", code=code, size=len(code),
-                                  sha256=hashlib.sha256(code.encode()).hexdigest(), status=BotVersion.Status.ACCEPTED)
+        if codes:
+            code = codes[number % len(codes)]
+            BotVersion.objects.create(bot=bot, number=1, filename="bot.py", code=code, size=len(code),
+                                      sha256=hashlib.sha256(code.encode()).hexdigest(),
+                                      status=BotVersion.Status.ACCEPTED)
         bots.append(bot)
     return bots
 
 
-def make_long_game_bots() -> dict[str, list]:
-    """LONG_SEATS students' copies of each long game's example bot."""
+def make_long_game_bots(count: int) -> dict[str, list]:
+    """`count` students' bots of each long game, with no version yet (see upload_long_game_versions)."""
+    return {game: make_bots(count, game, codes=[]) for game in LONG_GAMES}
+
+
+def upload_long_game_versions(mode: str, long_bots: dict[str, list]) -> tuple[int, int]:
+    """Upload each long game's example bot as a new version of each of its bots, as a student does, and wait
+    until validation has accepted every one and, warm, their warm-ups have started their containers (within
+    WARM_UP_SECONDS: a warm-up takes only free room, so some may start none); (versions, warm ones)."""
+    from arena.bots.models import BotVersion
+    from arena.bots.services import upload_version
+
     examples = ROOT / "docs" / "bots" / "examples"
-    return {game: make_bots(LONG_SEATS, game, [(examples / f"{game}_example.py").read_text()]) for game in LONG_GAMES}
+    uploaded = [upload_version(bot, (examples / f"{game}_example.py").read_bytes(), f"{game}_example.py").pk
+                for game, bots in long_bots.items() for bot in bots]
+    versions = BotVersion.objects.filter(pk__in=uploaded).select_related("bot")
+    began = time.time()
+    while versions.filter(status=BotVersion.Status.VALIDATING).exists():
+        if time.time() - began > STALLED_SECONDS:
+            raise RuntimeError(f"{mode}: the uploads are still validating after {STALLED_SECONDS} s; see {WORKER_LOGS}")
+        time.sleep(0.5)
+    if rejected := [f"{version.bot.game} v{version.number}: {version.verdict}"
+                    for version in versions.exclude(status=BotVersion.Status.ACCEPTED)]:
+        raise RuntimeError(f"{mode}: the example bots failed their validation: {rejected}")
+    warm = 0
+    deadline = time.time() + (WARM_UP_SECONDS if mode == "warm" else 0)
+    while mode == "warm" and (warm := waiting_warm_containers(versions)) < len(uploaded) and time.time() < deadline:
+        time.sleep(0.5)
+    return len(uploaded), warm
+
+
+def waiting_warm_containers(versions) -> int:
+    """How many of `versions` have a warm container waiting, idle, for their next match."""
+    from arena.matches.runner import warm_key
+    from sandbox.base import waiting_in_shared_pool
+    from sandbox.docker_backend import client
+    from sandbox.pool import WARM_LABEL, warm_label
+
+    def waiting(version) -> bool:
+        label = f"{WARM_LABEL}={warm_label(warm_key(version.bot, version))}"
+        return any(waiting_in_shared_pool(container["Id"])
+                   for container in client().api.containers(filters={"label": label}))
+
+    return sum(map(waiting, versions))
 
 
 def start_workers(mode: str, args) -> list[subprocess.Popen]:
@@ -182,11 +235,13 @@ def end_game_rates(mode: str, bots: list, args) -> tuple[float, float]:
 
 def decision_cost(mode: str, game: str, bots: list, count: int, first: int) -> tuple[float, float, float]:
     """(milliseconds a decision, decisions a match, milliseconds a decision in the matches after the `first`
-    to start) over `count` matches of `game` with every bot seated. The first matches of each pool process
-    start its warm containers of the bots (as no later match does): the last figure leaves them out."""
+    to start) over `count` matches of `game`, its tables of LONG_SEATS of `bots` in turn. The first matches
+    of each pool process may start warm containers of the bots (as no later match does): the last figure
+    leaves them out."""
     from django.db.models import Sum
 
-    queued = queue(game, itertools.repeat(bots), count)
+    tables = [bots[start:start + LONG_SEATS] for start in range(0, len(bots), LONG_SEATS)]
+    queued = queue(game, itertools.cycle(tables), count)
     _, mine = wait_until_played(f"{mode} {game}", queued)
     matches = sorted(mine.annotate(decisions=Sum("seats__decisions")), key=lambda match: match.started_at)
 
@@ -203,10 +258,11 @@ def warm_containers_started(since: float, versions) -> int:
     from sandbox.docker_backend import client
     from sandbox.pool import WARM_LABEL, warm_label
 
-    labels = {warm_label(warm_key(SimpleNamespace(bot=version.bot, version=version))) for version in versions}
+    labels = {warm_label(warm_key(version.bot, version)) for version in versions}
     events = client().events(since=int(since), until=int(time.time()) + 1, decode=True,
                              filters={"type": "container", "event": "start", "label": WARM_LABEL})
-    return sum(1 for event in events if event["Actor"]["Attributes"].get(WARM_LABEL) in labels)
+    return sum(1 for event in events
+               if event["timeNano"] >= since * 1e9 and event["Actor"]["Attributes"].get(WARM_LABEL) in labels)
 
 
 def run_mode(mode: str, bots: list, long_bots: dict[str, list], args) -> dict:
@@ -223,9 +279,14 @@ def run_mode(mode: str, bots: list, long_bots: dict[str, list], args) -> dict:
         # Other work on a shared host moves the figures: each mode's own load goes with them.
         figures["load"] = os.getloadavg()[0]
         if args.long_matches:
+            figures["uploads"] = upload_long_game_versions(mode, long_bots)
             first = args.workers * args.celery_workers  # (one match at a time in each pool process)
+            long_began = time.time()
             figures.update({game: decision_cost(mode, game, long_bots[game], args.long_matches, first)
                             for game in long_bots})
+            # What the warm-ups left to the matches: the containers the matches themselves started.
+            figures["long_started"] = (warm_containers_started(long_began, BotVersion.objects.filter(
+                bot__in=[bot for game_bots in long_bots.values() for bot in game_bots])) if mode == "warm" else None)
         return figures
     finally:
         for worker in workers:
@@ -275,8 +336,11 @@ def goals_table(figures: dict, trips: dict | None, loads: tuple, args) -> list[s
     lines = [f"Goals (issue 27), warm Docker against no sandbox in this run; load average {loads[0]:.2f} at the "
              f"start, {loads[1]:.2f} at the end, {os.cpu_count()} cores; {args.celery_workers} Celery worker(s) of "
              f"{args.workers} pool processes, {args.matches} End Game challenges between {args.bots} bots, "
-             f"{args.long_matches} long matches a card game, {warm['started']} warm containers started for "
-             f"{args.bots} End Game versions:",
+             f"{args.long_matches} long matches a card game between {args.long_bots} bots, {LONG_SEATS} a match "
+             f"(their versions uploaded, validated and warmed up "
+             f"ahead: {warm['uploads'][1]} of {warm['uploads'][0]} warm before their first match, "
+             f"{warm['long_started']} containers started by the matches), "
+             f"{warm['started']} warm containers started for {args.bots} End Game versions:",
              "", "| figure | warm Docker | floor | ratio | goal |", "|---|---|---|---|---|"]
     lines += [f"| {label} | {sandboxed} | {floored} | {ratio:.2f}x | "
               f"{'(for analysis)' if goal is None else f'{goal}x ' + ('met' if ratio <= goal else 'missed')} |"
@@ -295,6 +359,8 @@ def main() -> None:
     parser.add_argument("--modes", default=DEFAULT_MODES, help=f"among {','.join(MODES)}")
     parser.add_argument("--long-matches", type=int, default=8,
                         help="Crazy-KING and SortingGame matches per mode for the cost of a decision (0: none)")
+    parser.add_argument("--long-bots", type=int, default=LONG_SEATS,
+                        help=f"bots of each card game, seated {LONG_SEATS} a match in turn (a multiple of {LONG_SEATS})")
     parser.add_argument("--round-trips", type=int, default=2000,
                         help="decisions timed in a warm container and as a plain process (0: none)")
     parser.add_argument("--profile", help="cProfile the pool processes into FILE.MODE.PID")
@@ -302,6 +368,8 @@ def main() -> None:
     modes = args.modes.split(",")
     if unknown := set(modes) - set(MODES):
         parser.error(f"unknown modes {sorted(unknown)}; choose among {sorted(MODES)}")
+    if args.long_bots < LONG_SEATS or args.long_bots % LONG_SEATS:
+        parser.error(f"--long-bots must be a multiple of {LONG_SEATS}")
 
     began, load_at_start = time.time(), os.getloadavg()[0]
     fresh_database()
@@ -309,7 +377,7 @@ def main() -> None:
 
     django.setup()
     bots = make_bots(args.bots)
-    long_bots = make_long_game_bots()
+    long_bots = make_long_game_bots(args.long_bots)
     trips = round_trips(args.round_trips) if args.round_trips and {"warm", "none"} <= set(modes) else None
     figures = {mode: run_mode(mode, bots, long_bots, args) for mode in modes}
     load = os.getloadavg()
@@ -327,7 +395,10 @@ def main() -> None:
               f"(load {rates['load']:.1f}{started})")
     if args.long_matches:
         print(f"The cost of a decision in {args.long_matches} rated {LONG_SEATS}-seat matches of the example bots "
-              f"(claim to recorded result, over the decisions made):")
+              f"(claim to recorded result, over the decisions made), their versions uploaded as a student's "
+              f"(validated, then warmed up ahead of their first match: "
+              + ", ".join(f"{mode} {rates['uploads'][1]} of {rates['uploads'][0]}" for mode, rates in figures.items())
+              + " warm):")
         for game, title in LONG_GAMES.items():
             for mode, rates in figures.items():
                 cost, decisions, steady = rates[game]

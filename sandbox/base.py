@@ -163,6 +163,13 @@ def shared_entries_in_use(container_id: str = "") -> list[dict]:
     return held
 
 
+def waiting_in_shared_pool(container_id: str) -> bool:
+    """Whether the container waits, idle, in a shared warm pool's folder: entered there (its entry written
+    whole), and no process holding it (starting it, or playing a match in it)."""
+    entries = [entry for entry in _shared_entries(container_id) if not entry.name.startswith(".")]
+    return bool(entries) and not shared_entries_in_use(container_id)
+
+
 def forget_shared_entries(container_id: str) -> None:
     """The container is gone: so are its entries in shared warm pools' folders."""
     for entry in _shared_entries(container_id):

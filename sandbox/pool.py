@@ -26,6 +26,13 @@ not once per pool process or per worker. A container stays its maker's: its make
 closing, and one whose maker is gone is removed by whoever used it last. Any process of the folder
 removes, when it reaps, the idle containers whose idle time is up whoever made them, and those whose
 maker is gone (a killed worker process: no sweep needed).
+
+A shared pool can also start a version's container before any match wants it (`warm_up`: the platform
+does it once a new version passes its validation, so that its first match finds it warm). Such a
+container is like any other idle one (its idle time, its maker, the pool's bound), but it only takes
+free room (it never evicts a container a match started), and an owner keeps at most AHEAD_PER_OWNER of
+them: a newer one replaces that owner's oldest, so a student who uploads thirty versions holds two
+containers, not the room of the others' warm-ups.
 See docs/operator-sandbox.md.
 """
 
@@ -89,6 +96,10 @@ MAX_LIFETIME = 3600.0
 # A match that ended in one of these leaves a container that is safe to reuse (after its reset); any
 # other verdict (timeout, memory, protocol) discards it.
 REUSABLE_VERDICTS = (None, Verdict.CRASH, Verdict.ILLEGAL)
+# The containers an owner may have started ahead of their matches (`WarmPool.warm_up`) on a host at once:
+# a student's two bots (two games) each have their latest version warm; their thirtieth upload replaces
+# their twenty-ninth's rather than filling the room others' uploads would warm up in.
+AHEAD_PER_OWNER = 2
 
 
 class Lease:
@@ -176,6 +187,8 @@ class WarmContainer:
         self.connected = False
         # False for a container made past the pool's bound: removed after its one match.
         self.pooled = pooled
+        # Started ahead of its matches for this owner (a digest, see `WarmPool.warm_up`), if it was.
+        self.ahead_of: str | None = None
         self.created = self.last_used = time.monotonic()
         self._buffer = bytearray()
         # Events read but not yet taken: what follows the end of a match belongs to its reset.
@@ -188,9 +201,10 @@ class WarmContainer:
 
     @classmethod
     def start(cls, pool_key: tuple, bot: bytes, limits: Limits, image: str, *, pooled: bool, warm: bool = True,
-              share_dir: Path | None = None) -> "WarmContainer":
+              share_dir: Path | None = None, ahead_of: str | None = None) -> "WarmContainer":
         """A started container, its supervisor connected and its first harness waiting; `warm` labels it as
-        a warm pool's (WARM_LABEL: a hash of its key); with `share_dir`, entered there and leased."""
+        a warm pool's (WARM_LABEL: a hash of its key); with `share_dir`, entered there (`ahead_of` the owner
+        it was started for ahead of its matches, if so) and leased."""
         staging = make_staging(bot, (SUPERVISOR,))
         config = container_config(image, staging, limits, command=SUPERVISOR_COMMAND,
                                   labels={WARM_LABEL: warm_label(pool_key[0])} if warm else None)
@@ -202,6 +216,7 @@ class WarmContainer:
             shutil.rmtree(staging, ignore_errors=True)
             raise
         container = cls(pool_key, staging, container_id, pid, pooled=pooled)
+        container.ahead_of = ahead_of
         try:
             container.control = _accept_supervisor(listener, pid, time.monotonic() + READY_TIMEOUT)
             container.connected = container.control is not None
@@ -233,7 +248,7 @@ class WarmContainer:
         entry = share_dir / f"{pool_digest(self.pool_key)}.{self.id[:12]}"
         partial = entry.with_name(f".{entry.name}")
         partial.write_text(json.dumps({"id": self.id, "pid": self.pid, "staging": str(self.staging),
-                                       "maker": self.maker, "created": time.time()}))
+                                       "maker": self.maker, "created": time.time(), "ahead_of": self.ahead_of}))
         self.lease = Lease.take(partial)
         partial.rename(entry)
         self.lease.entry = self.entry = entry
@@ -252,6 +267,7 @@ class WarmContainer:
             return None
         container = cls(pool_key, Path(made["staging"]), made["id"], made["pid"], pooled=True)
         container.maker, container.entry, container.lease, container.parked = made["maker"], entry, lease, True
+        container.ahead_of = made.get("ahead_of")
         container.created = time.monotonic() - (time.time() - made["created"])
         if not container.running():
             container.remove()
@@ -716,20 +732,63 @@ class WarmPool:
             own = {c.id[:12] for c in (*self._idle, *self._busy)}
         due = []
         now = time.time()
-        for entry in self.share_dir.glob("*.*"):
-            if entry.name.startswith(".") or entry.name.rpartition(".")[2] in own:
-                continue  # (a dot-file is an entry still being written, leased by its maker)
-            try:
-                idle = now - entry.stat().st_mtime
-                made = json.loads(entry.read_text())
-            except (OSError, ValueError):
-                continue  # (removed meanwhile; a broken entry is removed by whoever adopts it)
-            if idle <= self.idle_seconds and now - made["created"] < MAX_LIFETIME and owner_alive(made["maker"]):
+        for entry, last_used, made in self._shared_entries():
+            if entry.name.rpartition(".")[2] in own:
+                continue
+            if now - last_used <= self.idle_seconds and now - made["created"] < MAX_LIFETIME and \
+                    owner_alive(made["maker"]):
                 continue
             container = WarmContainer.adopt(entry, pool_key=())  # None if in use (or gone: removed already)
             if container is not None:
                 due.append(container)
         return due
+
+    def _shared_entries(self) -> list[tuple[Path, float, dict]]:
+        """The shared folder's entries, each with its last use (a time.time()) and what its maker wrote."""
+        found = []
+        for entry in self.share_dir.glob("*.*"):
+            if entry.name.startswith("."):
+                continue  # (an entry still being written, leased by its maker)
+            try:
+                found.append((entry, entry.stat().st_mtime, json.loads(entry.read_text())))
+            except (OSError, ValueError):
+                continue  # (removed meanwhile; a broken entry is removed by whoever adopts it)
+        return found
+
+    def warm_up(self, key: str, bot: bytes, limits: Limits, *, owner: str) -> str | None:
+        """Start a container for `key`, `bot` and `limits` and leave it idle in the shared folder before any
+        match wants it (see the module): its id; None if none was started: the pool is not shared (no other
+        process would find it), a container of this key is there already (idle or in a match, whichever
+        process's), or the pool has no free room (a warm-up evicts nothing). `owner` names whose it is: the
+        owner's oldest containers started ahead go first, so that they have AHEAD_PER_OWNER at most."""
+        if self.share_dir is None:
+            return None
+        self.reap()
+        pool_key = (key, hashlib.sha256(bot).hexdigest(), limits)
+        if any(self.share_dir.glob(f"{pool_digest(pool_key)}.*")):
+            return None
+        ahead_of = hashlib.sha256(owner.encode()).hexdigest()[:16]
+        for container in self._take_started_ahead(ahead_of, keep=AHEAD_PER_OWNER - 1):
+            container.remove()
+        container = self._start(pool_key, bot, limits, make_room=False, ahead_of=ahead_of)
+        if container is None:
+            return None
+        self._release(container, reusable=True)  # parked: the first match of any process of the host takes it
+        return container.id
+
+    def _take_started_ahead(self, ahead_of: str, *, keep: int) -> list[WarmContainer]:
+        """The idle containers started ahead for the owner `ahead_of` (any process's), but for its newest
+        `keep` (idle or not), leased: those to remove."""
+        started = sorted((made["created"], entry) for entry, _, made in self._shared_entries()
+                         if made.get("ahead_of") == ahead_of)
+        excess = {entry.name.rpartition(".")[2]: entry for _, entry in started[:max(len(started) - keep, 0)]}
+        with self._lock:
+            own = {c.id[:12] for c in (*self._idle, *self._busy)}
+            taken = self._take_own(lambda c: c.id[:12] in excess)
+        for short, entry in excess.items():
+            if short not in own and (container := WarmContainer.adopt(entry, pool_key=())) is not None:
+                taken.append(container)  # (None: in a match, or gone already)
+        return taken
 
     def close(self) -> None:
         """Remove every idle container now; those in a match go when their player closes (in a shared pool,
@@ -806,27 +865,32 @@ class WarmPool:
                 return found
         return None
 
-    def _start(self, pool_key: tuple, bot: bytes, limits: Limits) -> WarmContainer:
-        """A new container, kept in the pool if it has room: least recently used idle ones make room; the
-        containers still starting count, so that seats starting at once never take the pool past its bound."""
+    def _start(self, pool_key: tuple, bot: bytes, limits: Limits, *, make_room: bool = True,
+               ahead_of: str | None = None) -> WarmContainer | None:
+        """A new container, kept in the pool if it has room: least recently used idle ones make room (None
+        instead, without `make_room`, when there is none); the containers still starting count, so that
+        seats starting at once never take the pool past its bound."""
         from .image import image_tag
 
         evicted = []
         with self._lock:
-            for container in list(self._idle):  # least recently used first; not one another process is using
+            # Least recently used first; not one another process is using.
+            for container in list(self._idle) if make_room else ():
                 if self._occupied() < self.max_containers:
                     break
                 if container.take_lease():
                     self._idle.remove(container)
                     evicted.append(container)
             pooled = self._occupied() < self.max_containers
+            if not (pooled or make_room):
+                return None
             self._starting += pooled
         for container in evicted:
             container.remove()
         container = None
         try:
             container = WarmContainer.start(pool_key, bot, limits, self.image or image_tag(), pooled=pooled,
-                                            share_dir=self.share_dir)
+                                            share_dir=self.share_dir, ahead_of=ahead_of)
         finally:
             with self._lock:
                 self._starting -= pooled

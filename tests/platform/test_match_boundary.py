@@ -32,7 +32,7 @@ def warm_containers_of(seat) -> list[str]:
     """The warm containers kept for the version `seat` played (sandbox/pool.py labels them by its key)."""
     from sandbox.docker_backend import client
 
-    digest = hashlib.sha256(repr(runner.warm_key(seat)).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(repr(runner.warm_key(seat.bot, seat.version)).encode()).hexdigest()[:16]
     return [c.name for c in client().containers.list(all=True, filters={"label": f"{WARM_LABEL}={digest}"})]
 
 

@@ -334,6 +334,63 @@ def test_the_pool_processes_of_a_worker_share_a_versions_warm_container(docker_i
     assert containers_of({first.sandbox_id}) == [] and list(share.iterdir()) == []
 
 
+def test_a_container_warmed_up_ahead_serves_the_versions_first_match_in_any_process_and_goes_when_idle(
+        docker_image, tmp_path):
+    share = tmp_path / "share"
+    share.mkdir(mode=0o700)
+    bot = bot_file("first_legal", tmp_path)
+    pool = WarmPool(share_dir=share)
+    try:
+        warmed = pool.warm_up("version:s:ann", bot.read_bytes(), LIMITS, owner="ann")
+        assert warmed is not None and containers_of({warmed}) == [warmed]
+        assert pool.warm_up("version:s:ann", bot.read_bytes(), LIMITS, owner="ann") is None  # once per version
+
+        other = sibling(share, bot)  # another pool process's first match of the version: it starts nothing
+        assert json.loads(other.communicate(timeout=120)[0]) == {"status": "ok", "id": warmed, "reused": True}
+
+        assert pool.reap() == 0
+        pool.idle_seconds = 0
+        assert pool.reap() == 1  # no match came since: its idle time removes it like any container
+    finally:
+        pool.close()
+    assert containers_of({warmed}) == [] and list(share.iterdir()) == []
+
+
+def test_a_pool_that_is_not_shared_warms_nothing_up(docker_image, tmp_path):
+    # (its container would serve this process's matches only, and a warm-up runs in a process of its own)
+    pool = WarmPool()
+    assert pool.warm_up("version:s:ann", bot_file("first_legal", tmp_path).read_bytes(), LIMITS, owner="ann") is None
+    assert pool.idle_containers() == []
+
+
+def test_an_owners_uploads_keep_few_containers_warm_and_a_warm_up_takes_no_ones_room(docker_image, tmp_path):
+    from sandbox.pool import AHEAD_PER_OWNER
+
+    share = tmp_path / "share"
+    share.mkdir(mode=0o700)
+    code = bot_file("first_legal", tmp_path).read_bytes()
+    pool = WarmPool(max_containers=AHEAD_PER_OWNER + 1, share_dir=share)
+    made = set()
+    try:
+        bens = pool.warm_up("version:1:ben", code, LIMITS, owner="ben")
+        anns = [pool.warm_up(f"version:{number}:ann", code, LIMITS, owner="ann") for number in range(4)]
+        made.update({bens, *anns})
+        # Each of ann's uploads replaced her oldest: she keeps her last AHEAD_PER_OWNER; ben keeps his.
+        assert set(pool.idle_containers()) == {bens, *anns[-AHEAD_PER_OWNER:]}
+        assert set(containers_of(made)) == {bens, *anns[-AHEAD_PER_OWNER:]}
+
+        # The pool is full: cyd's warm-up evicts nobody's container (a match would).
+        assert pool.warm_up("version:1:cyd", code, LIMITS, owner="cyd") is None
+        assert set(pool.idle_containers()) == {bens, *anns[-AHEAD_PER_OWNER:]}
+        seat, player = play_in(pool, bot_file("first_legal", tmp_path), "version:1:cyd")
+        made.add(player.sandbox_id)
+        assert seat.status == "ok" and not player.reused
+        assert player.sandbox_id in pool.idle_containers() and len(pool.idle_containers()) == AHEAD_PER_OWNER + 1
+    finally:
+        pool.close()
+    assert containers_of(made) == [] and list(share.iterdir()) == []
+
+
 def test_a_shared_folder_others_may_write_to_is_not_used(docker_image, tmp_path):
     share = tmp_path / "share"
     share.mkdir(mode=0o755)  # (an entry there names a pid this process would signal and a folder it would listen in)

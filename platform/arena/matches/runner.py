@@ -42,9 +42,24 @@ def playing_backend(*, validating: bool = False) -> str:
     return backend
 
 
-def warm_key(seat) -> str:
+def warm_key(bot, version) -> str:
     """What a warm container is kept for: one version of one bot of one owner, never shared wider."""
-    return f"owner:{seat.bot.owner_id}:bot:{seat.bot.pk}:version:{seat.version.pk}:{seat.version.sha256}"
+    return f"owner:{bot.owner_id}:bot:{bot.pk}:version:{version.pk}:{version.sha256}"
+
+
+def warm_up(version) -> str | None:
+    """Start the warm container the matches of `version` (accepted) will play in, before the first of them
+    (sandbox/pool.py's `warm_up`: idle, shared by the host's worker processes, within the pool's bound and
+    the owner's share): its id; None where matches play in no warm container or none was started."""
+    if playing_backend() != "docker-warm":
+        return None
+    import sandbox
+    from sandbox.pool import default_pool
+
+    bot = version.bot
+    # The key, bytes and limits a match's seat asks the pool for (seat_opener, games.bots.make_player).
+    return default_pool().warm_up(warm_key(bot, version), version.code.encode("utf-8"),
+                                  sandbox.Limits.for_game(get_game(bot.game)), owner=f"owner:{bot.owner_id}")
 
 
 def sandbox_backend() -> str:
@@ -109,7 +124,7 @@ def seat_opener(seat, game, backend: str, folder: str, seed: int) -> Callable[[]
     number, label = seat.seat, seat.bot.label
     builtin = seat.bot.builtin_name if seat.bot.is_builtin else None
     code: str = "" if builtin else seat.version.code
-    key = None if builtin else warm_key(seat)
+    key = None if builtin else warm_key(seat.bot, seat.version)
 
     def open_player() -> Player:
         if builtin:

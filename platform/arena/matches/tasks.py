@@ -29,6 +29,22 @@ def run_match(self, match_id: int) -> None:
         services.run(claimed)
 
 
+@shared_task(name="matches.tasks.warm_up_version")
+def warm_up_version(version_id: int) -> None:
+    """Start the warm container of a version that passed its validation before its first match (queued by
+    matches.validation): that match then finds it warm instead of starting it on its own clock. Idempotent
+    (a version with a container already gets none); a warm-up that fails costs that match the start only."""
+    from arena.bots.models import BotVersion
+
+    version = BotVersion.objects.select_related("bot").filter(pk=version_id, status=BotVersion.Status.ACCEPTED).first()
+    if version is None:  # deleted, or its validation played again and rejected it meanwhile
+        return
+    try:
+        runner.warm_up(version)
+    except Exception:  # noqa: BLE001 - an engine that fails here fails the match too, where it is reported
+        log.exception("could not warm up version %s", version_id)
+
+
 @shared_task(name="matches.tasks.requeue_stuck_matches")
 def requeue_stuck_matches() -> int:
     clean_sandbox_leftovers()

@@ -9,6 +9,7 @@ from games import get_game
 from arena.bots import services as bot_services
 from arena.bots.models import Bot, BotVersion
 from arena.core import live
+from arena.core.queue import publish_on_commit
 
 from .models import Match, MatchSeat
 from .services import create_match, seating
@@ -76,3 +77,7 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
         version.validation_log = decided.log
     version.save(update_fields=["status", "verdict", "validation_log"])
     live.publish(bot_services.topic(version.bot_id))  # once the verdict commits: the bot page shows it
+    if decided.status == BotVersion.Status.ACCEPTED:
+        # Its warm container, started now, off any match's clock: its first match finds it warm.
+        # Validation itself stays in a cold container of its own (runner.match_backend).
+        publish_on_commit("matches.tasks.warm_up_version", version.pk)
