@@ -8,16 +8,24 @@ the command lets out fails the test where it is raised, which is what the proces
 """
 
 import io
+import os
 import subprocess
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Callable
+from unittest.mock import patch
 
 
-def run_main(main: Callable[[list[str]], int | None], argv: list[str]) -> subprocess.CompletedProcess:
-    """`main(argv)` with its stdout and stderr captured; a SystemExit's code (argparse's 2, Django's
-    CommandError's 1) is its exit code, as the process would have exited with."""
+def run_main(main: Callable[[list[str]], int | None], argv: list[str],
+             stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """`main(argv)` with its stdout and stderr captured and `stdin` on a pipe of its own (a command may read its
+    file descriptor, as `games play` does); a SystemExit's code (argparse's 2, Django's CommandError's 1) is its
+    exit code, as the process would have exited with."""
     out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
+    read_end, write_end = os.pipe()
+    with open(write_end, "wb") as writer:
+        writer.write(stdin)  # a pipe holds 64 KiB: enough for what the tests type
+    with open(read_end, "rb") as reader, redirect_stdout(out), redirect_stderr(err), \
+            patch("sys.stdin", io.TextIOWrapper(reader)):
         try:
             code = main(argv)
         except SystemExit as exit_:
