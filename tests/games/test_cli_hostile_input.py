@@ -13,10 +13,11 @@ from games.__main__ import main
 from games.sortinggame import __main__ as deck_cli
 from hostile import DEEPEST, hostile_json_texts, json_values
 from in_process import run_main
+from quick_tier import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = ["match", "endgame", "builtin:greedy", "builtin:greedy", "--seed", "1", "--json"]
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def run_in_process(argv: list[str], entry=main) -> tuple[int, str, str]:
