@@ -129,7 +129,8 @@ def test_solve_sprouts_names_the_winner_and_the_winning_moves():
     # positions it has not settled.
     out = json.loads(run_process("solve", "sprouts", "--spots", "3", "--json").stdout)
     assert out["winner"] == "first" and out["position"] == "1;2;3" and "1(4)2" in out["winning_moves"]
-    assert json.loads(run_process("solve", "sprouts", "--spots", "3", "--misere", "--json").stdout)["winner"] == "second"
+    misere = json.loads(run_process("solve", "sprouts", "--spots", "3", "--misere", "--json").stdout)
+    assert misere["winner"] == "second"
     # The seed's example game after three moves: its fourth move, 2(6)3, is the only winning one.
     text = run_process("solve", "sprouts", "--position", "5,1,3,2,4/5,4,1/4,2,3,1").stdout
     assert "the first player wins" in text and "winning moves: 2(6)3" in text
