@@ -12,7 +12,10 @@ so that under xdist no worker is still running a minute-long test at the end whi
 import os
 import tempfile
 
+import hypothesis
 import pytest
+
+import quick_tier
 
 # Sprouts' solved positions (games/sprouts/store.py) go to a file of each test process's own, never to the
 # checkout's var/: a store warmed by `python -m games solve sprouts --warm` (scripts/setup starts it) would
@@ -59,6 +62,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(DatabaseFreeLongTestsFirst(), "arena-database-free-long-tests-first")
     if config.getoption("quick"):
         os.environ["DOCKER_HOST"] = NO_DOCKER_ENGINE  # inherited by the xdist workers and every subprocess
+        # The property tests try a third of their examples (tests/quick_tier.py): those that name their count
+        # read this variable, those that do not take the profile's.
+        os.environ[quick_tier.QUICK_TIER_VARIABLE] = "1"
+        hypothesis.settings.register_profile(
+            "quick-tier", max_examples=quick_tier.examples(hypothesis.settings.default.max_examples))
+        hypothesis.settings.load_profile("quick-tier")
 
 
 def marks_of(item: pytest.Item) -> set[str]:

@@ -1,4 +1,5 @@
-"""`python -m games`, as a student runs it before uploading."""
+"""`python -m games`, as a student runs it before uploading: as a process where the bots' warnings on stderr or
+a game's solver state matter, in this process otherwise (tests/in_process.py)."""
 
 import json
 import subprocess
@@ -7,10 +8,21 @@ from pathlib import Path
 
 import pytest
 
+from games.__main__ import main
+from in_process import run_main
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args, check=True):
+    proc = run_main(main, list(args))
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def run_process(*args, check=True):
+    """The command as the student starts it; its file bots' warnings go to its stderr (logging's last resort)."""
     proc = subprocess.run([sys.executable, "-m", "games", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
     if check:
         assert proc.returncode == 0, proc.stderr
@@ -98,7 +110,7 @@ def test_a_failing_file_bot_loses_with_its_status_in_a_plain_process(fault, tmp_
     bot = tmp_path / f"{fault}.py"
     bot.write_text(source)
     # A small bank, so the sleeping bot runs out of time quickly.
-    proc = run("match", "endgame", str(bot), "builtin:greedy", "--sandbox", "none", "--json",
+    proc = run_process("match", "endgame", str(bot), "builtin:greedy", "--sandbox", "none", "--json",
                "--config", '{"length": 6}')
     out = json.loads(proc.stdout)
     assert out["winners"] == [1]
@@ -113,11 +125,14 @@ def test_a_file_bot_plays_a_whole_match_in_a_plain_process():
 
 
 def test_solve_sprouts_names_the_winner_and_the_winning_moves():
-    out = json.loads(run("solve", "sprouts", "--spots", "3", "--json").stdout)
+    # In processes of their own: the solver's tables stay out of the test process, whose other tests look for
+    # positions it has not settled.
+    out = json.loads(run_process("solve", "sprouts", "--spots", "3", "--json").stdout)
     assert out["winner"] == "first" and out["position"] == "1;2;3" and "1(4)2" in out["winning_moves"]
-    assert json.loads(run("solve", "sprouts", "--spots", "3", "--misere", "--json").stdout)["winner"] == "second"
+    misere = json.loads(run_process("solve", "sprouts", "--spots", "3", "--misere", "--json").stdout)
+    assert misere["winner"] == "second"
     # The seed's example game after three moves: its fourth move, 2(6)3, is the only winning one.
-    text = run("solve", "sprouts", "--position", "5,1,3,2,4/5,4,1/4,2,3,1").stdout
+    text = run_process("solve", "sprouts", "--position", "5,1,3,2,4/5,4,1/4,2,3,1").stdout
     assert "the first player wins" in text and "winning moves: 2(6)3" in text
 
 

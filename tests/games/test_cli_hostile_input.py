@@ -1,11 +1,9 @@
 """`python -m games` given hostile JSON (a config, a replay file, a deck file): every run ends as its result
 or as one line saying what is wrong with exit code 2 (argparse's), never a traceback."""
 
-import io
 import json
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -14,18 +12,18 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games.__main__ import main
 from games.sortinggame import __main__ as deck_cli
 from hostile import DEEPEST, hostile_json_texts, json_values
+from in_process import run_main
+from quick_tier import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = ["match", "endgame", "builtin:greedy", "builtin:greedy", "--seed", "1", "--json"]
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def run_in_process(argv: list[str], entry=main) -> tuple[int, str, str]:
     """The CLI's exit code, stdout and stderr; an exception it raises fails the test where it is raised."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = entry(argv)
-    return code, out.getvalue(), err.getvalue()
+    proc = run_main(entry, argv)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def assert_refused(code: int, err: str, *fragments: str) -> None:

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games import available_games, replay
 from games.core import IllegalAction, ScoreOrder, Verdict, canonical
 from games.referee import InProcessPlayer, play_match
+from quick_tier import examples
 
 GAMES = sorted(available_games().items())
 IDS = [name for name, _ in GAMES]
@@ -168,7 +169,7 @@ def near_misses(action) -> list:
 
 
 @pytest.mark.parametrize("name, game", GAMES, ids=IDS)
-@settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_legality_check_takes_anything_and_answers_a_legal_action_or_illegal(name, game, data):
     state = data.draw(st.sampled_from(JUDGED_STATES[name]), label="state")
@@ -186,7 +187,7 @@ def test_the_legality_check_takes_anything_and_answers_a_legal_action_or_illegal
 
 
 @pytest.mark.parametrize("name, game", GAMES, ids=IDS)
-@settings(max_examples=8, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(action=st.one_of(non_json_values, json_values.filter(lambda value: not isinstance(value, str))))
 def test_a_bot_returning_anything_but_a_legal_action_loses_as_illegal_and_the_replay_stays_json(name, game, action):
     players = seated(game, 6)

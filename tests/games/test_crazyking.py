@@ -13,6 +13,7 @@ from games import Verdict, get_game, replay
 from games.bots import builtin_player
 from games.crazyking import cards
 from games.referee import InProcessPlayer, play_match
+from quick_tier import examples
 
 GAME = get_game("crazyking")
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +66,7 @@ games_to_play = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=80, deadline=None, database=None)
+@settings(max_examples=examples(80), deadline=None, database=None)
 @given(games_to_play)
 def test_seeded_games_conserve_cards_grow_scores_end_and_replay_exactly(match):
     seated = players(match["bots"], match["seed"] % 1000)

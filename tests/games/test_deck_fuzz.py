@@ -5,9 +5,10 @@ import json
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 from games.sortinggame.deck import STANDARD_DECK, Deck, DeckError, load_deck
+from quick_tier import examples
 
 STANDARD = json.loads(STANDARD_DECK.read_text(encoding="utf-8"))
-FUZZ = settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(300), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=30))
 json_values = st.recursive(scalars, lambda inner: st.one_of(
@@ -52,7 +53,7 @@ def test_any_json_value_as_a_deck(value):
     check(value)
 
 
-@settings(FUZZ, max_examples=100)
+@settings(FUZZ, max_examples=examples(100))
 @given(st.text(alphabet='[]{}":,0123456789.-eN^ l og!Θ()truefalsn\\', max_size=400))
 def test_any_text_as_a_deck_file(tmp_path_factory, text):
     deck_file = tmp_path_factory.mktemp("deck") / "deck.json"

@@ -10,6 +10,7 @@ from games.bots import builtin_player
 from games.core import BotFailure
 from games.endgame import solver
 from games.referee import InProcessPlayer, play_match
+from quick_tier import examples
 
 GAME = get_game("endgame")
 even_boards = st.integers(1, 8).flatmap(lambda half: st.lists(st.integers(-30, 30), min_size=2 * half, max_size=2 * half))
@@ -59,14 +60,14 @@ def test_bad_configs_are_refused(config, message):
         GAME.new_game(config=config)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(even_boards, st.sampled_from(["random", "greedy", "optimal", "parity"]), st.integers(0, 10**6))
 def test_parity_bot_never_loses_as_first_player_on_even_boards(board, opponent, seed):
     result = play_match(GAME, players("parity", opponent, seed=seed), config={"board": board}, seed=seed)
     assert 0 in result.winners, (board, result.as_json())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.integers(-30, 30), min_size=1, max_size=14), st.sampled_from(["random", "greedy", "parity"]),
        st.integers(0, 1), st.integers(0, 10**6))
 def test_optimal_bot_never_scores_less_than_the_solver_value(board, opponent, optimal_seat, seed):

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from games.endgame import solver
+from quick_tier import examples
 
 boards = st.lists(st.integers(min_value=-50, max_value=50), min_size=1, max_size=12)
 
@@ -42,7 +43,7 @@ def test_seed_example_first_player_8_second_7():
     assert table.best_moves(0, 4) == ["left"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(boards)
 def test_solver_matches_exhaustive_search(board):
     first, best_moves = exhaustive(board)
@@ -52,7 +53,7 @@ def test_solver_matches_exhaustive_search(board):
     assert set(table.best_moves(0, len(board))) == best_moves
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(boards, st.data())
 def test_best_moves_at_every_position_of_a_random_game(board, data):
     table = solver.Table(board)
@@ -65,7 +66,7 @@ def test_best_moves_at_every_position_of_a_random_game(board, data):
         length -= 1
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(boards, st.data())
 def test_analysis_charges_exactly_the_non_optimal_moves(board, data):
     moves = [data.draw(st.sampled_from(["left", "right"])) for _ in board]

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from games.tournament import swiss
 from games.tournament.pairing_room import BUILTIN, Pairing, builtin_games, meetings, pair_round, schedule
+from quick_tier import examples
 
 
 def all_pairings(players: list, byes: dict) -> list[list[Pairing]]:
@@ -37,7 +38,7 @@ def check_round(players: list, pairings: list[Pairing]) -> None:
         assert len(firsts) == 1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(1, 9), st.integers(1, 8), st.integers(0, 1000))
 def test_every_player_plays_two_games_a_round_first_once(players, rounds, seed):
     names = [f"p{i}" for i in range(players)]
@@ -45,7 +46,7 @@ def test_every_player_plays_two_games_a_round_first_once(players, rounds, seed):
         check_round(names, pairings)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(1, 9), st.integers(1, 10), st.integers(0, 1000))
 def test_the_builtin_goes_round_before_anybody_plays_it_twice(players, rounds, seed):
     names = list(range(players))
@@ -57,7 +58,7 @@ def test_the_builtin_goes_round_before_anybody_plays_it_twice(players, rounds, s
         assert sum(spread) == done * (players % 2)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(st.lists(st.integers(0, 6), min_size=1, max_size=7, unique=True), st.integers(0, 5), st.integers(0, 1000),
        st.data())
 def test_no_repeat_while_a_round_of_new_opponents_exists(players, history_rounds, seed, data):

@@ -13,6 +13,7 @@ from games.bots import builtin_player
 from games.referee import InProcessPlayer, play_match
 from games.sorted_game import solver
 from games.sorted_game.solver import HAND, SEATS, SORTED, Solver
+from quick_tier import examples
 
 GAME = get_game("sorted")
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,7 +83,7 @@ moves = st.lists(st.tuples(st.integers(0, HAND - 1), st.integers(0, 11)), min_si
     lambda swaps: [(mine, other + HAND * (other // HAND >= step % SEATS)) for step, (mine, other) in enumerate(swaps)])
 
 
-@settings(max_examples=40, deadline=None, database=None)
+@settings(max_examples=examples(40), deadline=None, database=None)
 @given(moves)
 def test_deals_near_six_turns_match_breadth_first_search(swaps):
     """Deals that 5 to 8 swaps unsort: BFS finds those within 6 turns, and the solver agrees on every one
@@ -96,7 +97,7 @@ def test_deals_near_six_turns_match_breadth_first_search(swaps):
 deals = st.permutations(SORTED).map(tuple)
 
 
-@settings(max_examples=40, deadline=None, database=None)
+@settings(max_examples=examples(40), deadline=None, database=None)
 @given(deals, st.integers(0, SEATS - 1))
 def test_the_best_moves_sort_a_random_deal_in_exactly_the_minimum_turns(cards, mover):
     table = Solver()
@@ -110,7 +111,7 @@ def test_the_best_moves_sort_a_random_deal_in_exactly_the_minimum_turns(cards, m
     assert cards == SORTED
 
 
-@settings(max_examples=25, deadline=None, database=None)
+@settings(max_examples=examples(25), deadline=None, database=None)
 @given(deals, st.integers(0, SEATS - 1))
 def test_only_the_best_moves_bring_the_team_a_turn_closer(cards, mover):
     table = Solver()

@@ -11,6 +11,7 @@ from games import get_game, replay
 from games.bots import builtin_player
 from games.referee import InProcessPlayer, play_match
 from games.sortinggame.rules import judge
+from quick_tier import examples
 
 GAME = get_game("sortinggame")
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +50,7 @@ matches = st.tuples(st.integers(2, 6), st.integers(0, 10**6), st.booleans(),
                     st.none() | st.integers(0, 60))
 
 
-@settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matches)
 def test_cards_are_conserved_the_game_ends_and_the_replay_reproduces(match):
     num_players, seed, robbery, names, crash_after = match

@@ -21,6 +21,7 @@ from games.sprouts.notation import (
 )
 from games.sprouts import drawing, solver
 from games.sprouts.store import SolvedStore
+from quick_tier import examples
 
 GAME = get_game("sprouts")
 
@@ -95,7 +96,7 @@ def test_first_moves_are_listed_once_each():
     assert len(named_moves(initial_position(5))) == 50
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(1, 5), st.integers(0, 10**6))
 def test_random_games_obey_the_rules_of_sprouts(spots, seed):
     positions = random_game(spots, seed)
@@ -109,7 +110,7 @@ def test_random_games_obey_the_rules_of_sprouts(spots, seed):
         assert len({drawing_key(move.result) for _, move in named}) == len(named)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.integers(1, 5), st.integers(0, 10**6), st.data())
 def test_canonical_keys_ignore_labels_cuts_order_and_mirroring(spots, seed, data):
     position = data.draw(st.sampled_from(random_game(spots, seed)))
@@ -196,7 +197,7 @@ def test_a_spot_met_twice_between_dead_spots_keeps_its_life_in_the_solver(misere
     assert solver.mover_wins(solver.components_of(position), misere) == brute_force_wins(position, misere, {})
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(2, 4), st.integers(0, 10**6), st.booleans(), st.data())
 def test_the_solver_agrees_with_the_plain_game_tree(spots, seed, misere, data):
     positions = random_game(spots, seed)
@@ -313,7 +314,7 @@ def _crossing(a, b, c, d) -> bool:
     return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=examples(5), deadline=None)
 @given(st.integers(1, 10), st.integers(0, 10**6))
 def test_the_drawing_is_one_planar_picture_of_the_game_at_every_step(spots, seed):
     rng = random.Random(seed)

@@ -15,6 +15,7 @@ from games.sprouts import fast, solver
 from games.sprouts.notation import initial_position, named_moves
 from games.sprouts.store import SolvedStore
 from required import require
+from quick_tier import examples
 
 CORE_BUILT = "the Sprouts compiled core (scripts/setup builds it: python games/sprouts/build_core.py)"
 
@@ -58,7 +59,7 @@ def pure_game(game):
 
 
 @compiled
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(2, 7), st.integers(0, 10**6))
 def test_the_core_lists_exactly_the_options_the_pure_solver_lists(spots, seed):
     for position in random_positions(spots, seed, every=3):

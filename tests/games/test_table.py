@@ -14,6 +14,7 @@ from games.bots import make_player
 from games.core import IllegalAction
 from games.referee import InProcessPlayer, play_match, seated
 from games.table import TABLE_FIELDS, MoveTooLate, NotYourTurn, Seat, StaleTurn, Table, TableError, TableOver
+from quick_tier import examples
 
 GAMES = sorted(available_games().items())
 IDS = [name for name, _ in GAMES]
@@ -437,7 +438,7 @@ def test_the_finished_table_is_a_replay_like_any_matchs():
 FIELDS = list(TABLE_FIELDS)
 
 
-@settings(max_examples=120, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(field=st.sampled_from(FIELDS + [None]), value=json_values)
 def test_facts_with_any_field_replaced_make_a_table_or_a_table_error(field, value):
     assert_table_or_refused(field, value)
@@ -460,7 +461,7 @@ def assert_table_or_refused(field, value):
     assert table.to_json()["events"] == table.events and table.turn == len(table.events)
 
 
-@settings(max_examples=80, derandomize=True, deadline=None)
+@settings(max_examples=examples(80), derandomize=True, deadline=None)
 @given(seat=st.one_of(json_values, st.just(nested(1000))), turn=st.one_of(json_values, st.just(nested(1000))))
 def test_a_move_naming_any_seat_and_turn_is_played_or_refused(seat, turn):
     table = endgame_table()
@@ -472,7 +473,7 @@ def test_a_move_naming_any_seat_and_turn_is_played_or_refused(seat, turn):
     assert (seat, turn) == (0, 0) and table.turn == 1
 
 
-@settings(max_examples=40, derandomize=True, deadline=None)
+@settings(max_examples=examples(40), derandomize=True, deadline=None)
 @given(seat=st.one_of(json_values, st.just(nested(1000))))
 def test_leaving_any_seat_is_the_persons_leaving_or_refused(seat):
     table = endgame_table()

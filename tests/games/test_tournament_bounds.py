@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from games.tournament import FORMATS, Outcome, Tournament
 from games.tournament.model import pair_outcome
+from quick_tier import examples
 
 # Safely above any bound of 64 entrants (a round robin of 64 plays 2016 series): a loop is a failure.
 MOST_SERIES_LISTED = 4000
@@ -37,7 +38,7 @@ settings_strategy = st.sampled_from(FORMATS).flatmap(
                              st.sets(st.integers(0, 63), max_size=3), st.integers(0, 2**32)))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(settings_strategy)
 def test_every_setting_is_refused_with_a_message_or_plays_to_a_champion_within_its_bound(case):
     format, entrants, chosen, withdrawn, seed = case

@@ -1,4 +1,5 @@
-"""`python -m games tournament`: whole tournaments between built-in bots, as a student runs them."""
+"""`python -m games tournament`: whole tournaments between built-in bots, as a student runs them: in this process
+(tests/in_process.py), and as a process where its stderr is the point (progress, the file bots' warnings)."""
 
 import json
 import subprocess
@@ -8,11 +9,21 @@ from pathlib import Path
 
 import pytest
 
+from games.__main__ import main
+from in_process import run_main
+
 ROOT = Path(__file__).resolve().parents[2]
 ENDGAME_BOTS = ["builtin:optimal", "builtin:greedy", "builtin:random", "builtin:parity", "builtin:random"]
 
 
 def run(*args, check=True):
+    proc = run_main(main, ["tournament", *args])
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def run_process(*args, check=True):
     proc = subprocess.run([sys.executable, "-m", "games", "tournament", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     if check:
@@ -110,7 +121,7 @@ def test_a_bot_that_fails_setup_is_withdrawn_and_loses_without_playing(tmp_path)
 
 
 def test_the_readable_output_shows_the_bracket_and_keeps_progress_on_stderr():
-    proc = run("endgame", *ENDGAME_BOTS[:4], "--format", "single-elimination")
+    proc = run_process("endgame", *ENDGAME_BOTS[:4], "--format", "single-elimination")
     assert "Winners' bracket round 2" in proc.stdout and "champion: #0 builtin:optimal" in proc.stdout
     assert "\r" not in proc.stdout and "series" in proc.stderr
 
@@ -134,7 +145,7 @@ def test_a_tournament_without_a_sandbox_warns_once_per_file_bot_not_once_per_gam
     for name in ("ann", "ben", "cyd"):
         (tmp_path / f"{name}.py").write_text(example)
         bots.append(str(tmp_path / f"{name}.py"))
-    proc = run("endgame", *bots, "builtin:greedy", "--format", "round-robin", "--sandbox", "none", "--json")
+    proc = run_process("endgame", *bots, "builtin:greedy", "--format", "round-robin", "--sandbox", "none", "--json")
 
     assert len(json.loads(proc.stdout)["series"]) == 6  # 12 games, 18 seats of file bots
     warnings = [line for line in proc.stderr.splitlines() if "NO isolation" in line]

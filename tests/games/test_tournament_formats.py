@@ -13,6 +13,7 @@ from games.tournament.base import Format
 from games.tournament.elimination import seeding_order
 from games.tournament.model import pair_outcome
 from games.tournament.swiss import max_rounds
+from quick_tier import examples
 
 
 def higher_seed_wins(series):
@@ -729,7 +730,7 @@ def random_results(rng, draws):
     return decide
 
 
-@settings(max_examples=60, deadline=None, database=None)
+@settings(max_examples=examples(60), deadline=None, database=None)
 @given(format=st.sampled_from(FORMATS), n=st.integers(2, 24), seed=st.integers(0, 2**32), draws=st.booleans(),
        withdrawn=st.sets(st.integers(0, 23), max_size=2))
 def test_any_results_finish_with_each_entrant_once_a_round(format, n, seed, draws, withdrawn):
@@ -759,7 +760,7 @@ def test_any_results_finish_with_each_entrant_once_a_round(format, n, seed, draw
     assert all(not set(s.entrants) & withdrawn for s in tournament.ready(outcomes))
 
 
-@settings(max_examples=80, deadline=None, database=None)
+@settings(max_examples=examples(80), deadline=None, database=None)
 @given(n=st.integers(2, 16), seed=st.integers(0, 2**32), draws=st.booleans())
 def test_swiss_at_its_round_limit_still_pairs_everybody_without_a_rematch(n, seed, draws):
     tournament = Tournament("swiss", n, rounds=max_rounds(n))

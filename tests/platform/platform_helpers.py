@@ -11,6 +11,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 BROWSER_TIMEOUT_MS = 90_000
 
 EXAMPLE_BOT = b"def act(observation):\n    board = observation['board']\n    return 'left' if board[0] >= board[-1] else 'right'\n"
+# Never answers, so its match ends in a timeout: asleep rather than spinning, which would burn a core until its
+# time runs out (3 to 4 s of CPU a validation).
+SLOW_BOT = b"import time\ndef act(observation):\n    time.sleep(60)\n"
 
 
 def database_url() -> str:

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from arena.bots.models import Bot
 from hostile import DEEPEST
+from quick_tier import examples
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +38,7 @@ refused_bodies = st.one_of(
 
 
 @pytest.mark.parametrize("url", ["/api/bots/", "/api/matches/", "/api/auth/register/"])
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=refused_bodies)
 def test_a_body_the_platform_cannot_read_safely_is_a_400_saying_why(api_client, ada, url, body):
     # Rate limits counted from zero for each example, as for each test (conftest.fresh_rate_limits).

@@ -12,6 +12,7 @@ from arena.core import live
 from platform_helpers import wait_for
 from required import require
 from sse_client import READ_TIMEOUT, Stream
+from quick_tier import examples
 
 pytestmark = pytest.mark.urls("live_urls")
 
@@ -160,7 +161,7 @@ def test_a_topic_is_a_kind_and_an_id(topic):
 
 
 @pytest.mark.django_db
-@hypothesis_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@hypothesis_settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(header=st.text(max_size=40).filter(lambda text: "\n" not in text and "\r" not in text),
        query=st.text(max_size=40))
 def test_hostile_last_event_ids_and_query_strings_get_a_stream_never_an_error(client, settings, header, query):

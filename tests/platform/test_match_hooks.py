@@ -17,12 +17,10 @@ from arena.matches import services
 from arena.matches.models import Match
 from arena.matches.signals import match_finished, match_status_changed
 from arena.matches.validation import start_validation
-from platform_helpers import EXAMPLE_BOT, active_bot, failing_on_the_platform, play_now
+from platform_helpers import EXAMPLE_BOT, SLOW_BOT, active_bot, failing_on_the_platform, play_now
 from arena.ratings.models import Rating
 
 pytestmark = pytest.mark.django_db
-
-SLOW_BOT = b"def act(observation):\n    while True:\n        pass\n"
 
 
 @pytest.fixture(params=["as connected", "reversed"])

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from arena.bots.models import Bot
 from arena.matches import services
 from arena.notifications.models import Notification, Preference
-from platform_helpers import EXAMPLE_BOT, active_bot, play_now, with_confirmed_email
+from platform_helpers import EXAMPLE_BOT, SLOW_BOT, active_bot, play_now, with_confirmed_email
 from tournament_helpers import course_with_bots, entered, play_out
 from arena.tournaments import services as tournament_services
 
@@ -37,7 +37,7 @@ def test_validation_verdicts_and_refused_uploads_stay_in_the_inbox(client, signe
     bot = Bot.objects.create(owner=signed_in, game="endgame", name="mine")
     client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("good.py", EXAMPLE_BOT)})
     play_now(bot.versions.get().validation_match)
-    client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("slow.py", b"def act(o):\n    while True: pass\n")})
+    client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("slow.py", SLOW_BOT)})
     play_now(bot.versions.get(number=2).validation_match)
     client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("broken.py", b"def act(:\n")})
     texts = list(signed_in.notifications.order_by("id").values_list("kind", "text"))

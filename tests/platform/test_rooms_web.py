@@ -16,6 +16,7 @@ from arena.accounts.models import Course
 from arena.rooms import services
 from arena.rooms.models import Room, RoomGame
 from arena.tables import services as tables
+from quick_tier import examples
 
 pytestmark = pytest.mark.django_db
 
@@ -155,7 +156,7 @@ hostile_values = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.one_of(
     hostile_values,
     st.fixed_dictionaries({"course": hostile_values, "game": st.sampled_from(["endgame", "sprouts", "sorted", "x"]) | hostile_values,

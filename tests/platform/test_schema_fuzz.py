@@ -18,6 +18,7 @@ from arena.bots.models import Bot
 from arena.matches import services
 from platform_helpers import active_bot, play_now
 from arena.variants.models import Variant
+from quick_tier import examples
 
 SCHEMA_URL = "/api/schema/?format=json"
 
@@ -59,7 +60,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 @pytest.mark.slow  # thousands of requests; the quick tier has each route's own tests and the authorisation matrix
 @pytest.mark.long  # the longest test of the full suite (minutes): it starts first (tests/conftest.py)
 @schema.parametrize()
-@hypothesis_settings(max_examples=12, derandomize=True, deadline=None, database=None,
+@hypothesis_settings(max_examples=examples(12), derandomize=True, deadline=None, database=None,
                      suppress_health_check=list(HealthCheck))
 @pytest.mark.django_db
 def test_every_operation_answers_as_its_schema_says(case):

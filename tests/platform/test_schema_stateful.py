@@ -21,6 +21,7 @@ from grading_helpers import open_assignment
 from arena.matches import services
 from platform_helpers import active_bot, play_now
 from tournament_helpers import entered
+from quick_tier import examples
 
 SCHEMA_URL = "/api/schema/?format=json"
 ROLES = ("anonymous", "student", "other_student", "ta", "instructor", "other_instructor", "operator")
@@ -74,5 +75,5 @@ def test_no_sequence_of_calls_gives_a_server_error(world_tokens, role):
             case.validate_response(response, checks=[not_a_server_error])
 
     AsRole.run(settings=hypothesis.settings(
-        max_examples=MAX_SEQUENCES, stateful_step_count=STEPS, derandomize=True, deadline=None, database=None,
+        max_examples=examples(MAX_SEQUENCES), stateful_step_count=STEPS, derandomize=True, deadline=None, database=None,
         suppress_health_check=list(HealthCheck), phases=[hypothesis.Phase.generate]))

@@ -1,4 +1,5 @@
-"""`python manage.py similarity FILE... [--starter FILE] [--game GAME] [--json]`, run as the instructor runs it."""
+"""`python manage.py similarity FILE... [--starter FILE] [--game GAME] [--json]`, run as the instructor runs it:
+as a process in one test, through Django's command line in this process in the others (tests/in_process.py)."""
 
 import json
 import shutil
@@ -7,14 +8,21 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.management import execute_from_command_line
+
+from in_process import run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = Path(__file__).parent / "similarity_cases"
 
 
-def similarity_command(*args: str) -> subprocess.CompletedProcess:
+def similarity_process(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "manage.py", "similarity", *args],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def similarity_command(*args: str) -> subprocess.CompletedProcess:
+    return run_main(lambda argv: execute_from_command_line(["manage.py", *argv]), ["similarity", *args])
 
 
 @pytest.fixture
@@ -61,7 +69,7 @@ def test_the_table_is_readable(bots):
 def test_a_file_with_a_syntax_error_is_reported_and_the_rest_compared(bots):
     broken = bots / "broken.py"
     broken.write_text("def act(observation):\n    return 'left'\n  x = 1\n", encoding="utf-8")
-    result = similarity_command(str(bots / "minimax_erin.py"), str(bots / "minimax_erin_renamed.py"),
+    result = similarity_process(str(bots / "minimax_erin.py"), str(bots / "minimax_erin_renamed.py"),
                                 str(broken), "--json")
     assert result.returncode == 1
     assert "Traceback" not in result.stderr

@@ -16,6 +16,7 @@ from arena.tables import services
 from arena.tables.models import Table
 from arena.tables.services import SeatChoice
 from hostile import DEEPEST, nested
+from quick_tier import examples
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +137,7 @@ hostile_values = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.one_of(
     hostile_values,
     st.fixed_dictionaries({"turn": hostile_values, "action": hostile_values}),

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from tournament_helpers import course_with_bots, entered
 from arena.tournaments import services
 from arena.tournaments.models import Tournament
+from quick_tier import examples
 
 pytestmark = pytest.mark.django_db
 ANY_CODE = "def act(observation):\n    return observation['legal_actions'][0]\n"
@@ -75,7 +76,7 @@ FORMAT_CASES = st.sampled_from(Tournament.Format.values).flatmap(lambda format: 
 
 
 @pytest.mark.timeout(300)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=FORMAT_CASES)
 def test_every_setting_is_refused_with_a_message_or_its_pages_answer(client, api_client, make_user, case):
     format, count, options = case

@@ -5,8 +5,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from arena.bots.validation import UploadRejected, check_source
 from platform_helpers import EXAMPLE_BOT
+from quick_tier import examples
 
-FUZZ = settings(max_examples=300, derandomize=True, deadline=None,
+FUZZ = settings(max_examples=examples(300), derandomize=True, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 PYTHONISH = st.sampled_from([b"def act(o):\n    return 1\n", b"class Bot:\n    def act(self, o): pass\n", b"(", b")",
                              b"[", b"\xff", b"\x00", b"\n", b"    ", b"act = 1\n", b"from x import act\n",

@@ -19,6 +19,7 @@ from sandbox_testkit import bot_file, play
 
 from games.core import Verdict
 from sandbox.protocol import ProtocolViolation, Reply, parse_reply, read_reply
+from quick_tier import examples
 
 SEQ = "@SEQ@"  # the number of the message being answered, filled in by the bot (tests/sandbox/bots/hostile_line.py)
 VERDICTS = {verdict.value for verdict in Verdict}
@@ -61,7 +62,7 @@ def first_line(written: bytes, seq: int) -> bytes:
     return written.replace(SEQ.encode(), str(seq).encode()).split(b"\n")[0]
 
 
-@settings(max_examples=600, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(line=hostile_lines, seq=st.integers(0, 3), expected=st.sampled_from(["ready", "action"]))
 def test_the_reader_answers_any_line_with_a_message_or_a_protocol_violation(line, seq, expected):
     try:
@@ -78,7 +79,7 @@ def test_the_reader_answers_any_line_with_a_message_or_a_protocol_violation(line
     json.dumps(reply.action, allow_nan=False)
 
 
-@settings(max_examples=60, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lines=st.lists(hostile_lines, min_size=1, max_size=4))
 def test_whatever_lines_a_bot_writes_its_match_ends_in_a_verdict_on_its_seat(lines):
     written = b"".join(line + b"\n" for line in lines)

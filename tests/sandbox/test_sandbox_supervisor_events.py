@@ -21,6 +21,7 @@ from hostile import DEEPEST, hostile_json_texts, json_values
 from sandbox import pool
 from sandbox.base import one_sweep_at_a_time
 from sandbox.pool import EVENT_FIELDS, EVENT_LINE_BYTES, DockerPlayer, SupervisorFault, WarmContainer
+from quick_tier import examples
 
 # Nested far past json.loads's recursion, within the bound of a line's size; and 200,000 deep, past it too.
 DEEP_LINE = b"[" * 30_000 + b"]" * 30_000 + b"\n"
@@ -91,7 +92,7 @@ frames = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(sent=st.lists(frames, min_size=1, max_size=4))
 def test_whatever_the_supervisor_sends_ends_as_an_event_or_a_fault(sent):
     try:
