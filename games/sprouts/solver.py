@@ -36,6 +36,7 @@ import itertools
 import threading
 import time
 from collections import Counter, OrderedDict
+from collections.abc import Iterable
 from functools import lru_cache
 
 from ..contracts import KEEPS_WIN, LOST_POSITION, THROWS_WIN, UNSETTLED, AnalysisRow
@@ -44,11 +45,23 @@ from .canon import canonical_key, least_rotation
 from .notation import Position, format_position, initial_position, named_moves, spot_lives
 from .store import STORE_MIN_LIVES, SolvedStore
 
-Component = tuple  # a canonical key: regions of boundaries of tokens (-lives, or a linked spot's number)
+# A canonical key: the pure solver's regions of boundaries of tokens (-lives, or a linked spot's number), or
+# the compiled core's bytes (fast.py).
+Component = tuple | bytes
 Game = tuple[Component, ...]  # sorted components
 
 TABLE_SIZE = 1 << 20  # entries per table: a few hundred MB at most, whatever the process solves
 STORE = SolvedStore()
+
+
+class MoveAnalysis(AnalysisRow):
+    """Sprouts' analysis of one move: the contract's row plus what the replay page shows of the solver's word."""
+
+    move: str
+    won_before: bool | None  # None: not settled in the time given
+    keeps_win: bool | None
+    winning_moves: list[str] | None
+    winning_moves_complete: bool
 
 
 class SolveTimeout(Exception):
@@ -100,7 +113,7 @@ def components_of(position: Position) -> Game:
     return tuple(sorted(key for component in game for key in fast.normalise(component)))
 
 
-def _normalise(regions, lives) -> Game:
+def _normalise(regions, lives) -> tuple[tuple, ...]:  # the pure solver's keys
     kept = []
     for reduced, spare in map(_reduce_region, regions, itertools.repeat(lives)):
         if spare > 3:
@@ -143,7 +156,7 @@ def _numbered(regions, lives):
 
 
 @lru_cache(maxsize=TABLE_SIZE)
-def _canonical(drawing, lives) -> Component:
+def _canonical(drawing, lives) -> tuple:
     return canonical_key([list(region) for region in drawing], dict(enumerate(lives)))
 
 
@@ -151,7 +164,7 @@ def _reduce_region(region, lives):
     """The region without dead spots, and its lives (fewer than 2: no line can be drawn in it)."""
     reduced, alive = [], set()
     for boundary in region:
-        merged = []
+        merged: list[int] = []
         for spot in boundary:
             if lives[spot] > 0 and (not merged or merged[-1] != spot):
                 merged.append(spot)
@@ -171,7 +184,7 @@ def _split(regions):
     groups = []
     for region in regions:
         spots = {spot for boundary in region for spot in boundary}
-        met = []
+        met: list[list] = []
         for spot in spots:
             group = group_of.get(spot)
             if group is not None and all(group is not other for other in met):
@@ -195,7 +208,7 @@ def _split(regions):
     return groups
 
 
-def _expand(component: Component):
+def _expand(component: tuple):
     """A canonical key back into regions of spot ids with their lives (every unnamed spot a new id)."""
     lives: dict[int, int] = {}
     fresh = itertools.count(1 + max((t for r in component for b in r for t in b), default=-1))
@@ -334,6 +347,7 @@ def misere_wins(game: Game) -> bool:
     if isinstance(game[0], bytes):  # the compiled core: the same search, in C
         wins = _core_search(fast.misere, game)
     else:
+        ordered: Iterable[Game]
         if len(game) == 1:  # most often: its options are listed smallest first once and for all
             ordered = _smallest_first(game[0])
         else:
@@ -568,14 +582,13 @@ VERDICT_TEXT = {KEEPS_WIN: "keeps the win", THROWS_WIN: "throws the win away",
                 LOST_POSITION: "made in a lost position", UNSETTLED: "not settled"}
 
 
-def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> AnalysisRow:
+def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> MoveAnalysis:
     """One move of a played game: was the mover's position won, and did the move keep it won? Two searches
     settle that (the position before, the position the move led to). The winning moves of a won position
     (`winning_moves`, `winning_moves_complete`) are all searched without `seconds`; with it, only after a
     move that threw the win away (its text names them), with what is left of `seconds`, as many as are
     found. Past `seconds` before the verdict, the row says so (verdict "unsettled");
     what was solved meanwhile is kept."""
-    row = {"step": step, "seat": step % 2, "move": name, "points_lost": None}
     ends = None if seconds is None else time.monotonic() + seconds
     try:
         with deadline(seconds):
@@ -585,9 +598,9 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
             won = mover_wins(components_of(position), misere)
             kept = won and not mover_wins(components_of(moves[name].result), misere)
     except SolveTimeout:
-        return {**row, "won_before": None, "keeps_win": None, "verdict": UNSETTLED, "winning_moves": None,
-                "winning_moves_complete": False,
-                "text": f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s (the game is too young to solve yet)"}
+        return MoveAnalysis(step=step, seat=step % 2, move=name, points_lost=None, won_before=None, keeps_win=None,
+                            verdict=UNSETTLED, winning_moves=None, winning_moves_complete=False,
+                            text=f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s (the game is too young to solve yet)")
     winning, complete = ([name], False) if kept else ([], True)
     if won and (ends is None or not kept):  # under a deadline, named only where the text shows them
         winning, complete = _winning_moves(moves, name if kept else None, misere,
@@ -597,8 +610,8 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
     if verdict == THROWS_WIN:
         named = ", ".join(winning[:6]) + (" ..." if len(winning) > 6 or not complete else "")
         text += f" (winning: {named})" if winning else " (no winning move named within the time)"
-    return {**row, "won_before": won, "keeps_win": kept, "verdict": verdict, "winning_moves": winning,
-            "winning_moves_complete": complete, "text": text}
+    return MoveAnalysis(step=step, seat=step % 2, move=name, points_lost=None, won_before=won, keeps_win=kept,
+                        verdict=verdict, winning_moves=winning, winning_moves_complete=complete, text=text)
 
 
 def _winning_moves(moves: dict, known: str | None, misere: bool, seconds: float | None) -> tuple[list[str], bool]:
@@ -667,7 +680,7 @@ def positions_before(start: Position, names: list[str]) -> list[Position]:
     return positions[:len(names)]
 
 
-def analyse_moves(start: Position, names: list[str], misere: bool, seconds: float | None = None) -> list[AnalysisRow]:
+def analyse_moves(start: Position, names: list[str], misere: bool, seconds: float | None = None) -> list[MoveAnalysis]:
     """analyse_move for every move of a played game (`seconds`: the search allowed per move)."""
     return [analyse_move(position, name, step, misere, seconds)
             for step, (position, name) in enumerate(zip(positions_before(start, names), names))]
