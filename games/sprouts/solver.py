@@ -340,7 +340,7 @@ def misere_wins(game: Game) -> bool:
     """True when the player to move wins under misere play (with no move left, the mover has won)."""
     if not game:
         return True
-    key = f"misere {game!r}" if sum(map(_lives, game)) >= STORE_MIN_LIVES else None
+    key = _store_key(game, misere=True)
     known = STORE.get(key) if key else None
     if known is not None:
         return bool(known)
@@ -451,7 +451,7 @@ def normal_wins(game: Game, heap: int = 0) -> bool:
     if not game:
         return heap != 0
     if isinstance(game[0], bytes):  # the compiled core: the same search, in C
-        key = f"normal {heap} {game!r}" if sum(map(_lives, game)) >= STORE_MIN_LIVES else None
+        key = _store_key(game, misere=False, heap=heap)
         known = STORE.get(key) if key else None
         if known is not None:
             return bool(known)
@@ -617,21 +617,38 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
 def _winning_moves(moves: dict, known: str | None, misere: bool, seconds: float | None) -> tuple[list[str], bool]:
     """The moves of a won position whose result is lost for the opponent, searched within `seconds`
     (`known`: one already found winning); and whether every move was settled."""
-    outcomes: dict[Game, bool | None] = {}  # many moves lead to the same position
-    winning, complete = [], True
+    games = {name: components_of(move.result) for name, move in moves.items()}
+    # Many moves lead to the same position. What the store holds first, for every move: one hard move
+    # searched in order must not keep the stored winning ones behind it from being named in the time.
+    outcomes: dict[Game, bool | None] = {game: stored_outcome(game, misere) for game in set(games.values())}
     if known is not None:
-        outcomes[components_of(moves[known].result)] = False
+        outcomes[games[known]] = False
     try:
         with deadline(seconds):
-            for move_name, move in moves.items():
-                game = components_of(move.result)
-                if game not in outcomes:
+            for game in games.values():
+                if outcomes[game] is None:
                     outcomes[game] = mover_wins(game, misere)
-                if outcomes[game] is False:
-                    winning.append(move_name)
     except SolveTimeout:
-        complete = False
-    return winning, complete
+        pass
+    winning = [name for name, game in games.items() if outcomes[game] is False]
+    return winning, all(outcome is not None for outcome in outcomes.values())
+
+
+def stored_outcome(game: Game, misere: bool) -> bool | None:
+    """The outcome of `game` (True: the mover wins) if the store holds it, without a search."""
+    if not game:
+        return misere
+    key = _store_key(game, misere)
+    known = STORE.get(key) if key else None
+    return None if known is None else bool(known)
+
+
+def _store_key(game: Game, misere: bool, heap: int = 0) -> str | None:
+    """The store's key for a whole game's outcome (misere_wins, normal_wins): only games of many lives are
+    kept, and in normal play only the compiled core's (the pure solver keeps its components' nimbers)."""
+    if sum(map(_lives, game)) < STORE_MIN_LIVES or not (misere or isinstance(game[0], bytes)):
+        return None
+    return f"misere {game!r}" if misere else f"normal {heap} {game!r}"
 
 
 @lru_cache(maxsize=64)  # the warm-up asks for each twice, once per play
@@ -648,12 +665,15 @@ def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) 
     """Solve the openings of classroom games into the store, so that the analysis of their first moves (the
     hard ones: the most lives) answers at once: every position up to `moves` moves from the start, for each
     number of `spots` and both plays, normal play first (it settles; the misere openings of 10 spots take
-    up to minutes each), the shallowest first, each for at most `seconds_per_position`, all for at most
-    `seconds`. Those not settled in their time get what is left of `seconds` in further passes, each
-    position four times as long as in the pass before (a misere 10-spot position one move in needs 10 to
-    over 90 s of CPU). How many were solved, and how many were left unsettled."""
+    up to minutes each), the deepest first, each for at most `seconds_per_position`, all for at most
+    `seconds`. Deepest first because a position whose options are all solved is settled by looking them up
+    (one lost option: won), while searched first it spends its time solving them one line at a time: the
+    misere 10-spot start, won, was not settled in 600 s of warm-up searched first, and is at once searched
+    after its options. Those not settled in their time get what is left of `seconds` in further passes,
+    each position four times as long as in the pass before (a misere 10-spot position one move in needs 8
+    to over 90 s of CPU alone). How many were solved, and how many were left unsettled."""
     ends = time.monotonic() + seconds
-    queue = [(game, misere) for misere in (False, True) for depth in range(moves + 1) for count in spots
+    queue = [(game, misere) for misere in (False, True) for depth in reversed(range(moves + 1)) for count in spots
              for game in opening_games(count, depth)]
     total, solved = len(queue), 0
     while queue:
