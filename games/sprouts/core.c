@@ -960,10 +960,9 @@ static int misere(const uint8_t *key, int len) {
     return result;
 }
 
-/* The misere outcome of a game (keys each followed by 0xFF): 1 won, 0 lost, -1 stopped at `deadline`
- * (seconds of CLOCK_MONOTONIC, 0 for none), -2 a position too large for the core. */
-int sp_misere(const uint8_t *game, int len, double deadline) {
-    deadline_at = deadline;
+/* The key misere() knows a game by (keys each followed by 0xFF): its large components, and its small
+ * ones added up into one form; 0, or -2 for a position too large for the core. */
+static int misere_key(const uint8_t *game, int len, Child *root) {
     if (nforms == 0 || nforms > FORMS_LIMIT) forms_reset();  /* bounded between searches, not within one */
     Piece comps[MAXR], large[MAXR];
     int ncomp = split_game(game, len, comps), nl = 0, form = 0;
@@ -979,10 +978,36 @@ int sp_misere(const uint8_t *game, int len, double deadline) {
     Child *children = NULL;
     int n = 0, cap = 0;
     add_child(&children, &n, &cap, large, nl, form, 0);
-    int result = misere(children[0].key, children[0].len);
-    free(children[0].key);
+    *root = children[0];
     free(children);
+    return 0;
+}
+
+/* The misere outcome of a game (keys each followed by 0xFF): 1 won, 0 lost, -1 stopped at `deadline`
+ * (seconds of CLOCK_MONOTONIC, 0 for none), -2 a position too large for the core. */
+int sp_misere(const uint8_t *game, int len, double deadline) {
+    deadline_at = deadline;
+    Child root;
+    int error = misere_key(game, len, &root);
+    if (error < 0) return error;
+    int result = misere(root.key, root.len);
+    free(root.key);
     return result;
+}
+
+/* A misere outcome settled outside the core (solver.py's search in turns decides a position from its
+ * options' outcomes): into the table as if searched here, so that a search of a position with this one
+ * as an option finds it at once, and queued for the store like the core's own. */
+void sp_misere_learn(const uint8_t *game, int len, int wins) {
+    Child root;
+    if (misere_key(game, len, &root) < 0) return;
+    int form, blen = form_of_key(root.key, root.len, &form);
+    uint32_t h = hash_bytes(root.key, root.len);
+    if (blen > 0 && !table_find(outcome_table(form), root.key, root.len, h)) {
+        table_add(outcome_table(form), root.key, root.len, h)->value = wins;
+        queue_result('m', root.key, root.len, wins, key_lives(root.key, blen));
+    }
+    free(root.key);
 }
 
 /* Components listed so far (a measure of the work done). */
@@ -1076,6 +1101,19 @@ static int wins_with_heap(const uint8_t *comp, int len, int heap) {
     table_add(&heaps, key, len + 1, hk)->value = result;
     queue_result('h', key, len + 1, result, key_lives(comp, len));
     return result;
+}
+
+/* A normal-play outcome of one component plus a heap settled outside the core, as sp_misere_learn. */
+void sp_normal_learn(const uint8_t *comp, int len, int heap, int wins) {
+    uint8_t key[MAXT * 2];
+    if (len >= MAXT * 2) return;
+    memcpy(key, comp, len);
+    key[len] = (uint8_t)heap;
+    uint32_t h = hash_bytes(key, len + 1);
+    if (!table_find(&heaps, key, len + 1, h)) {
+        table_add(&heaps, key, len + 1, h)->value = wins;
+        queue_result('h', key, len + 1, wins, key_lives(comp, len));
+    }
 }
 
 /* The normal-play outcome of a game plus a nim heap: 1 won, 0 lost, -1 stopped at `deadline`, -2 too large. */

@@ -406,6 +406,9 @@ def _widened(node: tuple, depth: int, until: float) -> bool | None:
     turn solved stays in the core's tables for the next turn. None when `until` (time.monotonic(); 0 for
     no limit) passes first."""
     search, game, *args = node
+    stored = stored_outcome(game, search is fast.misere, *args)  # kept by another process, or forgotten
+    if stored is not None:  # by the core since (its tables are bounded)
+        return stored
     if depth == 0:
         return search(game, *args, until)
     known = search(game, *args, _turn_end(FIRST_TURN, until))  # at once if the tables (or the store) have it
@@ -421,8 +424,10 @@ def _widened(node: tuple, depth: int, until: float) -> bool | None:
             if wins is None:
                 left.append(child)
             elif not wins:
+                fast.learn(*node, wins=True)
                 return True
         unsettled, seconds = left, seconds * 4
+    fast.learn(*node, wins=False)
     return False
 
 
@@ -634,11 +639,12 @@ def _winning_moves(moves: dict, known: str | None, misere: bool, seconds: float 
     return winning, all(outcome is not None for outcome in outcomes.values())
 
 
-def stored_outcome(game: Game, misere: bool) -> bool | None:
-    """The outcome of `game` (True: the mover wins) if the store holds it, without a search."""
+def stored_outcome(game: Game, misere: bool, heap: int = 0) -> bool | None:
+    """The outcome of `game` (plus a nim heap in normal play; True: the mover wins) if the store holds
+    it, without a search."""
     if not game:
-        return misere
-    key = _store_key(game, misere)
+        return misere or heap != 0
+    key = _store_key(game, misere, heap)
     known = STORE.get(key) if key else None
     return None if known is None else bool(known)
 
@@ -665,20 +671,21 @@ def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) 
     """Solve the openings of classroom games into the store, so that the analysis of their first moves (the
     hard ones: the most lives) answers at once: every position up to `moves` moves from the start, for each
     number of `spots` and both plays, normal play first (it settles; the misere openings of 10 spots take
-    up to minutes each), the deepest first, each for at most `seconds_per_position`, all for at most
-    `seconds`. Deepest first because a position whose options are all solved is settled by looking them up
-    (one lost option: won), while searched first it spends its time solving them one line at a time: the
-    misere 10-spot start, won, was not settled in 600 s of warm-up searched first, and is at once searched
-    after its options. Those not settled in their time get what is left of `seconds` in further passes,
-    each position four times as long as in the pass before (a misere 10-spot position one move in needs 8
-    to over 90 s of CPU alone). How many were solved, and how many were left unsettled."""
+    up to minutes each), the shallowest first, each for at most `seconds_per_position`, all for at most
+    `seconds`. Those not settled in their time get what is left of `seconds` in further passes, each
+    position four times as long as in the pass before (a misere 10-spot position one move in needs 8 to
+    over 90 s of CPU alone), and the deepest first: a position whose options are all solved is settled by
+    looking them up (one lost option: won), while searched before them it solves them one line at a time
+    (the misere 10-spot start, won, was left unsettled by 600 s of warm-up in the first order; all deepest
+    first, the first pass spent the time on the many deep positions). How many were solved, and how many
+    were left unsettled."""
     ends = time.monotonic() + seconds
-    queue = [(game, misere) for misere in (False, True) for depth in reversed(range(moves + 1)) for count in spots
+    queue = [(game, misere, depth) for misere in (False, True) for depth in range(moves + 1) for count in spots
              for game in opening_games(count, depth)]
     total, solved = len(queue), 0
     while queue:
         left_over = []
-        for game, misere in queue:
+        for game, misere, depth in queue:
             left = ends - time.monotonic()
             if left <= 0:
                 return {"solved": solved, "unsettled": total - solved}
@@ -687,8 +694,8 @@ def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) 
                     mover_wins(game, misere)
                 solved += 1
             except SolveTimeout:
-                left_over.append((game, misere))
-        queue, seconds_per_position = left_over, seconds_per_position * 4
+                left_over.append((game, misere, depth))
+        queue, seconds_per_position = sorted(left_over, key=lambda item: (item[1], -item[2])), seconds_per_position * 4
     return {"solved": solved, "unsettled": 0}
 
 

@@ -278,6 +278,25 @@ def test_misere_outcomes_of_games_with_a_small_part_are_kept_under_its_forms_nam
 
 @compiled
 @pytest.mark.parametrize("misere", [False, True])
+def test_an_outcome_the_search_in_turns_settles_is_kept_as_the_cores_own(misere, monkeypatch):
+    """The search in turns (solver.py) decides a position from its options' outcomes itself; the core is
+    told, so that its tables (for a search with that position among its options) and the store have it."""
+    fast.CORE.lib.sp_reset()
+    monkeypatch.setattr(solver, "_restored_from", solver.STORE)
+    fast.restore([], 1)  # every result goes to the store, whatever its lives
+    try:
+        game = solver.components_of(initial_position(7))  # well over a turn's 0.02 s, in either play
+        with solver.deadline(600):
+            wins = solver.mover_wins(game, misere)
+        key = game[0] + (b"\xff" if misere else b"\x00")  # the core's key: the game, or the component and heap
+        assert (f"core {'m' if misere else 'h'} {key.hex()}", int(wins)) in solver.STORE.items("core ")
+    finally:
+        fast.CORE.lib.sp_reset()
+        fast.restore([], solver.CORE_STORE_MIN_LIVES)
+
+
+@compiled
+@pytest.mark.parametrize("misere", [False, True])
 def test_each_move_is_judged_by_two_searches_and_the_winning_moves_are_the_ones_that_win(misere):
     position = initial_position(4)
     moves = named_moves(position)
