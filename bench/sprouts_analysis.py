@@ -4,7 +4,7 @@ solved positions (cold), then again in a new process that has only that store (a
 --warm SECONDS, once more on a store filled beforehand by `python -m games solve sprouts --warm SECONDS` as
 scripts/setup does (warmed: the openings of 6- to 10-spot games solved, nothing of these games' own).
 
-Run: python bench/sprouts_analysis.py [--spots 10] [--games 2] [--seconds 1.5] [--moves 6] [--warm 600]
+Run: python bench/sprouts_analysis.py [--spots 10] [--games 2] [--seconds 1.5] [--moves 6] [--warm 600 | --warmed FILE]
 (prints figures; --moves N analyses only each game's first N moves, the hard ones, and prints each move's
 wall and CPU time and verdict)
 
@@ -76,11 +76,14 @@ def main():
     parser.add_argument("--games", type=int, default=2, help="random games per play (seeds 0, 1, ...)")
     parser.add_argument("--seconds", type=float, default=1.5, help="search time per move (the site's 1.5)")
     parser.add_argument("--moves", type=int, help="analyse only the first N moves of each game")
-    parser.add_argument("--warm", type=float, help="also a pass on a store warmed for this long, as scripts/setup does")
+    warming = parser.add_mutually_exclusive_group()
+    warming.add_argument("--warm", type=float, help="also a pass on a store warmed for this long, as scripts/setup does")
+    warming.add_argument("--warmed", type=Path, help="also a pass on a copy of this store, warmed beforehand (by "
+                         "`python -m games solve sprouts --warm SECONDS` with ARENA_SPROUTS_STORE=FILE)")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())} ({os.cpu_count()} cores)")
     with tempfile.TemporaryDirectory() as warmed_dir:
-        warmed = Path(warmed_dir) / "warmed.sqlite3"
+        warmed = args.warmed or Path(warmed_dir) / "warmed.sqlite3"
         if args.warm:
             print(f"warming: {warm(warmed, args.warm)}", flush=True)
         for misere in (False, True):
@@ -90,7 +93,7 @@ def main():
                     label = f"{args.spots} spots {'misere' if misere else 'normal'} game {seed}"
                     print(f"{label}: cold    {summary(run(args.spots, misere, seed, args.seconds, store, args.moves))}", flush=True)
                     print(f"{label}: again   {summary(run(args.spots, misere, seed, args.seconds, store, args.moves))}", flush=True)
-                    if args.warm:
+                    if args.warm or args.warmed:
                         copy = Path(scratch) / "warmed.sqlite3"
                         shutil.copy(warmed, copy)  # each game starts from the warmed store alone
                         print(f"{label}: warmed  {summary(run(args.spots, misere, seed, args.seconds, copy, args.moves))}",

@@ -19,6 +19,8 @@ ffibuilder.cdef("""
     long sp_normalise(const uint8_t *key, int n);
     const uint8_t *sp_result(void);
     int sp_misere(const uint8_t *game, int len, double deadline);
+    void sp_misere_learn(const uint8_t *game, int len, int wins);
+    void sp_normal_learn(const uint8_t *comp, int len, int heap, int wins);
     void sp_misere_small(int lives);
     int sp_form(const int *opts, int n);
     int sp_form_sum(int a, int b);

@@ -102,20 +102,16 @@ static int component_key(const int *regs, int nregs, int reversed, uint8_t *key)
         for (int k = 0; k < reg_nb[reg]; k++) {
             Span s = rb[reg_b0[reg] + k];
             Shaped *sh = &shaped[nshaped];
-            uint8_t raw[MAXT / 2];
+            uint8_t raw[MAXT];  /* the lives pattern twice over: every rotation is a slice (no division) */
             for (int i = 0; i < s.len; i++) {
                 int spot = rspots[s.start + (reversed ? s.len - 1 - i : i)];
-                raw[i] = counts[spot] == 1 ? (uint8_t)(ANON + lives[spot]) : 0;
+                raw[i] = raw[i + s.len] = counts[spot] == 1 ? (uint8_t)(ANON + lives[spot]) : 0;
             }
             /* least rotation of the lives pattern; the first such cut on ties */
             int best = 0;
-            for (int i = 1; i < s.len; i++) {
-                for (int j = 0; j < s.len; j++) {
-                    uint8_t x = raw[(i + j) % s.len], y = raw[(best + j) % s.len];
-                    if (x != y) { if (x < y) best = i; break; }
-                }
-            }
-            for (int i = 0; i < s.len; i++) sh->shape[i] = raw[(best + i) % s.len];
+            for (int i = 1; i < s.len; i++)
+                if (raw[i] <= raw[best] && memcmp(raw + i, raw + best, s.len) < 0) best = i;
+            memcpy(sh->shape, raw + best, s.len);
             sh->len = s.len;
             sh->rot = best;
             sh->b = reg_b0[reg] + k;
@@ -141,8 +137,7 @@ static int component_key(const int *regs, int nregs, int reversed, uint8_t *key)
         for (int k = 0; k < region_order[r]->n; k++) {
             Shaped *sh = shaped_order[region_order[r]->first + k];
             Span s = rb[sh->b];
-            for (int i = 0; i < s.len; i++) {
-                int pos = (sh->rot + i) % s.len;
+            for (int i = 0, pos = sh->rot; i < s.len; i++, pos = pos + 1 == s.len ? 0 : pos + 1) {
                 int spot = rspots[s.start + (reversed ? s.len - 1 - pos : pos)];
                 if (counts[spot] == 1) {
                     key[n++] = (uint8_t)(ANON + lives[spot]);
@@ -617,17 +612,67 @@ static int nforms = 0, forms_cap = 0;
 static int *form_slots = NULL;  /* open addressing over forms: id + 1, 0 empty */
 static size_t form_slots_cap = 0;
 static signed char *form_won = NULL;  /* the misere outcome of each form alone: -1 not known yet */
+/* Each form's name outside this process: a 128-bit hash of the set of its options' names (the form 0's
+ * fixed), so that outcomes of games with a small part can be kept in the shared store and read by any
+ * process, whatever numbers its forms were given. Options are a set (no repeats), so summing their mixed
+ * names is an order-free hash of it. A collision of two 128-bit names would mislead; its odds among even
+ * 10^9 forms are below 10^-20. */
+typedef struct { uint64_t a, b; } FormName;
+static FormName *form_names = NULL;
+static int *name_slots = NULL;  /* open addressing over the forms by name: id + 1, 0 empty */
+static size_t name_slots_cap = 0;
+/* comp_forms holds form numbers (emptied with the forms); form_outcomes is keyed by names (kept). */
 static Table comp_forms = {NULL, 0, 0, 2000000}, form_outcomes = {NULL, 0, 0, 2000000};
 typedef struct { uint64_t pair; int id; } SumEntry;
 static SumEntry *sums = NULL;  /* (a, b) -> the form of a + b; pair 0 empty */
 static size_t sums_cap = 0, sums_used = 0;
-#define FORM_MARK 0xFB  /* a game key's last 5 bytes when it has a small part: the mark, its form's number */
+#define FORM_MARK 0xFB  /* a game key's last 17 bytes when it has a small part: the mark, its form's name */
+#define FORM_NAME_BYTES 16
 #define FORMS_LIMIT 4000000
 
 static uint32_t hash_ints(const int *a, int n) {
     uint32_t h = 2166136261u;
     for (int i = 0; i < n; i++) { h ^= (uint32_t)a[i]; h *= 16777619u; h ^= h >> 15; }
     return h;
+}
+
+static uint64_t mix64(uint64_t x) {  /* splitmix64's finaliser */
+    x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 27; x *= 0x94D049BB133111EBull; return x ^ (x >> 31);
+}
+
+static FormName name_of(const int *opts, int n) {
+    FormName name = {0x9E3779B97F4A7C15ull + (uint64_t)n, 0xD1B54A32D192ED03ull ^ (uint64_t)n};
+    for (int k = 0; k < n; k++) {
+        name.a += mix64(form_names[opts[k]].a);
+        name.b += mix64(form_names[opts[k]].b ^ 0x2545F4914F6CDD1Dull);
+    }
+    name.a = mix64(name.a); name.b = mix64(name.b + 0x632BE59BD9B4E019ull);
+    return name;
+}
+
+static void add_name(int id) {
+    if ((size_t)(id + 1) * 2 > name_slots_cap) {
+        size_t cap = name_slots_cap ? name_slots_cap * 2 : 1 << 16;
+        int *slots = calloc(cap, sizeof(int));
+        for (int other = 0; other < id; other++) {
+            size_t j = form_names[other].a & (cap - 1);
+            while (slots[j]) j = (j + 1) & (cap - 1);
+            slots[j] = other + 1;
+        }
+        free(name_slots);
+        name_slots = slots; name_slots_cap = cap;
+    }
+    size_t j = form_names[id].a & (name_slots_cap - 1);
+    while (name_slots[j]) j = (j + 1) & (name_slots_cap - 1);
+    name_slots[j] = id + 1;
+}
+
+/* The number of the form named `name` in this process (every name read from a key was made here). */
+static int form_named(FormName name) {
+    for (size_t j = name.a & (name_slots_cap - 1);; j = (j + 1) & (name_slots_cap - 1)) {
+        int id = name_slots[j] - 1;
+        if (id < 0 || (form_names[id].a == name.a && form_names[id].b == name.b)) return id;
+    }
 }
 
 static int intern_form(const int *opts, int n) {
@@ -651,12 +696,15 @@ static int intern_form(const int *opts, int n) {
         forms_cap = forms_cap * 2 + 4096;
         forms = realloc(forms, forms_cap * sizeof(Form));
         form_won = realloc(form_won, forms_cap);
+        form_names = realloc(form_names, forms_cap * sizeof(FormName));
     }
+    form_names[nforms] = name_of(opts, n);
     forms[nforms].opts = malloc(n ? n * sizeof(int) : 1);
     memcpy(forms[nforms].opts, opts, n * sizeof(int));
     forms[nforms].n = n;
     form_won[nforms] = -1;
     form_slots[j] = nforms + 1;
+    add_name(nforms);
     return nforms++;
 }
 
@@ -664,8 +712,9 @@ static void forms_reset(void) {
     for (int id = 0; id < nforms; id++) free(forms[id].opts);
     nforms = 0;
     if (form_slots) memset(form_slots, 0, form_slots_cap * sizeof(int));
+    if (name_slots) memset(name_slots, 0, name_slots_cap * sizeof(int));
     free(sums); sums = NULL; sums_cap = sums_used = 0;
-    table_clear(&comp_forms); table_clear(&form_outcomes);
+    table_clear(&comp_forms);  /* form_outcomes stays: its keys name forms, not number them */
     intern_form(NULL, 0);  /* form 0: the game with no move */
 }
 
@@ -787,11 +836,17 @@ int sp_form_sum(int a, int b) { if (nforms == 0) forms_reset(); return sum_forms
 int sp_form_wins(int id) { if (nforms == 0) forms_reset(); return form_wins(id); }
 
 /* A game key: the large components (each followed by C_END), then, when the small ones are not all
- * gone, FORM_MARK and their sum's form in 4 bytes. */
+ * gone, FORM_MARK and their sum's form's name. (No component's byte is FORM_MARK: 11 lives.) */
+static int has_form(const uint8_t *key, int len) {
+    return len > FORM_NAME_BYTES && key[len - 1 - FORM_NAME_BYTES] == FORM_MARK;
+}
+
 static int form_of_key(const uint8_t *key, int len, int *form) {
-    if (len >= 5 && key[len - 5] == FORM_MARK) {
-        *form = key[len - 4] << 24 | key[len - 3] << 16 | key[len - 2] << 8 | key[len - 1];
-        return len - 5;
+    if (has_form(key, len)) {
+        FormName name;
+        memcpy(&name, key + len - FORM_NAME_BYTES, FORM_NAME_BYTES);
+        *form = form_named(name);
+        return len - 1 - FORM_NAME_BYTES;
     }
     *form = 0;
     return len;
@@ -806,14 +861,15 @@ static int cmp_child(const void *x, const void *y) {
 static Child *add_child(Child **children, int *n, int *cap, Piece *parts, int np, int form, int largest) {
     if (*n == *cap) { *cap = *cap * 2 + 64; *children = realloc(*children, *cap * sizeof(Child)); }
     qsort(parts, np, sizeof(Piece), cmp_piece);
-    int clen = 5;
+    int clen = 1 + FORM_NAME_BYTES;
     for (int k = 0; k < np; k++) clen += parts[k].len + 1;
     Child *ch = &(*children)[*n];
     ch->key = malloc(clen); ch->len = 0; ch->largest = largest; ch->order = *n;
     for (int k = 0; k < np; k++) { memcpy(ch->key + ch->len, parts[k].p, parts[k].len); ch->len += parts[k].len; ch->key[ch->len++] = C_END; }
     if (form) {
         ch->key[ch->len++] = FORM_MARK;
-        for (int s = 24; s >= 0; s -= 8) ch->key[ch->len++] = (uint8_t)(form >> s);
+        memcpy(ch->key + ch->len, &form_names[form], FORM_NAME_BYTES);
+        ch->len += FORM_NAME_BYTES;
     }
     (*n)++;
     return ch;
@@ -898,16 +954,15 @@ static int misere(const uint8_t *key, int len) {
     free(children);
     if (result >= 0) {
         table_add(table, key, len, h)->value = result;
-        /* only results of whole drawings go to the store: a form's number means nothing to another process */
-        if (!form) queue_result('m', key, len, result, key_lives(key, len));
+        /* to the store when its drawn part is large enough (a form's name means the same in every process) */
+        queue_result('m', key, len, result, key_lives(key, blen));
     }
     return result;
 }
 
-/* The misere outcome of a game (keys each followed by 0xFF): 1 won, 0 lost, -1 stopped at `deadline`
- * (seconds of CLOCK_MONOTONIC, 0 for none), -2 a position too large for the core. */
-int sp_misere(const uint8_t *game, int len, double deadline) {
-    deadline_at = deadline;
+/* The key misere() knows a game by (keys each followed by 0xFF): its large components, and its small
+ * ones added up into one form; 0, or -2 for a position too large for the core. */
+static int misere_key(const uint8_t *game, int len, Child *root) {
     if (nforms == 0 || nforms > FORMS_LIMIT) forms_reset();  /* bounded between searches, not within one */
     Piece comps[MAXR], large[MAXR];
     int ncomp = split_game(game, len, comps), nl = 0, form = 0;
@@ -923,10 +978,36 @@ int sp_misere(const uint8_t *game, int len, double deadline) {
     Child *children = NULL;
     int n = 0, cap = 0;
     add_child(&children, &n, &cap, large, nl, form, 0);
-    int result = misere(children[0].key, children[0].len);
-    free(children[0].key);
+    *root = children[0];
     free(children);
+    return 0;
+}
+
+/* The misere outcome of a game (keys each followed by 0xFF): 1 won, 0 lost, -1 stopped at `deadline`
+ * (seconds of CLOCK_MONOTONIC, 0 for none), -2 a position too large for the core. */
+int sp_misere(const uint8_t *game, int len, double deadline) {
+    deadline_at = deadline;
+    Child root;
+    int error = misere_key(game, len, &root);
+    if (error < 0) return error;
+    int result = misere(root.key, root.len);
+    free(root.key);
     return result;
+}
+
+/* A misere outcome settled outside the core (solver.py's search in turns decides a position from its
+ * options' outcomes): into the table as if searched here, so that a search of a position with this one
+ * as an option finds it at once, and queued for the store like the core's own. */
+void sp_misere_learn(const uint8_t *game, int len, int wins) {
+    Child root;
+    if (misere_key(game, len, &root) < 0) return;
+    int form, blen = form_of_key(root.key, root.len, &form);
+    uint32_t h = hash_bytes(root.key, root.len);
+    if (blen > 0 && !table_find(outcome_table(form), root.key, root.len, h)) {
+        table_add(outcome_table(form), root.key, root.len, h)->value = wins;
+        queue_result('m', root.key, root.len, wins, key_lives(root.key, blen));
+    }
+    free(root.key);
 }
 
 /* Components listed so far (a measure of the work done). */
@@ -1022,6 +1103,19 @@ static int wins_with_heap(const uint8_t *comp, int len, int heap) {
     return result;
 }
 
+/* A normal-play outcome of one component plus a heap settled outside the core, as sp_misere_learn. */
+void sp_normal_learn(const uint8_t *comp, int len, int heap, int wins) {
+    uint8_t key[MAXT * 2];
+    if (len >= MAXT * 2) return;
+    memcpy(key, comp, len);
+    key[len] = (uint8_t)heap;
+    uint32_t h = hash_bytes(key, len + 1);
+    if (!table_find(&heaps, key, len + 1, h)) {
+        table_add(&heaps, key, len + 1, h)->value = wins;
+        queue_result('h', key, len + 1, wins, key_lives(comp, len));
+    }
+}
+
 /* The normal-play outcome of a game plus a nim heap: 1 won, 0 lost, -1 stopped at `deadline`, -2 too large. */
 int sp_normal(const uint8_t *game, int len, int heap, double deadline) {
     deadline_at = deadline;
@@ -1032,6 +1126,7 @@ int sp_normal(const uint8_t *game, int len, int heap, double deadline) {
 
 void sp_reset(void) {
     table_clear(&outcomes); table_clear(&listed); table_clear(&nimbers); table_clear(&heaps);
+    table_clear(&form_outcomes);
     forms_reset();
 }
 
@@ -1058,7 +1153,7 @@ void sp_import(const uint8_t *records, long len) {
     while (i + 4 <= len) {
         int kind = records[i], value = records[i + 1], size = records[i + 2] << 8 | records[i + 3];
         const uint8_t *key = records + i + 4;
-        Table *t = kind == 'n' ? &nimbers : kind == 'h' ? &heaps : &outcomes;
+        Table *t = kind == 'n' ? &nimbers : kind == 'h' ? &heaps : has_form(key, size) ? &form_outcomes : &outcomes;
         uint32_t h = hash_bytes(key, size);
         if (!table_find(t, key, size, h)) table_add(t, key, size, h)->value = value;
         i += 4 + size;

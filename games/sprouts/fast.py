@@ -95,6 +95,19 @@ def normal(game: tuple[bytes, ...], heap: int, deadline: float) -> bool | None:
         return _outcome(CORE.lib.sp_normal(key, len(key), heap, deadline))
 
 
+def learn(search, game: tuple[bytes, ...], *args, wins: bool) -> None:
+    """Tell the core an outcome settled outside it (solver.py's search in turns decides a position from
+    its options), so that the core's own search of a position with this one among its options finds it at
+    once, and the store gets it with the core's results. (`search`, `game`, `args`: the node, as
+    misere() or normal() would be called; normal play for one component only, as the core keys it.)"""
+    key = b"".join(component + b"\xff" for component in game)
+    with _LOCK:
+        if search is misere:
+            CORE.lib.sp_misere_learn(key, len(key), int(wins))
+        elif len(game) == 1:
+            CORE.lib.sp_normal_learn(game[0], len(game[0]), args[0], int(wins))
+
+
 def _outcome(result: int) -> bool | None:
     if result == -2:
         raise OverflowError("a position too large for the compiled core")

@@ -36,6 +36,7 @@ import itertools
 import threading
 import time
 from collections import Counter, OrderedDict
+from collections.abc import Iterable
 from functools import lru_cache
 
 from ..contracts import KEEPS_WIN, LOST_POSITION, THROWS_WIN, UNSETTLED, AnalysisRow
@@ -44,11 +45,23 @@ from .canon import canonical_key, least_rotation
 from .notation import Position, format_position, initial_position, named_moves, spot_lives
 from .store import STORE_MIN_LIVES, SolvedStore
 
-Component = tuple  # a canonical key: regions of boundaries of tokens (-lives, or a linked spot's number)
+# A canonical key: the pure solver's regions of boundaries of tokens (-lives, or a linked spot's number), or
+# the compiled core's bytes (fast.py).
+Component = tuple | bytes
 Game = tuple[Component, ...]  # sorted components
 
 TABLE_SIZE = 1 << 20  # entries per table: a few hundred MB at most, whatever the process solves
 STORE = SolvedStore()
+
+
+class MoveAnalysis(AnalysisRow):
+    """Sprouts' analysis of one move: the contract's row plus what the replay page shows of the solver's word."""
+
+    move: str
+    won_before: bool | None  # None: not settled in the time given
+    keeps_win: bool | None
+    winning_moves: list[str] | None
+    winning_moves_complete: bool
 
 
 class SolveTimeout(Exception):
@@ -100,7 +113,7 @@ def components_of(position: Position) -> Game:
     return tuple(sorted(key for component in game for key in fast.normalise(component)))
 
 
-def _normalise(regions, lives) -> Game:
+def _normalise(regions, lives) -> tuple[tuple, ...]:  # the pure solver's keys
     kept = []
     for reduced, spare in map(_reduce_region, regions, itertools.repeat(lives)):
         if spare > 3:
@@ -143,7 +156,7 @@ def _numbered(regions, lives):
 
 
 @lru_cache(maxsize=TABLE_SIZE)
-def _canonical(drawing, lives) -> Component:
+def _canonical(drawing, lives) -> tuple:
     return canonical_key([list(region) for region in drawing], dict(enumerate(lives)))
 
 
@@ -151,7 +164,7 @@ def _reduce_region(region, lives):
     """The region without dead spots, and its lives (fewer than 2: no line can be drawn in it)."""
     reduced, alive = [], set()
     for boundary in region:
-        merged = []
+        merged: list[int] = []
         for spot in boundary:
             if lives[spot] > 0 and (not merged or merged[-1] != spot):
                 merged.append(spot)
@@ -171,7 +184,7 @@ def _split(regions):
     groups = []
     for region in regions:
         spots = {spot for boundary in region for spot in boundary}
-        met = []
+        met: list[list] = []
         for spot in spots:
             group = group_of.get(spot)
             if group is not None and all(group is not other for other in met):
@@ -195,7 +208,7 @@ def _split(regions):
     return groups
 
 
-def _expand(component: Component):
+def _expand(component: tuple):
     """A canonical key back into regions of spot ids with their lives (every unnamed spot a new id)."""
     lives: dict[int, int] = {}
     fresh = itertools.count(1 + max((t for r in component for b in r for t in b), default=-1))
@@ -327,13 +340,14 @@ def misere_wins(game: Game) -> bool:
     """True when the player to move wins under misere play (with no move left, the mover has won)."""
     if not game:
         return True
-    key = f"misere {game!r}" if sum(map(_lives, game)) >= STORE_MIN_LIVES else None
+    key = _store_key(game, misere=True)
     known = STORE.get(key) if key else None
     if known is not None:
         return bool(known)
     if isinstance(game[0], bytes):  # the compiled core: the same search, in C
         wins = _core_search(fast.misere, game)
     else:
+        ordered: Iterable[Game]
         if len(game) == 1:  # most often: its options are listed smallest first once and for all
             ordered = _smallest_first(game[0])
         else:
@@ -392,6 +406,9 @@ def _widened(node: tuple, depth: int, until: float) -> bool | None:
     turn solved stays in the core's tables for the next turn. None when `until` (time.monotonic(); 0 for
     no limit) passes first."""
     search, game, *args = node
+    stored = stored_outcome(game, search is fast.misere, *args)  # kept by another process, or forgotten
+    if stored is not None:  # by the core since (its tables are bounded)
+        return stored
     if depth == 0:
         return search(game, *args, until)
     known = search(game, *args, _turn_end(FIRST_TURN, until))  # at once if the tables (or the store) have it
@@ -407,8 +424,10 @@ def _widened(node: tuple, depth: int, until: float) -> bool | None:
             if wins is None:
                 left.append(child)
             elif not wins:
+                fast.learn(*node, wins=True)
                 return True
         unsettled, seconds = left, seconds * 4
+    fast.learn(*node, wins=False)
     return False
 
 
@@ -437,7 +456,7 @@ def normal_wins(game: Game, heap: int = 0) -> bool:
     if not game:
         return heap != 0
     if isinstance(game[0], bytes):  # the compiled core: the same search, in C
-        key = f"normal {heap} {game!r}" if sum(map(_lives, game)) >= STORE_MIN_LIVES else None
+        key = _store_key(game, misere=False, heap=heap)
         known = STORE.get(key) if key else None
         if known is not None:
             return bool(known)
@@ -568,14 +587,13 @@ VERDICT_TEXT = {KEEPS_WIN: "keeps the win", THROWS_WIN: "throws the win away",
                 LOST_POSITION: "made in a lost position", UNSETTLED: "not settled"}
 
 
-def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> AnalysisRow:
+def analyse_move(position: Position, name: str, step: int, misere: bool, seconds: float | None = None) -> MoveAnalysis:
     """One move of a played game: was the mover's position won, and did the move keep it won? Two searches
     settle that (the position before, the position the move led to). The winning moves of a won position
     (`winning_moves`, `winning_moves_complete`) are all searched without `seconds`; with it, only after a
     move that threw the win away (its text names them), with what is left of `seconds`, as many as are
     found. Past `seconds` before the verdict, the row says so (verdict "unsettled");
     what was solved meanwhile is kept."""
-    row = {"step": step, "seat": step % 2, "move": name, "points_lost": None}
     ends = None if seconds is None else time.monotonic() + seconds
     try:
         with deadline(seconds):
@@ -585,9 +603,9 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
             won = mover_wins(components_of(position), misere)
             kept = won and not mover_wins(components_of(moves[name].result), misere)
     except SolveTimeout:
-        return {**row, "won_before": None, "keeps_win": None, "verdict": UNSETTLED, "winning_moves": None,
-                "winning_moves_complete": False,
-                "text": f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s (the game is too young to solve yet)"}
+        return MoveAnalysis(step=step, seat=step % 2, move=name, points_lost=None, won_before=None, keeps_win=None,
+                            verdict=UNSETTLED, winning_moves=None, winning_moves_complete=False,
+                            text=f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s (the game is too young to solve yet)")
     winning, complete = ([name], False) if kept else ([], True)
     if won and (ends is None or not kept):  # under a deadline, named only where the text shows them
         winning, complete = _winning_moves(moves, name if kept else None, misere,
@@ -597,28 +615,46 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
     if verdict == THROWS_WIN:
         named = ", ".join(winning[:6]) + (" ..." if len(winning) > 6 or not complete else "")
         text += f" (winning: {named})" if winning else " (no winning move named within the time)"
-    return {**row, "won_before": won, "keeps_win": kept, "verdict": verdict, "winning_moves": winning,
-            "winning_moves_complete": complete, "text": text}
+    return MoveAnalysis(step=step, seat=step % 2, move=name, points_lost=None, won_before=won, keeps_win=kept,
+                        verdict=verdict, winning_moves=winning, winning_moves_complete=complete, text=text)
 
 
 def _winning_moves(moves: dict, known: str | None, misere: bool, seconds: float | None) -> tuple[list[str], bool]:
     """The moves of a won position whose result is lost for the opponent, searched within `seconds`
     (`known`: one already found winning); and whether every move was settled."""
-    outcomes: dict[Game, bool | None] = {}  # many moves lead to the same position
-    winning, complete = [], True
+    games = {name: components_of(move.result) for name, move in moves.items()}
+    # Many moves lead to the same position. What the store holds first, for every move: one hard move
+    # searched in order must not keep the stored winning ones behind it from being named in the time.
+    outcomes: dict[Game, bool | None] = {game: stored_outcome(game, misere) for game in set(games.values())}
     if known is not None:
-        outcomes[components_of(moves[known].result)] = False
+        outcomes[games[known]] = False
     try:
         with deadline(seconds):
-            for move_name, move in moves.items():
-                game = components_of(move.result)
-                if game not in outcomes:
+            for game in games.values():
+                if outcomes[game] is None:
                     outcomes[game] = mover_wins(game, misere)
-                if outcomes[game] is False:
-                    winning.append(move_name)
     except SolveTimeout:
-        complete = False
-    return winning, complete
+        pass
+    winning = [name for name, game in games.items() if outcomes[game] is False]
+    return winning, all(outcome is not None for outcome in outcomes.values())
+
+
+def stored_outcome(game: Game, misere: bool, heap: int = 0) -> bool | None:
+    """The outcome of `game` (plus a nim heap in normal play; True: the mover wins) if the store holds
+    it, without a search."""
+    if not game:
+        return misere or heap != 0
+    key = _store_key(game, misere, heap)
+    known = STORE.get(key) if key else None
+    return None if known is None else bool(known)
+
+
+def _store_key(game: Game, misere: bool, heap: int = 0) -> str | None:
+    """The store's key for a whole game's outcome (misere_wins, normal_wins): only games of many lives are
+    kept, and in normal play only the compiled core's (the pure solver keeps its components' nimbers)."""
+    if sum(map(_lives, game)) < STORE_MIN_LIVES or not (misere or isinstance(game[0], bytes)):
+        return None
+    return f"misere {game!r}" if misere else f"normal {heap} {game!r}"
 
 
 @lru_cache(maxsize=64)  # the warm-up asks for each twice, once per play
@@ -637,8 +673,12 @@ def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) 
     number of `spots` and both plays, normal play first (it settles; the misere openings of 10 spots take
     up to minutes each), the shallowest first, each for at most `seconds_per_position`, all for at most
     `seconds`. Those not settled in their time get what is left of `seconds` in further passes, each
-    position four times as long as in the pass before (a misere 10-spot position one move in needs 10 to
-    over 90 s of CPU). How many were solved, and how many were left unsettled."""
+    position four times as long as in the pass before (a misere 10-spot position one move in needs 8 to
+    over 90 s of CPU alone). A position left over whose winning move was solved meanwhile (the misere
+    10-spot start, once its move to a lost position is) settles at once by looking it up (the core is told
+    what the search in turns decides: fast.learn). Not the deepest first: in a pass of 30 s each, the 89
+    misere 10-spot positions two moves in took the 600 s; in a later pass, the 12 left of them took it
+    before the start was asked again. How many were solved, and how many were left unsettled."""
     ends = time.monotonic() + seconds
     queue = [(game, misere) for misere in (False, True) for depth in range(moves + 1) for count in spots
              for game in opening_games(count, depth)]
@@ -667,7 +707,7 @@ def positions_before(start: Position, names: list[str]) -> list[Position]:
     return positions[:len(names)]
 
 
-def analyse_moves(start: Position, names: list[str], misere: bool, seconds: float | None = None) -> list[AnalysisRow]:
+def analyse_moves(start: Position, names: list[str], misere: bool, seconds: float | None = None) -> list[MoveAnalysis]:
     """analyse_move for every move of a played game (`seconds`: the search allowed per move)."""
     return [analyse_move(position, name, step, misere, seconds)
             for step, (position, name) in enumerate(zip(positions_before(start, names), names))]

@@ -254,6 +254,49 @@ def test_misere_forms_of_small_components_keep_every_outcome(form_lives, seed):
 
 
 @compiled
+def test_misere_outcomes_of_games_with_a_small_part_are_kept_under_its_forms_name_for_other_processes():
+    """A misere result of a game with a small component (searched as its form) goes to the store under the
+    form's name, which is the same in a process that numbered its forms in another order: put back into
+    emptied tables, it answers that game without a component of its drawn part listed."""
+    # A game of a 9-life component and a 2-life one (whose form, {0}, does not simplify away).
+    game = next(game for game in map(solver.components_of, random_positions(5, 13, every=1))
+                if len(game) == 2 and sorted(map(fast.lives, game)) == [2, 9])
+    small, large = sorted(game, key=fast.lives)
+    fast.CORE.lib.sp_reset()
+    try:
+        fast.restore([], fast.lives(large))  # every result of at least the large part's lives goes out
+        wins = fast.misere(game, 0.0)
+        kept = fast.exported()
+        fast.CORE.lib.sp_reset()
+        fast.misere((small,), 0.0)  # the small part's forms first: numbered otherwise than in the search
+        listed_for_the_small_part = fast.CORE.lib.sp_listed()
+        fast.restore(kept, fast.lives(large))
+        assert fast.misere(game, 0.0) == wins == solver.misere_wins(pure_game(game))
+        assert fast.CORE.lib.sp_listed() == listed_for_the_small_part
+    finally:
+        fast.CORE.lib.sp_reset()
+
+
+@compiled
+@pytest.mark.parametrize("misere", [False, True])
+def test_an_outcome_the_search_in_turns_settles_is_kept_as_the_cores_own(misere, monkeypatch):
+    """The search in turns (solver.py) decides a position from its options' outcomes itself; the core is
+    told, so that its tables (for a search with that position among its options) and the store have it."""
+    fast.CORE.lib.sp_reset()
+    monkeypatch.setattr(solver, "_restored_from", solver.STORE)
+    fast.restore([], 1)  # every result goes to the store, whatever its lives
+    try:
+        game = solver.components_of(initial_position(7))  # well over a turn's 0.02 s, in either play
+        with solver.deadline(600):
+            wins = solver.mover_wins(game, misere)
+        key = game[0] + (b"\xff" if misere else b"\x00")  # the core's key: the game, or the component and heap
+        assert (f"core {'m' if misere else 'h'} {key.hex()}", int(wins)) in solver.STORE.items("core ")
+    finally:
+        fast.CORE.lib.sp_reset()
+        fast.restore([], solver.CORE_STORE_MIN_LIVES)
+
+
+@compiled
 @pytest.mark.parametrize("misere", [False, True])
 def test_each_move_is_judged_by_two_searches_and_the_winning_moves_are_the_ones_that_win(misere):
     position = initial_position(4)
