@@ -29,10 +29,10 @@ maker is gone (a killed worker process: no sweep needed).
 
 A shared pool can also start a version's container before any match wants it (`warm_up`: the platform
 does it once a new version passes its validation, so that its first match finds it warm). Such a
-container is like any other idle one (its idle time, its maker, the pool's bound), but it only takes
-free room (it never evicts a container a match started), and an owner keeps at most AHEAD_PER_OWNER of
-them: a newer one replaces that owner's oldest, so a student who uploads thirty versions holds two
-containers, not the room of the others' warm-ups.
+container is like any other idle one (its idle time, its maker, the pool's bound; a full pool makes room
+for it as for a match, by removing its least recently used idle container, never one in a match), and an
+owner keeps at most AHEAD_PER_OWNER of them: a newer one replaces that owner's oldest, so a student who
+uploads thirty versions holds two containers, not the room of the others'.
 See docs/operator-sandbox.md.
 """
 
@@ -759,8 +759,11 @@ class WarmPool:
         """Start a container for `key`, `bot` and `limits` and leave it idle in the shared folder before any
         match wants it (see the module): its id; None if none was started: the pool is not shared (no other
         process would find it), a container of this key is there already (idle or in a match, whichever
-        process's), or the pool has no free room (a warm-up evicts nothing). `owner` names whose it is: the
-        owner's oldest containers started ahead go first, so that they have AHEAD_PER_OWNER at most."""
+        process's), or the pool is full of containers in matches (a match past the bound gets a container of
+        its own; a warm-up then starts none). A full pool makes room as for a match: its least recently used
+        idle container goes (a busy host's pool is full of idle containers, and the new version is the one
+        likely to play next). `owner` names whose it is: the owner's oldest containers started ahead go
+        first, so that they have AHEAD_PER_OWNER at most."""
         if self.share_dir is None:
             return None
         self.reap()
@@ -770,7 +773,7 @@ class WarmPool:
         ahead_of = hashlib.sha256(owner.encode()).hexdigest()[:16]
         for container in self._take_started_ahead(ahead_of, keep=AHEAD_PER_OWNER - 1):
             container.remove()
-        container = self._start(pool_key, bot, limits, make_room=False, ahead_of=ahead_of)
+        container = self._start(pool_key, bot, limits, past_the_bound=False, ahead_of=ahead_of)
         if container is None:
             return None
         self._release(container, reusable=True)  # parked: the first match of any process of the host takes it
@@ -865,24 +868,25 @@ class WarmPool:
                 return found
         return None
 
-    def _start(self, pool_key: tuple, bot: bytes, limits: Limits, *, make_room: bool = True,
+    def _start(self, pool_key: tuple, bot: bytes, limits: Limits, *, past_the_bound: bool = True,
                ahead_of: str | None = None) -> WarmContainer | None:
-        """A new container, kept in the pool if it has room: least recently used idle ones make room (None
-        instead, without `make_room`, when there is none); the containers still starting count, so that
-        seats starting at once never take the pool past its bound."""
+        """A new container, kept in the pool if it has room: least recently used idle ones make room; when
+        the rest are in matches, a container for one match only (None instead, without `past_the_bound`).
+        The containers still starting count, so that seats starting at once never take the pool past its
+        bound."""
         from .image import image_tag
 
         evicted = []
         with self._lock:
             # Least recently used first; not one another process is using.
-            for container in list(self._idle) if make_room else ():
+            for container in list(self._idle):
                 if self._occupied() < self.max_containers:
                     break
                 if container.take_lease():
                     self._idle.remove(container)
                     evicted.append(container)
             pooled = self._occupied() < self.max_containers
-            if not (pooled or make_room):
+            if not (pooled or past_the_bound):
                 return None
             self._starting += pooled
         for container in evicted:

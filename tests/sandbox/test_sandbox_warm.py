@@ -363,7 +363,9 @@ def test_a_pool_that_is_not_shared_warms_nothing_up(docker_image, tmp_path):
     assert pool.idle_containers() == []
 
 
-def test_an_owners_uploads_keep_few_containers_warm_and_a_warm_up_takes_no_ones_room(docker_image, tmp_path):
+def test_an_owners_uploads_keep_few_containers_warm_and_a_full_pool_makes_room_as_for_a_match(docker_image,
+                                                                                                tmp_path):
+    from games.referee import setup_info
     from sandbox.pool import AHEAD_PER_OWNER
 
     share = tmp_path / "share"
@@ -379,13 +381,29 @@ def test_an_owners_uploads_keep_few_containers_warm_and_a_warm_up_takes_no_ones_
         assert set(pool.idle_containers()) == {bens, *anns[-AHEAD_PER_OWNER:]}
         assert set(containers_of(made)) == {bens, *anns[-AHEAD_PER_OWNER:]}
 
-        # The pool is full: cyd's warm-up evicts nobody's container (a match would).
-        assert pool.warm_up("version:1:cyd", code, LIMITS, owner="cyd") is None
-        assert set(pool.idle_containers()) == {bens, *anns[-AHEAD_PER_OWNER:]}
+        # The pool is full of idle containers: cyd's warm-up makes room as a match would, by removing the
+        # least recently used (ben's), and her first match then plays in it.
+        cyds = pool.warm_up("version:1:cyd", code, LIMITS, owner="cyd")
+        made.add(cyds)
+        assert set(pool.idle_containers()) == {cyds, *anns[-AHEAD_PER_OWNER:]}
+        assert containers_of({bens}) == []
         seat, player = play_in(pool, bot_file("first_legal", tmp_path), "version:1:cyd")
-        made.add(player.sandbox_id)
-        assert seat.status == "ok" and not player.reused
-        assert player.sandbox_id in pool.idle_containers() and len(pool.idle_containers()) == AHEAD_PER_OWNER + 1
+        assert seat.status == "ok" and player.reused and player.sandbox_id == cyds
+
+        # A pool whose every container is in a match warms nothing up (no container past the bound for it).
+        game = get_game("endgame")
+        state = game.new_game(2, None, 1)
+        playing = [pool.player(str(bot_file("first_legal", tmp_path)), key=f"version:{number}:dan", limits=LIMITS)
+                   for number in range(AHEAD_PER_OWNER + 1)]
+        try:
+            for busy in playing:
+                busy.start(setup_info(game, state, 0))
+                made.add(busy.sandbox_id)
+            assert pool.idle_containers() == []
+            assert pool.warm_up("version:1:eve", code, LIMITS, owner="eve") is None
+        finally:
+            for busy in playing:
+                busy.close()
     finally:
         pool.close()
     assert containers_of(made) == [] and list(share.iterdir()) == []

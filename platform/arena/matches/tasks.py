@@ -40,9 +40,14 @@ def warm_up_version(version_id: int) -> None:
     if version is None:  # deleted, or its validation played again and rejected it meanwhile
         return
     try:
-        runner.warm_up(version)
+        started = runner.warm_up(version)
     except Exception:  # noqa: BLE001 - an engine that fails here fails the match too, where it is reported
         log.exception("could not warm up version %s", version_id)
+        return
+    # (none started: no warm sandbox here, the version has a container on the host already, or the pool is
+    # full of containers in matches; the operator reads which from the pool's state)
+    log.info("version %s: %s", version_id, f"warm container {started[:12]} started ahead of its first match"
+             if started else "no container started ahead of its first match")
 
 
 @shared_task(name="matches.tasks.requeue_stuck_matches")
