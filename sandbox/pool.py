@@ -90,14 +90,6 @@ READY_TIMEOUT = 20.0
 RESET_TIMEOUT = 6.0
 # How often a pool's acquire looks in a shared folder for other processes' containers that are due to go.
 SHARED_REAP_INTERVAL = 10.0
-# When a match wants a version's container and the only one is in another match of that version (two
-# matches of it at once, or a table's next match begun in another process while the last one's process
-# hands the container back), the match waits for it at most as long as starting another would take, then
-# starts one: never more than twice the better choice (the rent-or-buy rule), and most often the container
-# comes back first: a SortingGame match is 132 decisions, 0.3 s in all, and a start 0.3 to 1 s. A lease is
-# a flock, which has no timeout: the wait polls.
-RELEASE_POLL = 0.005
-FIRST_START_ESTIMATE = 0.5  # seconds a start takes on an idle engine, until this pool has timed its own
 # A container is retired after this long, busy or not: well under docker_backend.MAX_AGE, past which
 # cleanup_leftovers() removes any bot container whoever owns it.
 MAX_LIFETIME = 3600.0
@@ -691,8 +683,6 @@ class WarmPool:
         self._closed = False
         # When an acquire next looks in the shared folder for others' containers that are due to go.
         self._next_shared_reap = 0.0
-        # How long a start takes here (a moving average): the longest a match waits for a container in use.
-        self._start_seconds = FIRST_START_ESTIMATE
 
     def player(self, bot_path: str, *, key: str, name: str | None = None, limits: Limits | None = None
                ) -> WarmPlayer:
@@ -840,8 +830,6 @@ class WarmPool:
         self.reap(shared=shared_due)
         pool_key = (key, hashlib.sha256(bot).hexdigest(), limits)
         found = self._take_idle(pool_key)
-        if found is None and self._in_a_match(pool_key):
-            found = self._await_release(pool_key)
         if found is not None:
             reusable = False
             try:
@@ -855,24 +843,6 @@ class WarmPool:
         container = self._start(pool_key, bot, limits)
         container.matches += 1
         return container, False
-
-    def _in_a_match(self, pool_key: tuple) -> bool:
-        """Whether a container kept for `pool_key` is in a match (this pool's, or another process's: its
-        entry is there but `_take_idle` could not lease it)."""
-        with self._lock:
-            if any(container.pool_key == pool_key for container in self._busy):
-                return True
-        return self.share_dir is not None and any(self.share_dir.glob(f"{pool_digest(pool_key)}.*"))
-
-    def _await_release(self, pool_key: tuple) -> WarmContainer | None:
-        """A container for `pool_key` that a match hands back within the time a start takes here, or None."""
-        deadline = time.monotonic() + self._start_seconds
-        while time.monotonic() < deadline:
-            time.sleep(RELEASE_POLL)
-            found = self._take_idle(pool_key)
-            if found is not None:
-                return found
-        return None
 
     def _take_idle(self, pool_key: tuple) -> WarmContainer | None:
         """The most recently used idle container kept for `pool_key`, now counted as busy: one of this pool's,
@@ -922,11 +892,9 @@ class WarmPool:
         for container in evicted:
             container.remove()
         container = None
-        began = time.monotonic()
         try:
             container = WarmContainer.start(pool_key, bot, limits, self.image or image_tag(), pooled=pooled,
                                             share_dir=self.share_dir, ahead_of=ahead_of)
-            self._start_seconds = 0.7 * self._start_seconds + 0.3 * (time.monotonic() - began)
         finally:
             with self._lock:
                 self._starting -= pooled

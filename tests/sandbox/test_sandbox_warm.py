@@ -230,45 +230,6 @@ def test_the_pool_is_bounded_and_idle_containers_are_reaped(docker_image, tmp_pa
         pool.close()
 
 
-def test_a_match_waits_for_the_versions_container_a_match_ending_hands_back_rather_than_start_one(docker_image,
-                                                                                                   tmp_path):
-    # (a table's next match begun while the last one still holds the four containers: a SortingGame match
-    # lasts 0.3 s, a container's start as long or longer)
-    import threading
-
-    from games.referee import setup_info
-
-    game = get_game("endgame")
-    state = game.new_game(2, None, 1)
-    bot = str(bot_file("first_legal", tmp_path))
-    pool = WarmPool(share_dir=make_share(tmp_path))
-    try:
-        ending = pool.player(bot, key="version:w:ann", limits=LIMITS)
-        ending.start(setup_info(game, state, 0))
-        threading.Timer(0.05, ending.close).start()  # its match ends just after the next one asked
-        following = pool.player(bot, key="version:w:ann", limits=LIMITS)
-        following.start(setup_info(game, state, 0))
-        assert following.reused and following.sandbox_id == ending.sandbox_id
-        following.close()
-
-        # Held for longer than a start takes: the next match starts a container of its own after waiting.
-        held = pool.player(bot, key="version:w:ann", limits=LIMITS)
-        held.start(setup_info(game, state, 0))
-        other = pool.player(bot, key="version:w:ann", limits=LIMITS)
-        other.start(setup_info(game, state, 0))
-        assert not other.reused and other.sandbox_id != held.sandbox_id
-        for player in (held, other):
-            player.close()
-    finally:
-        pool.close()
-
-
-def make_share(tmp_path: Path) -> Path:
-    share = tmp_path / "share"
-    share.mkdir(mode=0o700)
-    return share
-
-
 def test_a_match_past_the_bound_gets_a_container_of_its_own(docker_image, tmp_path):
     game = get_game("endgame")
     pool = WarmPool(max_containers=1)
