@@ -16,6 +16,13 @@ import time
 import uuid
 from pathlib import Path
 
+# Imported here, with the backend, not in the functions that use it: a match opens its seats in threads at
+# once (games.referee.seated), and two threads making a process's first import of the SDK at the same time
+# can each be handed the other's half-initialised module (ImportError: "partially initialized module
+# 'docker.types'"), which failed a match as a platform fault in CI.
+import docker
+import docker.errors
+
 from .base import SandboxUnavailable, forget_shared_entries, owner_alive, owner_token, shared_entries_in_use
 
 logger = logging.getLogger(__name__)
@@ -35,8 +42,6 @@ def client():
     """One Docker client per process (it holds a connection pool)."""
     global _client
     if _client is None:
-        import docker
-
         try:
             _client = docker.from_env(timeout=30)
             _client.ping()
@@ -120,8 +125,6 @@ def container_config(image: str, staging: Path, limits, *, command: list[str], l
 
 def start_detached(config: dict) -> tuple[str, int]:
     """Create and start a container (nobody attaches to it): (its id, its init's host pid)."""
-    import docker.errors
-
     api = client().api
     container_id = None
     try:
@@ -137,7 +140,6 @@ def start_detached(config: dict) -> tuple[str, int]:
 
 def container_exit_status(container_id: str, timeout: float) -> tuple[int | None, bool]:
     """(how the container's init ended, or None if still running after `timeout`; whether OOM killed it)."""
-    import docker.errors
     import requests
 
     api = client().api
@@ -152,7 +154,6 @@ def container_exit_status(container_id: str, timeout: float) -> tuple[int | None
 
 def remove_container(container_id: str) -> None:
     """Force-remove a container (gone already is fine)."""
-    import docker.errors
     import requests
 
     try:
@@ -171,8 +172,6 @@ def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
     Safe to run while other workers on the same host play matches: their containers are left alone.
     Returns the names of the containers removed.
     """
-    import docker.errors
-
     removed = []
     # ignore_removed: another worker may remove a listed container before it is inspected.
     for container in client().containers.list(all=True, filters={"label": LABEL}, ignore_removed=True):
@@ -198,7 +197,6 @@ def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
 def _await_removal(container_id: str, timeout: float = REMOVAL_SECONDS) -> None:
     """Wait until another worker's removal of the container ends, so that a sweep that returns has left
     no dead worker's container behind (the operator's check, and a test's, comes right after it)."""
-    import docker.errors
     import requests
 
     try:
