@@ -55,6 +55,8 @@ import threading
 import time
 from pathlib import Path
 
+import docker.errors
+
 from games.core import BotFailure, Verdict, cut, loads_json
 
 from .base import (HARNESS, READ_CHUNK, SHARE_PREFIX, PipeChannel, SandboxPlayer, SandboxUnavailable, make_staging,
@@ -340,8 +342,6 @@ class WarmContainer:
         try:
             os.kill(self.pid, signal.SIGUSR1)
         except PermissionError:  # (a worker that is not root: the engine signals it)
-            import docker.errors
-
             try:
                 client().api.kill(self.id, signal="SIGUSR1")
             except docker.errors.DockerException:
