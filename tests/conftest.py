@@ -9,6 +9,7 @@ The tests are also put in the order they start in: the modules with the longest 
 so that under xdist no worker is still running a minute-long test at the end while the other idles.
 """
 
+import gc
 import os
 import tempfile
 
@@ -133,3 +134,18 @@ class DatabaseFreeLongTestsFirst:
 
 def needs_no_database(item: pytest.Item) -> bool:
     return item.get_closest_marker("django_db") is None and not DATABASE_FIXTURES & set(item.fixturenames)
+
+
+# The garbage collector's full passes walk every object alive, and most of a test process's are made once
+# and kept to the end: the modules, Django's apps and URL conf, the collected tests. Frozen, they are left out
+# of every later pass (gc.freeze). At the end pytest collects five times over to report exceptions raised in
+# finalizers (its unraisableexception plugin): frozen again at the session's end, those passes walk what the
+# last tests left, not the whole heap (about 2.7 s of CPU in each process that ran a module of the platform).
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    gc.freeze()

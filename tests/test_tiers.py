@@ -1,6 +1,6 @@
 """`pytest --quick` (scripts/test --quick) holds every test that needs no Docker, browser or compose stack and is
 not marked slow, and none that does or is: the suite is collected in a subprocess as the quick tier would collect
-it; the full suite (no option) still collects the slow ones."""
+it; the full suite (no option) still runs the slow ones: --quick collects them and then leaves them out."""
 
 import json
 import subprocess
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-# Two subprocesses that collect the suite: the module starts first (tests/conftest.py).
+# A subprocess that collects the suite: the module starts first (tests/conftest.py).
 pytestmark = pytest.mark.long
 
 ROOT = Path(__file__).resolve().parents[1]
-# Collects the quick tier and writes, for each of its tests, the fixtures it uses (with those they use in
-# turn) and its string parameters, to the file named by argv[1].
+# Collects the quick tier and writes to the file named by argv[1], for each of its tests, the fixtures it uses
+# (with those they use in turn) and its string parameters, and the tests the suite has that --quick left out.
 COLLECT = """
 import json, sys, pytest
 
@@ -23,11 +23,16 @@ def string_params(item):
     return [value for value in callspec.params.values() if isinstance(value, str)] if callspec else []
 
 class Report:
+    left_out = []
+
+    def pytest_deselected(self, items):
+        self.left_out += [item.nodeid for item in items]
+
     def pytest_collection_finish(self, session):
         tests = {item.nodeid: {"fixtures": sorted(item.fixturenames), "params": string_params(item)}
                  for item in session.items}
         with open(sys.argv[1], "w") as report:
-            json.dump(tests, report)
+            json.dump({"quick": tests, "left_out": self.left_out}, report)
 
 sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "--quick"], plugins=[Report()]))
 """
@@ -44,12 +49,17 @@ SLOW = [
 
 
 @pytest.fixture(scope="module")
-def quick_tier(tmp_path_factory) -> dict[str, dict]:
+def collected(tmp_path_factory) -> dict:
     report = tmp_path_factory.mktemp("tiers") / "quick.json"
     run = subprocess.run([sys.executable, "-c", COLLECT, str(report)], cwd=ROOT, capture_output=True, text=True,
                          timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return json.loads(report.read_text())
+
+
+@pytest.fixture(scope="module")
+def quick_tier(collected) -> dict[str, dict]:
+    return collected["quick"]
 
 
 def test_no_test_of_the_quick_tier_asks_for_docker_a_browser_or_compose(quick_tier):
@@ -84,14 +94,11 @@ def test_the_long_tests_that_need_no_database_start_first(quick_tier):
     assert sorted(modules[:len(long_modules)]) == sorted(long_modules)
 
 
-def test_the_full_suite_still_runs_the_slow_tests():
-    files = sorted({test.split("::")[0] for test in SLOW})
-    run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    collected = run.stdout.splitlines()
+def test_the_full_suite_still_runs_the_slow_tests(collected):
+    """The suite has them: --quick collects them (as the full suite does) and leaves them out, it alone."""
+    left_out = collected["left_out"]
     # A parametrized test is collected as its cases: `test[case]`.
-    assert [test for test in SLOW if not any(line == test or line.startswith(f"{test}[") for line in collected)] == []
+    assert [test for test in SLOW if not any(line == test or line.startswith(f"{test}[") for line in left_out)] == []
 
 
 @pytest.mark.parametrize("test", [

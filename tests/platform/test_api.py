@@ -113,6 +113,26 @@ def test_the_schema_is_everyones_and_the_one_generated_for_the_asker(make_user):
     assert json.loads(generated.content) == served["operator"]
 
 
+@pytest.mark.parametrize("asked", [{}, {"format": "json"}, {"HTTP_ACCEPT": "application/vnd.oai.openapi+json; indent=3"},
+                                   {"HTTP_ACCEPT": "application/yaml"}],
+                         ids=["yaml", "json", "json-indented", "yaml-by-accept"])
+def test_the_kept_schema_is_served_as_drf_spectacular_writes_it_in_each_format(client, asked):
+    """The schema is written once per format and kept (arena.core.schema.rendered_schema): every answer, the
+    first and the next, carries the bytes, content type and file name drf-spectacular's own view gives."""
+    from drf_spectacular.views import SpectacularAPIView
+    from rest_framework.test import APIRequestFactory
+
+    query = {key: value for key, value in asked.items() if not key.startswith("HTTP_")}
+    headers = {key: value for key, value in asked.items() if key.startswith("HTTP_")}
+    theirs = SpectacularAPIView.as_view()(APIRequestFactory().get("/api/schema/", query, **headers)).render()
+    for _ in range(2):
+        ours = client.get("/api/schema/", query, **headers)
+        assert ours.status_code == theirs.status_code == 200
+        assert ours["Content-Type"] == theirs["Content-Type"]
+        assert ours["Content-Disposition"] == theirs["Content-Disposition"]
+        assert ours.content == theirs.content
+
+
 def test_the_schema_served_follows_the_url_conf_the_settings_and_the_version_asked(client, settings):
     settings.ROOT_URLCONF = "schema_urls"  # the bots' API alone
     schema = client.get("/api/schema/", {"format": "json"}).json()

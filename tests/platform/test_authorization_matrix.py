@@ -615,10 +615,12 @@ class World:
             room_services.join(self.users[name], self.room)
 
     def _table(self, state: str) -> Table:
-        """ada and bob at a table of End Game of the course, ada on move; or its game over (bob left)."""
+        """ada and bob at a table of End Game of the course, ada on move; or its game over (bob left). Without
+        a clock: ada's turn must not run out while the matrix asks (a person's default is 300 s, and under load
+        the module has taken longer, turning her move into a 409)."""
         ada, bob = self.users["ada"], self.users["bob"]
         table = table_services.open_table(ada, "endgame", [SeatChoice(user=ada), SeatChoice(user=bob)],
-                                          course=self.course)
+                                          course=self.course, move_seconds=None)
         if state == "finished":
             table_services.leave(table, bob)
         assert table.status == state

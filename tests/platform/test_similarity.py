@@ -7,6 +7,7 @@ copies of minimax_erin.py.
 
 import builtins
 import keyword
+import string
 import re
 from pathlib import Path
 
@@ -198,8 +199,13 @@ SHAPES = [
     "class {0}:\n    def {1}(self, {2}):\n        self.{2} = {2}\n        return '{0}'",
     "while {0} < {n}:\n    {0} = {0} * 2 + {1}",
 ]
-identifier = st.from_regex(r"[a-z_][a-z0-9_]{0,7}", fullmatch=True).filter(
-    lambda name: not keyword.iskeyword(name) and name not in dir(builtins) and name != "self")
+# Identifiers of up to 8 characters, but not those a program could not use for its own. Built from two cheap
+# draws and a set rather than a regex filtered through dir() at each draw: drawing three names took up to
+# 0.1 s that way, and hypothesis's too_slow health check failed under load.
+TAKEN_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {"self"}
+identifier = st.builds(str.__add__, st.sampled_from(string.ascii_lowercase + "_"),
+                       st.text(string.ascii_lowercase + string.digits + "_", max_size=7)
+                       ).filter(lambda name: name not in TAKEN_NAMES)
 names = st.lists(identifier, min_size=3, max_size=3, unique=True)
 program_shape = st.lists(st.tuples(st.sampled_from(SHAPES), st.permutations(range(3)), st.integers(0, 99)),
                          min_size=1, max_size=30)

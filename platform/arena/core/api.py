@@ -1,10 +1,8 @@
 """What every domain's API shares: the API's entry, its OpenAPI schema, the JSON 404 of any other path, id
 parameters."""
 
-import copy
-
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.urls import get_resolver
 from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
@@ -15,7 +13,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from .pagination import ASCII_NUMBER
-from .schema import generated_schema
+from .schema import rendered_schema
 
 
 # Ids are 64-bit: a larger number, or anything but ASCII digits, is a 400 rather than a database error.
@@ -46,14 +44,19 @@ class APIRoot(APIView):
 
 
 class SchemaView(SpectacularAPIView):
-    """drf-spectacular's schema view (YAML, or JSON by ?format=json or Accept), serving the kept schema. Each
-    answer gets its own copy: the renderers only read it, but nothing done to one answer reaches the next."""
+    """drf-spectacular's schema view (YAML, or JSON by ?format=json or Accept), serving the kept schema as it
+    was written in the format asked (arena.core.schema.rendered_schema), with the content type DRF's
+    Response would give it."""
 
     def _get_schema_response(self, request):
         version = self.api_version or request.version or self._get_version_parameter(request)
-        schema = generated_schema(settings.ROOT_URLCONF, version, translation.get_language())
-        return Response(data=copy.deepcopy(schema),
-                        headers={"Content-Disposition": f'inline; filename="{self._get_filename(request, version)}"'})
+        renderer = request.accepted_renderer
+        body = rendered_schema(settings.ROOT_URLCONF, version, translation.get_language(), type(renderer),
+                               request.accepted_media_type)
+        content_type = f"{renderer.media_type}; charset={renderer.charset}" if renderer.charset else renderer.media_type
+        response = HttpResponse(body, content_type=content_type)
+        response["Content-Disposition"] = f'inline; filename="{self._get_filename(request, version)}"'
+        return response
 
 
 @csrf_exempt  # it changes nothing, and must answer JSON whatever the method
