@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.long
 
 ROOT = Path(__file__).resolve().parents[1]
-# Collects the quick tier and writes to the file named by argv[1], for each of its tests, the fixtures it uses
+# Collects the quick tier as scripts/test --quick does and writes to the file named by argv[1], for each of its tests, the fixtures it uses
 # (with those they use in turn) and its string parameters, and the tests the suite has that --quick left out.
 COLLECT = """
 import json, sys, pytest
@@ -34,7 +34,8 @@ class Report:
         with open(sys.argv[1], "w") as report:
             json.dump({"quick": tests, "left_out": self.left_out}, report)
 
-sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "--quick"], plugins=[Report()]))
+sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "--quick", "-p", "no:schemathesis"],
+                     plugins=[Report()]))
 """
 # What brings up Docker (a sandbox container, a worker playing in one), a browser or the compose stack.
 HEAVY_FIXTURES = {"docker_image", "sandbox_backend", "live_worker", "chromium", "browser_page", "compose_project"}
