@@ -95,6 +95,24 @@ class SolvedStore:
         except sqlite3.Error:
             return []
 
+    def core_records(self) -> bytes:
+        """The compiled core's results (keys "core <kind> <hex key>", fast.exported) in the format its
+        sp_import reads, all at once: a kind byte, the value, a 2-byte length, the key. Built by SQLite in
+        one scan of the table (the core's rows are nearly all of it) rather than row by row in Python: for a
+        warmed store's 96,000 rows 0.2 s of CPU instead of 0.6."""
+        self.flush()
+        connection = self._connection()
+        if connection is None:
+            return b""
+        try:
+            text = connection.execute(
+                "SELECT group_concat(printf('%02x%02x%04x', unicode(substr(key, 6, 1)), value, (length(key) - 7) / 2)"
+                " || substr(key, 8), '') FROM solved NOT INDEXED WHERE key >= ? AND key < ?", ("core ", "core \uffff")
+            ).fetchone()[0]
+        except sqlite3.Error:
+            return b""
+        return bytes.fromhex(text or "")
+
     def rows(self) -> int:
         connection = self._connection()
         return 0 if connection is None else connection.execute("SELECT COUNT(*) FROM solved").fetchone()[0]

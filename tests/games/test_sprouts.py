@@ -357,3 +357,29 @@ def test_a_move_is_analysed_alone_and_a_young_position_says_it_is_not_settled():
     assert first["verdict"] == "unsettled" and "not settled" in first["text"]
     with pytest.raises(IndexError):
         GAME.analyse_move(replay_data, last + 1)
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_a_move_is_judged_from_its_result_first_and_an_unsettled_one_says_what_is_known(misere):
+    """The replay page asks for the last move first, so a move's result (the next move's position) is
+    most often solved already: a result lost for the opponent settles the move as keeping a win with no
+    search of the larger position before it, and one the opponent wins is said to be so even when there
+    is no time left (none here) to settle whether the position before was won."""
+    # What earlier tests of this process solved is forgotten: the positions before are searched here.
+    if solver.fast.CORE is not None:
+        solver.fast.CORE.lib.sp_reset()
+    for remembered in (solver.misere_wins, solver._wins_with_heap):
+        remembered.cache_clear()
+    solver._nimbers.clear()
+    result = play_match(GAME, players("random", "random", seed=5), config={"spots": 10, "misere": misere}, seed=5)
+    replay_data = json.loads(json.dumps(result.replay))
+    moves = result.final_state.step
+    rows = []
+    for step in reversed(range(4, moves)):
+        if step + 1 < moves:
+            GAME.analyse_move(replay_data, step + 1, seconds=60)  # the result, solved
+        rows.append(GAME.analyse_move(replay_data, step, seconds=0))
+    kept = [row for row in rows if row["verdict"] == "keeps_win"]
+    partial = [row for row in rows if "leaves the opponent a win" in row["text"]]
+    assert kept and all(row["keeps_win"] for row in kept)
+    assert partial and all(row["verdict"] == "unsettled" and row["keeps_win"] is False for row in partial)
