@@ -601,7 +601,8 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
     (`winning_moves`, `winning_moves_complete`) are all searched without `seconds`; with it, only after a
     move that threw the win away (its text names them), with what is left of `seconds`, as many as are
     found. Past `seconds` before the verdict, the row says so (verdict "unsettled") and what it settled
-    (that the move left the opponent a win); what was solved meanwhile is kept. `result`: the position the move led to, if the caller has it (a
+    (that the move left the opponent a win, or from the store that the position before was won; lost, it
+    is the verdict); what was solved meanwhile is kept. `result`: the position the move led to, if the caller has it (a
     replay's action carries it); then the position's moves are listed only to name the winning ones (the
     2,605 moves of a 10-spot start take a third of a second), and `name` is taken as legal."""
     ends = None if seconds is None else time.monotonic() + seconds
@@ -623,12 +624,19 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
             won = not opponent_wins or mover_wins(components_of(position), misere)
             kept = not opponent_wins
     except SolveTimeout:
-        settled = ("the move leaves the opponent a win; whether there was a win to keep is not settled yet"
-                   if opponent_wins else "the game is too young to solve yet")
-        return MoveAnalysis(step=step, seat=step % 2, move=name, points_lost=None, won_before=None,
-                            keeps_win=False if opponent_wins else None, verdict=UNSETTLED, winning_moves=None,
-                            winning_moves_complete=False,
-                            text=f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s ({settled})")
+        # The position after not settled in time: the store may still know the one before (the warm-up
+        # settles the misere 10-spot start by its winning move, while the start's join move leads to a
+        # position no search settles in minutes). Lost, the verdict needs nothing more.
+        won_before = None if opponent_wins else stored_outcome(components_of(position), misere)
+        if won_before is not False:
+            settled = ("the move leaves the opponent a win; whether there was a win to keep is not settled yet"
+                       if opponent_wins else "the position was won; whether this move keeps the win is not "
+                       "settled yet" if won_before else "the game is too young to solve yet")
+            return MoveAnalysis(step=step, seat=step % 2, move=name, points_lost=None, won_before=won_before,
+                                keeps_win=False if opponent_wins else None, verdict=UNSETTLED, winning_moves=None,
+                                winning_moves_complete=False,
+                                text=f"{VERDICT_TEXT[UNSETTLED]} within {seconds:g} s ({settled})")
+        won = kept = False
     winning, complete = ([name], False) if kept else ([], True)
     if won and (ends is None or not kept):  # under a deadline, named only where the text shows them
         winning, complete = _winning_moves(moves(), name if kept else None, misere,
