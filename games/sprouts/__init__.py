@@ -154,10 +154,12 @@ class Sprouts(Game):
         config, names = self._played(replay)
         if not 0 <= step < len(names):
             raise IndexError(f"this game has {len(names)} moves: no move {step}")
-        # Each action carries the position it led to: the position before move `step` without replaying
-        # the moves before it (listing the moves of a 10-spot start takes most of a second).
-        position = parse_position(actions(replay)[step - 1]["position"]) if step else initial_position(config["spots"])
-        return solver.analyse_move(position, names[step], step, config["misere"], seconds)
+        # Each action carries the position it led to: the positions before and after move `step` without
+        # replaying the moves before it or listing the moves of the one before (a 10-spot start has 2,605).
+        played = actions(replay)
+        position = parse_position(played[step - 1]["position"]) if step else initial_position(config["spots"])
+        return solver.analyse_move(position, names[step], step, config["misere"], seconds,
+                                   result=parse_position(played[step]["position"]))
 
     def _played(self, replay):
         return self.configure(replay["config"]), [action["move"] for action in actions(replay)]

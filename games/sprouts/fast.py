@@ -114,16 +114,12 @@ def _outcome(result: int) -> bool | None:
     return None if result < 0 else bool(result)
 
 
-def restore(rows, min_lives: int) -> None:
-    """Put results the store kept (`rows`: its "core n|h|m <hex key>" keys and values) back into the core's
-    tables, and have the core queue every new result of `min_lives` lives or more for the store."""
-    records = bytearray()
-    for text, value in rows:  # "core k <hex>": the kind at 5, the key from 7
-        key = bytes.fromhex(text[7:])
-        records += bytes((ord(text[5]), value, len(key) >> 8, len(key) & 0xFF)) + key
+def restore(records: bytes, min_lives: int) -> None:
+    """Put results the store kept (`records`: SolvedStore.core_records) back into the core's tables, and
+    have the core queue every new result of `min_lives` lives or more for the store."""
     with _LOCK:
         CORE.lib.sp_export_from(min_lives)
-        CORE.lib.sp_import(bytes(records), len(records))
+        CORE.lib.sp_import(records, len(records))
 
 
 def exported() -> list[tuple[str, int]]:

@@ -65,15 +65,22 @@ def spot_lives(position: Position) -> dict[int, int]:
     return {spot: 3 if spot in isolated else COPIES - count if count > 1 else 2 for spot, count in counts.items()}
 
 
-def drawing_key(position: Position, mirrored: bool = True) -> tuple:
+def drawing_key(position: Position, mirrored: bool = True, cuts: dict | None = None) -> tuple:
     """Equal for the same drawing with the same spot numbers, whatever the order of rows and stacks and
-    the cut of each stack, and (unless `mirrored` is False) seen from either side of the paper."""
-    def normal(rows):
-        return tuple(sorted(tuple(sorted(min(s[i:] + s[:i] for i in range(len(s))) for s in row)) for row in rows))
+    the cut of each stack, and (unless `mirrored` is False) seen from either side of the paper. `cuts`:
+    each stack's least cut and its mirror image's, filled in as they are met (the moves of one position
+    share all their stacks but the move's new ones: distinct_moves keys thousands of them)."""
+    cuts = {} if cuts is None else cuts
+    for row in position:
+        for stack in row:
+            if stack not in cuts:
+                mirror = stack[::-1]
+                cuts[stack] = (min(_cuts(stack)), min(_cuts(mirror)))
 
-    if not mirrored:
-        return normal(position)
-    return min(normal(position), normal(tuple(tuple(s[::-1] for s in row) for row in position)))
+    def normal(side: int) -> tuple:
+        return tuple(sorted(tuple(sorted(cuts[stack][side] for stack in row)) for row in position))
+
+    return min(normal(0), normal(1)) if mirrored else normal(0)
 
 
 def same_position(a: Position, b: Position) -> bool:
@@ -178,11 +185,18 @@ def all_moves(position: Position):
 
 def distinct_moves(position: Position) -> list[Move]:
     """One move per resulting drawing (the same spots, up to cuts, order and mirroring), in a stable order."""
+    return [move for _, move in _distinct_with_texts(position)]
+
+
+def _distinct_with_texts(position: Position) -> list[tuple[str, Move]]:
+    """distinct_moves, each with its WGOSA text (worked out once: the 10-spot start has 2,605 moves)."""
     seen: dict[tuple, Move] = {}
+    cuts: dict = {}
     for move in all_moves(position):
-        seen.setdefault(drawing_key(move.result), move)
-    return sorted(seen.values(), key=lambda m: (sorted(m.spots), m.kind, len(m.wgosa()), m.wgosa(),
-                                                  format_position(m.result)))
+        seen.setdefault(drawing_key(move.result, cuts=cuts), move)
+    texts = [(move.wgosa(), move) for move in seen.values()]
+    return sorted(texts, key=lambda pair: (sorted(pair[1].spots), pair[1].kind, len(pair[0]), pair[0],
+                                           format_position(pair[1].result)))
 
 
 def _accessible(move: Move) -> set[int]:
@@ -200,10 +214,10 @@ def named_moves(position: Position) -> list[tuple[str, Move]]:
     can reach in this move and not in another of the same text); any left alike get `#2`, `#3`... in list
     order (an extension: WGOSA's `!` rules are not implemented).
     """
-    moves = distinct_moves(position)
+    moves = _distinct_with_texts(position)
     by_text: dict[str, list[Move]] = {}
-    for move in moves:
-        by_text.setdefault(move.wgosa(), []).append(move)
+    for text, move in moves:
+        by_text.setdefault(text, []).append(move)
     names: dict[int, str] = {}
     for text, alike in by_text.items():
         reach = [_accessible(move) for move in alike]
@@ -214,4 +228,4 @@ def named_moves(position: Position) -> list[tuple[str, Move]]:
         for i, move in enumerate(alike):
             earlier = texts[:i].count(texts[i])
             names[id(move)] = texts[i] + (f"#{earlier + 1}" if earlier else "")
-    return [(names[id(move)], move) for move in moves]
+    return [(names[id(move)], move) for _, move in moves]

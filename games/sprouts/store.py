@@ -3,7 +3,9 @@ process on the machine (match workers, the web server, the command line), so tha
 one game's analysis answers at once in every later one.
 
 Only positions with many lives are kept (STORE_MIN_LIVES): smaller ones are solved again faster than
-they are looked up. The file holds at most `max_rows` rows; beyond it the oldest tenth is dropped.
+they are looked up. The file holds at most `max_rows` rows, counted whenever a process has written a
+tenth of that since its last count (so it may pass the bound by that much for a while); beyond it the
+oldest tenth is dropped.
 `python -m games solve sprouts --clear-cache` empties it.
 """
 
@@ -31,6 +33,11 @@ class SolvedStore:
         self.max_rows = max_rows
         self._pending: dict[str, int] = {}
         self._local = threading.local()  # sqlite3 connections may not cross threads (the web server's)
+        # Rows in the file as last counted plus those written since (an upper bound for this process's
+        # writes; other processes' are seen at the next count). Counting 96,000 rows takes 12 ms, and the
+        # analysis flushes after every search: counted only past the bound or after a tenth of it written.
+        self._rows_at_most: int | None = None
+        self._written_since_count = 0
 
     def _connection(self) -> sqlite3.Connection | None:
         connection = getattr(self._local, "connection", None)
@@ -39,6 +46,9 @@ class SolvedStore:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 connection = sqlite3.connect(self.path, timeout=10, isolation_level=None)
                 connection.execute("PRAGMA journal_mode=WAL")
+                # A cache: a commit need not reach the disk before the search goes on (WAL keeps the file
+                # sound; a power cut may lose the last results, which are solved again).
+                connection.execute("PRAGMA synchronous=NORMAL")
                 connection.execute("CREATE TABLE IF NOT EXISTS solved (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")
             except (OSError, sqlite3.Error):
                 return None  # a read-only or full disk: the solver works, only without memory between runs
@@ -71,13 +81,21 @@ class SolvedStore:
         try:
             connection.execute("BEGIN IMMEDIATE")
             connection.executemany("INSERT OR REPLACE INTO solved (key, value) VALUES (?, ?)", pending.items())
-            rows = connection.execute("SELECT COUNT(*) FROM solved").fetchone()[0]
-            if rows > self.max_rows:
-                excess = rows - self.max_rows * 9 // 10
-                connection.execute("DELETE FROM solved WHERE rowid IN (SELECT rowid FROM solved ORDER BY rowid LIMIT ?)",
-                                   (excess,))
+            self._written_since_count += len(pending)
+            if self._rows_at_most is not None:
+                self._rows_at_most += len(pending)
+            if (self._rows_at_most is None or self._rows_at_most > self.max_rows
+                    or self._written_since_count >= self.max_rows // 10):
+                rows = connection.execute("SELECT COUNT(*) FROM solved").fetchone()[0]
+                if rows > self.max_rows:
+                    excess = rows - self.max_rows * 9 // 10
+                    connection.execute("DELETE FROM solved WHERE rowid IN (SELECT rowid FROM solved ORDER BY rowid "
+                                       "LIMIT ?)", (excess,))
+                    rows -= excess
+                self._rows_at_most, self._written_since_count = rows, 0
             connection.execute("COMMIT")
         except sqlite3.Error:
+            self._rows_at_most = None  # counted again at the next flush
             try:
                 connection.execute("ROLLBACK")
             except sqlite3.Error:
@@ -95,6 +113,24 @@ class SolvedStore:
         except sqlite3.Error:
             return []
 
+    def core_records(self) -> bytes:
+        """The compiled core's results (keys "core <kind> <hex key>", fast.exported) in the format its
+        sp_import reads, all at once: a kind byte, the value, a 2-byte length, the key. Built by SQLite in
+        one scan of the table (the core's rows are nearly all of it) rather than row by row in Python: for a
+        warmed store's 96,000 rows 0.2 s of CPU instead of 0.6."""
+        self.flush()
+        connection = self._connection()
+        if connection is None:
+            return b""
+        try:
+            text = connection.execute(
+                "SELECT group_concat(printf('%02x%02x%04x', unicode(substr(key, 6, 1)), value, (length(key) - 7) / 2)"
+                " || substr(key, 8), '') FROM solved NOT INDEXED WHERE key >= ? AND key < ?", ("core ", "core \uffff")
+            ).fetchone()[0]
+        except sqlite3.Error:
+            return b""
+        return bytes.fromhex(text or "")
+
     def rows(self) -> int:
         connection = self._connection()
         return 0 if connection is None else connection.execute("SELECT COUNT(*) FROM solved").fetchone()[0]
@@ -106,6 +142,7 @@ class SolvedStore:
         if connection is None:
             return 0
         removed = self.rows()
+        self._rows_at_most = None
         connection.execute("DELETE FROM solved")
         connection.execute("VACUUM")
         return removed

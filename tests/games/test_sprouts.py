@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from games import ConfigError, IllegalAction, Verdict, get_game, replay
 from games.bots import builtin_player
+from games.contracts import actions
 from games.referee import InProcessPlayer, play_match
 from games.sprouts import MAX_SPOTS, read_wgosa, write_wgosa
 from games.sprouts.canon import canonical_key
@@ -353,7 +354,59 @@ def test_a_move_is_analysed_alone_and_a_young_position_says_it_is_not_settled():
     last = result.final_state.step - 1
     row = GAME.analyse_move(replay_data, last)
     assert row["step"] == last and row["verdict"] in ("keeps_win", "throws_win", "lost_position")
+    forget_what_this_process_solved()  # (earlier tests of this process solve 10-spot positions)
     first = GAME.analyse_move(replay_data, 0, seconds=0.2)
     assert first["verdict"] == "unsettled" and "not settled" in first["text"]
     with pytest.raises(IndexError):
         GAME.analyse_move(replay_data, last + 1)
+
+
+def forget_what_this_process_solved():
+    """Empty the solver's tables in this process (earlier tests' results), leaving the store alone."""
+    if solver.fast.CORE is not None:
+        solver.fast.CORE.lib.sp_reset()
+    for remembered in (solver.misere_wins, solver._wins_with_heap):
+        remembered.cache_clear()
+    solver._nimbers.clear()
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_a_move_is_judged_from_its_result_first_and_an_unsettled_one_says_what_is_known(misere):
+    """The replay page asks for the last move first, so a move's result (the next move's position) is
+    most often solved already: a result lost for the opponent settles the move as keeping a win with no
+    search of the larger position before it, and one the opponent wins is said to be so even when there
+    is no time left (none here) to settle whether the position before was won."""
+    forget_what_this_process_solved()  # the positions before are searched here
+    result = play_match(GAME, players("random", "random", seed=5), config={"spots": 10, "misere": misere}, seed=5)
+    replay_data = json.loads(json.dumps(result.replay))
+    moves = result.final_state.step
+    rows = []
+    for step in reversed(range(4, moves)):
+        if step + 1 < moves:
+            GAME.analyse_move(replay_data, step + 1, seconds=60)  # the result, solved
+        rows.append(GAME.analyse_move(replay_data, step, seconds=0))
+    kept = [row for row in rows if row["verdict"] == "keeps_win"]
+    partial = [row for row in rows if "leaves the opponent a win" in row["text"]]
+    assert kept and all(row["keeps_win"] for row in kept)
+    assert partial and all(row["verdict"] == "unsettled" and row["keeps_win"] is False for row in partial)
+
+
+def test_a_move_whose_result_is_not_settled_in_time_is_still_judged_by_what_the_store_knows_of_its_position():
+    """The store may know a position while no search settles where a move from it led in time (the warm-up
+    settles the misere 10-spot start, its join move leads where minutes do not): a lost position is
+    judged so, and a won one is said to have been won."""
+    result = play_match(GAME, players("random", "random", seed=5), config={"spots": 10}, seed=5)
+    replay_data = json.loads(json.dumps(result.replay))
+    rows = []
+    for step in range(5, 10):
+        forget_what_this_process_solved()
+        before = parse_position(actions(replay_data)[step - 1]["position"])  # the position move `step` was made in
+        won = solver.mover_wins(solver.components_of(before), misere=False)  # into the store
+        forget_what_this_process_solved()
+        rows.append((won, GAME.analyse_move(replay_data, step, seconds=0)))
+    assert {won for won, _ in rows} == {True, False}
+    for won, row in rows:
+        if not won:
+            assert row["verdict"] == "lost_position"
+        elif row["verdict"] == "unsettled":
+            assert row["won_before"] and "the position was won" in row["text"]

@@ -264,13 +264,15 @@ def test_misere_outcomes_of_games_with_a_small_part_are_kept_under_its_forms_nam
     small, large = sorted(game, key=fast.lives)
     fast.CORE.lib.sp_reset()
     try:
-        fast.restore([], fast.lives(large))  # every result of at least the large part's lives goes out
+        fast.restore(b"", fast.lives(large))  # every result of at least the large part's lives goes out
         wins = fast.misere(game, 0.0)
         kept = fast.exported()
         fast.CORE.lib.sp_reset()
         fast.misere((small,), 0.0)  # the small part's forms first: numbered otherwise than in the search
         listed_for_the_small_part = fast.CORE.lib.sp_listed()
-        fast.restore(kept, fast.lives(large))
+        for key, value in kept:  # through the store, as another process would have them
+            solver.STORE.put(key, value)
+        fast.restore(solver.STORE.core_records(), fast.lives(large))
         assert fast.misere(game, 0.0) == wins == solver.misere_wins(pure_game(game))
         assert fast.CORE.lib.sp_listed() == listed_for_the_small_part
     finally:
@@ -285,7 +287,7 @@ def test_an_outcome_the_search_in_turns_settles_is_kept_as_the_cores_own(misere,
     fast.CORE.lib.sp_reset()
     solver.misere_wins.cache_clear()  # (an earlier test of this process solved the 7-spot start: searched again)
     monkeypatch.setattr(solver, "_restored_from", solver.STORE)
-    fast.restore([], 1)  # every result goes to the store, whatever its lives
+    fast.restore(b"", 1)  # every result goes to the store, whatever its lives
     try:
         game = solver.components_of(initial_position(7))  # well over a turn's 0.02 s, in either play
         with solver.deadline(600):
@@ -294,7 +296,7 @@ def test_an_outcome_the_search_in_turns_settles_is_kept_as_the_cores_own(misere,
         assert (f"core {'m' if misere else 'h'} {key.hex()}", int(wins)) in solver.STORE.items("core ")
     finally:
         fast.CORE.lib.sp_reset()
-        fast.restore([], solver.CORE_STORE_MIN_LIVES)
+        fast.restore(b"", solver.CORE_STORE_MIN_LIVES)
 
 
 @compiled
