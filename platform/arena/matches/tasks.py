@@ -16,17 +16,29 @@ CLAIM_PATIENCE = 30.0
 
 # Named as before the platform became the arena package: queued messages and the beat schedule name them.
 @shared_task(name="matches.tasks.run_match", bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
-def run_match(self, match_id: int) -> None:
-    try:
-        claimed = retrying(services.claim, match_id, patience=CLAIM_PATIENCE)
-    except TRANSIENT_ERRORS as exc:
-        # The database is still unavailable: come back soon through the broker rather than at the deadline.
-        raise self.retry(exc=exc, countdown=5)
+def run_match(self, match_id: int, passes: int = 0) -> None:
+    """Play `match_id`, or, routed to the host's warm containers (services.claim), a queued match free of
+    the containers in use, having been passed over `passes` times already; or wait a moment for them."""
+    claimed = _claim(self, match_id, services.Route(passes))
+    if isinstance(claimed, services.Busy):
+        try:
+            services.wait_for_containers(claimed)
+        except TRANSIENT_ERRORS:
+            pass  # (the claim that follows retries the database)
+        claimed = _claim(self, match_id, services.Route(passes, wait=False))
     if isinstance(claimed, float):
         # Another attempt holds the match: come back at its deadline, when it is presumed lost if still running.
         raise self.retry(countdown=claimed + 1)
     if claimed is not None:
         services.run(claimed)
+
+
+def _claim(task, match_id: int, route: services.Route):
+    try:
+        return retrying(services.claim, match_id, route, patience=CLAIM_PATIENCE)
+    except TRANSIENT_ERRORS as exc:
+        # The database is still unavailable: come back soon through the broker rather than at the deadline.
+        raise task.retry(exc=exc, countdown=5)
 
 
 @shared_task(name="matches.tasks.warm_up_version")
