@@ -9,9 +9,11 @@ test_version_warm_up.py's live workers play in real containers."""
 
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from arena.bots.models import Bot
 from arena.matches import runner, services
@@ -74,6 +76,27 @@ def test_a_match_whose_bots_are_playing_another_match_is_passed_over_for_a_free_
     assert claimed.match.pk == free.pk and status(free) == Match.Status.RUNNING
     assert status(later) == Match.Status.QUEUED
     assert sent_again == [(later.pk, {"again": True, "passes": 1})]  # ahead of the queue, its pass counted
+
+
+def test_a_passed_match_whose_new_message_is_lost_is_sent_again_by_the_sweep(host, sent_again, tables):
+    first, other = tables
+    running(first)
+    later, _ = queue(first), queue(other)
+    services.claim(later.pk, services.Route())  # passed over; then the broker loses its new message
+    sent_again.clear()
+
+    Match.objects.filter(pk=later.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.requeue_stuck() == 1 and sent_again == [(later.pk, {"again": True})]
+
+
+def test_a_match_past_its_deadline_holds_no_container(host, sent_again, tables):
+    """Its worker is presumed lost (killed, its containers with it): its bots' next match plays at once."""
+    first, other = tables
+    lost = running(first)
+    later, _ = queue(first), queue(other)
+    Match.objects.filter(pk=lost.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+
+    assert services.claim(later.pk, services.Route()).match.pk == later.pk and sent_again == []
 
 
 def test_a_match_passed_over_the_most_times_is_played_at_its_next_turn(host, sent_again, tables):
