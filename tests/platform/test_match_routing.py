@@ -199,3 +199,29 @@ def test_the_run_task_waits_a_bounded_moment_for_a_match_that_does_not_end_then_
     later.refresh_from_db()
     assert later.status == Match.Status.FINISHED and status(holding) == Match.Status.RUNNING
     assert 0.5 <= time.monotonic() - began < 0.5 + 10  # (the match itself: a plain-process End Game)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_wait_that_finds_the_containers_taken_again_waits_again_within_the_passes(host, tables, monkeypatch):
+    """The process that played the holding match may claim the next match of the same bots before the waiting
+    one: the waiting one then waits for that match too rather than start containers, MAX_PASSES times at
+    most, then plays beside it."""
+    first, _ = tables
+    other_process = [services.claim(queue(first).pk)]  # its match holds the bots' containers
+    later = queue(first)
+    waits = []
+    wait_for_containers = services.wait_for_containers
+
+    def the_other_process_ends_its_match_and_claims_the_next_of_the_same_bots_first(busy):
+        waits.append(busy.running)
+        services.run(other_process.pop())
+        other_process.append(services.claim(queue(first).pk))
+        return wait_for_containers(busy)
+
+    monkeypatch.setattr(services, "wait_for_containers",
+                        the_other_process_ends_its_match_and_claims_the_next_of_the_same_bots_first)
+    run_match.run(later.pk)
+
+    later.refresh_from_db()
+    assert len(waits) == services.MAX_PASSES and later.status == Match.Status.FINISHED
+    assert status(other_process[0].match) == Match.Status.RUNNING  # (played beside it, in containers of its own)

@@ -203,9 +203,10 @@ class Busy:
 
 
 # A queued match whose bots' warm containers on this host are all in other matches is passed over, at most
-# this many times, for the oldest queued match whose bots' are not (its message sent again ahead of the
-# queue: the next free worker process takes it): the match playing them ends within a match or two of
-# the other process's, and a match is never passed over for ever.
+# this many times in all, for the oldest queued match whose bots' are not (its message sent again ahead of
+# the queue: the next free worker process takes it), or waits for them (matches.tasks.run_match, each wait
+# a pass): the match playing them ends within a match or two of the other process's, and a match is never
+# deferred for ever.
 MAX_PASSES = 4
 # When no other queued match is free of them either, its worker waits for those matches to end at most as
 # long as starting containers takes on the host lately (runner.container_start_seconds: the seats' start
