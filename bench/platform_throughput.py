@@ -16,13 +16,14 @@ has been started), and how many warm containers the engine started. Then, with t
 --long-matches rated 4-seat Crazy-KING and SortingGame matches between the documented example bots
 (hundreds of decisions each: they dominate a card-game tournament): the cost of a decision through the
 platform, each match's time from its claim to its recorded result divided by the decisions its seats made
-(and the same without the first match of each pool process). Those bots' versions are uploaded in each
+(and the same without the first match of each pool process), and the time all of them took from their
+queuing (a worker that waits for its bots' containers before claiming a match shows there only). Those bots' versions are uploaded in each
 mode as a student uploads one (arena.bots.services.upload_version): validated by a match of their own in
 a cold container, then, warm, started ahead of their first match (matches.tasks.warm_up_version); the
 bench waits for both before queuing the matches, as a student's challenge comes after their upload. Two
-matches at once seat the same four versions, so the second pool process still starts its own four
-containers in its first match; with --long-bots 8 the matches seat two tables of four in turn, as a
-tournament's round seats each bot once, and the matches played at once never seat a version twice. The
+matches at once seat the same four versions: the second pool process waits for the first's containers
+(matches.services.claim), as long as a start takes, then starts its own; with --long-bots 8 the matches
+seat two tables of four in turn, as a tournament's round seats each bot once. The
 End Game bots' versions are made accepted instead: their warm-up is
 part of End Game's overall figure, as its goal says.
 Before the modes, the decision round trip of one bot in a warm container and as a plain process
@@ -233,23 +234,26 @@ def end_game_rates(mode: str, bots: list, args) -> tuple[float, float]:
     return overall, steady
 
 
-def decision_cost(mode: str, game: str, bots: list, count: int, first: int) -> tuple[float, float, float]:
+def decision_cost(mode: str, game: str, bots: list, count: int, first: int
+                  ) -> tuple[float, float, float, float]:
     """(milliseconds a decision, decisions a match, milliseconds a decision in the matches after the `first`
-    to start) over `count` matches of `game`, its tables of LONG_SEATS of `bots` in turn. The first matches
-    of each pool process may start warm containers of the bots (as no later match does): the last figure
-    leaves them out."""
+    to start, seconds from the queuing to the last result) over `count` matches of `game`, its tables of
+    LONG_SEATS of `bots` in turn. The first matches of each pool process may start warm containers of the
+    bots (as no later match does): the third figure leaves them out. A match's cost runs from its claim: a
+    worker waiting for its bots' containers before claiming it (matches.services.claim) shows in the last."""
     from django.db.models import Sum
 
     tables = [bots[start:start + LONG_SEATS] for start in range(0, len(bots), LONG_SEATS)]
     queued = queue(game, itertools.cycle(tables), count)
-    _, mine = wait_until_played(f"{mode} {game}", queued)
+    began, mine = wait_until_played(f"{mode} {game}", queued)
     matches = sorted(mine.annotate(decisions=Sum("seats__decisions")), key=lambda match: match.started_at)
 
     def cost(played) -> float:
         busy = sum((match.finished_at - match.started_at).total_seconds() for match in played)
         return busy / sum(match.decisions for match in played) * 1000
 
-    return cost(matches), sum(match.decisions for match in matches) / count, cost(matches[first:] or matches)
+    span = max(match.finished_at for match in matches).timestamp() - began
+    return cost(matches), sum(match.decisions for match in matches) / count, cost(matches[first:] or matches), span
 
 
 def warm_containers_started(since: float, versions) -> int:
@@ -329,6 +333,8 @@ def goals_table(figures: dict, trips: dict | None, loads: tuple, args) -> list[s
                          f"{warm[game][0]:.2f} ms", f"{floor[game][0]:.2f} ms", warm[game][0] / floor[game][0], 1.5))
             rows.append((f"same, once each pool process's first match has started its containers",
                          f"{warm[game][2]:.2f} ms", f"{floor[game][2]:.2f} ms", warm[game][2] / floor[game][2], None))
+            rows.append((f"{title}: all {args.long_matches} matches, from their queuing to the last result",
+                         f"{warm[game][3]:.2f} s", f"{floor[game][3]:.2f} s", warm[game][3] / floor[game][3], None))
     for index, (label, goal) in enumerate([("overall, warm-up included", 1.25), ("steady", 1.1)]):
         rows.append((f"End Game challenges, {label}", f"{warm['endgame'][index]:.0f} a minute",
                      f"{floor['endgame'][index]:.0f} a minute", floor["endgame"][index] / warm["endgame"][index],
@@ -376,6 +382,9 @@ def main() -> None:
     import django
 
     django.setup()
+    from arena.celery import app
+
+    app.control.purge()  # what an interrupted run left on the bench's queue would play this run's matches
     bots = make_bots(args.bots)
     long_bots = make_long_game_bots(args.long_bots)
     trips = round_trips(args.round_trips) if args.round_trips and {"warm", "none"} <= set(modes) else None
@@ -401,10 +410,11 @@ def main() -> None:
               + " warm):")
         for game, title in LONG_GAMES.items():
             for mode, rates in figures.items():
-                cost, decisions, steady = rates[game]
+                cost, decisions, steady, span = rates[game]
                 ratio = (f", {cost / floor[game][0]:.2f}x the floor; {steady:.2f} ms after the first matches, "
                          f"{steady / floor[game][2]:.2f}x") if floor else ""
-                print(f"  {title:11} {mode:5} {cost:6.2f} ms a decision ({decisions:.0f} decisions a match){ratio}")
+                print(f"  {title:11} {mode:5} {cost:6.2f} ms a decision ({decisions:.0f} decisions a match){ratio}; "
+                      f"all played {span:.2f} s after their queuing")
     if "warm" in figures and floor:
         print()
         print("\n".join(goals_table(figures, trips, (load_at_start, load[0]), args)))

@@ -92,6 +92,9 @@ READY_TIMEOUT = 20.0
 RESET_TIMEOUT = 6.0
 # How often a pool's acquire looks in a shared folder for other processes' containers that are due to go.
 SHARED_REAP_INTERVAL = 10.0
+# What a start takes, in seconds, until a pool has timed its own (WarmPool.start_seconds): four seats'
+# containers started at once on an idle 2-core host.
+FIRST_START_ESTIMATE = 1.0
 # A container is retired after this long, busy or not: well under docker_backend.MAX_AGE, past which
 # cleanup_leftovers() removes any bot container whoever owns it.
 MAX_LIFETIME = 3600.0
@@ -683,6 +686,8 @@ class WarmPool:
         self._closed = False
         # When an acquire next looks in the shared folder for others' containers that are due to go.
         self._next_shared_reap = 0.0
+        # How long a start takes here, lately (a moving average, with the host's load and the starts beside it).
+        self.start_seconds = FIRST_START_ESTIMATE
 
     def player(self, bot_path: str, *, key: str, name: str | None = None, limits: Limits | None = None
                ) -> WarmPlayer:
@@ -767,9 +772,9 @@ class WarmPool:
         if self.share_dir is None:
             return None
         self.reap()
-        pool_key = (key, hashlib.sha256(bot).hexdigest(), limits)
-        if any(self.share_dir.glob(f"{pool_digest(pool_key)}.*")):
+        if self.containers(key, bot, limits):
             return None
+        pool_key = (key, hashlib.sha256(bot).hexdigest(), limits)
         ahead_of = hashlib.sha256(owner.encode()).hexdigest()[:16]
         for container in self._take_started_ahead(ahead_of, keep=AHEAD_PER_OWNER - 1):
             container.remove()
@@ -778,6 +783,15 @@ class WarmPool:
             return None
         self._release(container, reusable=True)  # parked: the first match of any process of the host takes it
         return container.id
+
+    def containers(self, key: str, bot: bytes, limits: Limits) -> int:
+        """How many containers this pool keeps for `key`, `bot` and `limits`, idle or in a match: in a shared
+        pool, every process's of its folder (a container made past the bound, for one match, is not kept)."""
+        pool_key = (key, hashlib.sha256(bot).hexdigest(), limits)
+        if self.share_dir is not None:
+            return sum(1 for _ in self.share_dir.glob(f"{pool_digest(pool_key)}.*"))
+        with self._lock:
+            return sum(container.pool_key == pool_key for container in (*self._idle, *self._busy))
 
     def _take_started_ahead(self, ahead_of: str, *, keep: int) -> list[WarmContainer]:
         """The idle containers started ahead for the owner `ahead_of` (any process's), but for its newest
@@ -892,9 +906,11 @@ class WarmPool:
         for container in evicted:
             container.remove()
         container = None
+        began = time.monotonic()
         try:
             container = WarmContainer.start(pool_key, bot, limits, self.image or image_tag(), pooled=pooled,
                                             share_dir=self.share_dir, ahead_of=ahead_of)
+            self.start_seconds = 0.7 * self.start_seconds + 0.3 * (time.monotonic() - began)
         finally:
             with self._lock:
                 self._starting -= pooled

@@ -40,9 +40,9 @@ def main(match_id: int, name: str, meeting: Path, peers: int) -> None:
     report = {"name": name}
     claim, run = services.claim, services.run
 
-    def observed_claim(match_id):
+    def observed_claim(match_id, route=None):
         report["claim_began"] = time.monotonic()
-        result = claim(match_id)
+        result = claim(match_id, route)
         report["claimed"] = type(result).__name__ if result is not None else "nothing"
         if isinstance(result, float):
             report["retry_after"] = result

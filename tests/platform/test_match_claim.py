@@ -235,7 +235,7 @@ def test_a_database_outage_during_the_claim_sends_the_delivery_back_within_secon
     """Not at the deadline sweep minutes later: the broker redelivers it in at most 5 s."""
     outage = OperationalError("the server closed the connection unexpectedly")
 
-    def claim(match_id):
+    def claim(match_id, route=None):
         raise outage
 
     retried = []

@@ -156,12 +156,12 @@ class _Poller:
 
 
 class _RedisWaker:
-    """Waits on the topic's pub/sub channel; subscribed before the first snapshot is read, so a change
+    """Waits on the topics' pub/sub channels; subscribed before the first snapshot is read, so a change
     committed between that read and the wait still wakes it. If Redis fails, it polls from then on."""
 
-    def __init__(self, topic: str):
+    def __init__(self, *topics: str):
         self.pubsub = redis_client().pubsub(ignore_subscribe_messages=True)
-        self.pubsub.subscribe(channel(topic))
+        self.pubsub.subscribe(*map(channel, topics))
         self.fallback: _Poller | None = None
         self.quiet_since = time.monotonic()
 
@@ -196,13 +196,26 @@ class _RedisWaker:
             pass
 
 
-def _open_waker(topic: str):
+def _open_waker(*topics: str):
     if wakeup_mode() == "redis":
         try:
-            return _RedisWaker(topic)
+            return _RedisWaker(*topics)
         except Exception as error:
-            logger.warning("live: cannot subscribe to %s (%s); polling instead", topic, error)
+            logger.warning("live: cannot subscribe to %s (%s); polling instead", ", ".join(topics), error)
     return _Poller()
+
+
+def wait_until(topics: list[str], done: Callable[[], bool], seconds: float) -> bool:
+    """Wait at most `seconds` until `done()` (read at once, then whenever one of `topics` is published, or at
+    each poll without Redis): whether it is. For a worker that waits on another's change (a match's end)."""
+    deadline = time.monotonic() + seconds
+    waker = _open_waker(*map(check_topic, topics))
+    try:
+        while not (finished := done()) and (left := deadline - time.monotonic()) > 0:
+            waker.wait(left)
+    finally:
+        waker.close()
+    return finished
 
 
 # The longest a stream waits without looking whether the process is closing its streams (`stop_streams`).

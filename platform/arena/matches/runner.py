@@ -53,13 +53,42 @@ def warm_up(version) -> str | None:
     the owner's share): its id; None where matches play in no warm container or none was started."""
     if playing_backend() != "docker-warm":
         return None
-    import sandbox
     from sandbox.pool import default_pool
 
+    return default_pool().warm_up(*_pool_key_parts(version), owner=f"owner:{version.bot.owner_id}")
+
+
+def warm_containers(version) -> int:
+    """How many warm containers this host keeps for `version` (accepted), idle or in a match, whichever
+    worker process's (sandbox/pool.py's `containers`)."""
+    from sandbox.pool import default_pool
+
+    return default_pool().containers(*_pool_key_parts(version))
+
+
+def container_start_seconds() -> float:
+    """How long starting a warm container takes on this host lately (this worker process's pool's measure)."""
+    from sandbox.pool import default_pool
+
+    return default_pool().start_seconds
+
+
+def _pool_key_parts(version) -> tuple:
+    """The key, bytes and limits a match's seat of `version` asks the warm pool for (seat_opener,
+    games.bots.make_player)."""
+    import sandbox
+
     bot = version.bot
-    # The key, bytes and limits a match's seat asks the pool for (seat_opener, games.bots.make_player).
-    return default_pool().warm_up(warm_key(bot, version), version.code.encode("utf-8"),
-                                  sandbox.Limits.for_game(get_game(bot.game)), owner=f"owner:{bot.owner_id}")
+    return warm_key(bot, version), version.code.encode("utf-8"), sandbox.Limits.for_game(get_game(bot.game))
+
+
+def routes_by_container(match) -> bool:
+    """Whether `match` plays in warm containers, so that which worker plays it when matters (see
+    services.claim): never where no sandbox works, which `play` reports as the match's fault."""
+    try:
+        return match_backend(match) == "docker-warm"
+    except NoSandbox:
+        return False
 
 
 def sandbox_backend() -> str:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 from games import ConfigError, get_game
@@ -170,11 +170,12 @@ def dispatch_deadline():
     return timezone.now() + timedelta(seconds=settings.ARENA_MATCH_DEADLINE_SECONDS)
 
 
-def dispatch(match: Match, *, again: bool = False) -> None:
+def dispatch(match: Match, *, again: bool = False, passes: int = 0) -> None:
     """Send the run task once the current transaction commits (a worker must see the match); sent `again`
-    (its worker died, its message was lost, an operator re-queued it), ahead of the matches queued after
-    it: its queue position counts by age."""
-    publish_on_commit("matches.tasks.run_match", match.pk, ahead=again)
+    (its worker died, its message was lost, an operator re-queued it, it was passed over `passes` times
+    for its bots' containers: see claim), ahead of the matches queued after it: its queue position counts
+    by age."""
+    publish_on_commit("matches.tasks.run_match", match.pk, *([passes] if passes else []), ahead=again)
 
 
 # --- running matches ----------------------------------------------------------------------------------
@@ -185,9 +186,47 @@ class Claim:
     token: uuid.UUID
 
 
-def claim(match_id: int) -> Claim | float | None:
+@dataclass
+class Route:
+    """How the run task's claim routes a queued match to the host's warm containers of its bots (see
+    `claim`): the times its message was passed over already, and whether it may wait for containers."""
+    passes: int = 0
+    wait: bool = True
+
+
+@dataclass
+class Busy:
+    """The queued match `match_id` was not claimed: its bots' warm containers on this host are all in the
+    matches `running`, and no other queued match is free of theirs (see `claim`)."""
+    match_id: int
+    running: list[int]
+
+
+# A queued match whose bots' warm containers on this host are all in other matches is passed over, at most
+# this many times in all, for the oldest queued match whose bots' are not (its message sent again ahead of
+# the queue: the next free worker process takes it), or waits for them (matches.tasks.run_match, each wait
+# a pass): the match playing them ends within a match or two of the other process's, and a match is never
+# deferred for ever.
+MAX_PASSES = 4
+# When no other queued match is free of them either, its worker waits for those matches to end at most as
+# long as starting containers takes on the host lately (runner.container_start_seconds: the seats' start
+# at once), then plays it, starting them: waiting never costs more than twice the better choice.
+
+
+def claim(match_id: int, route: Route | None = None) -> Claim | Busy | float | None:
     """Take the match for this attempt: a Claim; or seconds until another attempt's deadline; or None when
-    there is nothing to run (finished, cancelled, gone)."""
+    there is nothing to run (finished, cancelled, gone).
+
+    With a `route` (the run task's), a queued match that plays in warm containers is routed to the host's
+    containers of its bots' versions, so that a host keeps one per version (issue 27): if they are all in
+    matches running now (as many of its seats as it has containers, none idle), the claim takes the oldest
+    queued match free of those instead (a Claim of that match; this one is sent again, ahead, within
+    MAX_PASSES), or else, if `route.wait`, takes nothing and says which matches hold them (Busy). A version
+    with no container yet, seated in a running match, counts as held: that match is starting it.
+
+    Its message, if it is still on its way, then finds the match taken and comes back at its deadline as a
+    duplicate does (harmless: the claim). The running matches are every host's: with several worker
+    hosts, a version playing on another counts as held here too (a pass or a wait for nothing, bounded)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         # The time once the lock is ours: an attempt that waited behind another's claim must not count the
@@ -202,6 +241,11 @@ def claim(match_id: int) -> Claim | float | None:
             # keeps killing its worker (a poison match) stops here rather than being delivered forever.
             _set_aside(match, WORKER_LOST, now)
             return None
+        if route is not None and match.status == Match.Status.QUEUED and runner.routes_by_container(match):
+            routed = _route(match, route, now)
+            if isinstance(routed, Busy):
+                return routed
+            match = routed
         match.status = Match.Status.RUNNING
         match.claim = uuid.uuid4()
         match.attempts += 1
@@ -210,6 +254,58 @@ def claim(match_id: int) -> Claim | float | None:
         match.save(update_fields=["status", "claim", "attempts", "started_at", "deadline"])
         live.publish(spectating.topic(match.pk))
     return Claim(match, match.claim)
+
+
+def _route(match: Match, route: Route, now) -> Match | Busy:
+    """The match to claim for `match`'s message (see `claim`), locked: `match`, or another queued one; or Busy."""
+    if connection.vendor == "postgresql":
+        # One routing decision at a time, until this claim commits: two claims at once would each see the
+        # other's versions free (SQLite's transactions are one at a time already).
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ROUTING_LOCK])
+    running = _running_seats(now)
+    mine = set(match.seats.exclude(version=None).values_list("version", flat=True))
+    if not mine & running.keys():
+        return match
+    # The versions whose containers here are all taken: none idle for another match.
+    held = {version.pk: running[version.pk]
+            for version in BotVersion.objects.filter(pk__in=running).select_related("bot")
+            if len(running[version.pk]) >= runner.warm_containers(version)}
+    held_mine = mine & held.keys()
+    if not held_mine:
+        return match
+    if route.passes < MAX_PASSES:
+        other = (Match.objects.queued().exclude(pk=match.pk).exclude(seats__version__in=held.keys())
+                 .select_for_update(skip_locked=True, of=("self",)).order_by("pk").first())
+        if other is not None:
+            log.info("match %s: its bots' containers are in matches; match %s is played first", match.pk, other.pk)
+            dispatch(match, again=True, passes=route.passes + 1)
+            return other
+    if route.wait:
+        return Busy(match.pk, sorted({match_id for version in held_mine for match_id in held[version]}))
+    return match
+
+
+# The PostgreSQL advisory lock of the routing decisions (any number; one name in the whole database).
+ROUTING_LOCK = 2_700_027
+
+
+def _running_seats(now) -> dict[int, list[int]]:
+    """{version id: the running match of each of its seats in play} (a match past its deadline is presumed
+    lost, its containers with it)."""
+    running: dict[int, list[int]] = {}
+    seats = MatchSeat.objects.filter(match__status=Match.Status.RUNNING, match__deadline__gt=now).exclude(version=None)
+    for version, match_id in seats.values_list("version", "match"):
+        running.setdefault(version, []).append(match_id)
+    return running
+
+
+def wait_for_containers(busy: Busy) -> bool:
+    """Wait for the matches holding a Busy match's containers to end (their status changes are published on
+    their live topics), at most as long as starting containers takes here: whether they have."""
+    still = Match.objects.filter(pk__in=busy.running, status=Match.Status.RUNNING)
+    return live.wait_until([spectating.topic(pk) for pk in busy.running], lambda: not still.exists(),
+                           runner.container_start_seconds())
 
 
 def run(claimed: Claim) -> bool:

@@ -16,17 +16,35 @@ CLAIM_PATIENCE = 30.0
 
 # Named as before the platform became the arena package: queued messages and the beat schedule name them.
 @shared_task(name="matches.tasks.run_match", bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
-def run_match(self, match_id: int) -> None:
-    try:
-        claimed = retrying(services.claim, match_id, patience=CLAIM_PATIENCE)
-    except TRANSIENT_ERRORS as exc:
-        # The database is still unavailable: come back soon through the broker rather than at the deadline.
-        raise self.retry(exc=exc, countdown=5)
+def run_match(self, match_id: int, passes: int = 0) -> None:
+    """Play `match_id`, or, routed to the host's warm containers (services.claim), a queued match free of
+    the containers in use, having been passed over `passes` times already; or wait a moment for them.
+
+    Each wait counts as a pass. One that runs out (the match holding them is longer than a start) is the
+    last: the next claim starts containers rather than wait again. One that ends with that match may
+    find them taken again at once (the process that played it claimed the next match of the same bots
+    first) and waits again, within MAX_PASSES."""
+    claimed = _claim(self, match_id, services.Route(passes))
+    while isinstance(claimed, services.Busy):
+        try:
+            ended = services.wait_for_containers(claimed)
+        except TRANSIENT_ERRORS:
+            ended = False  # (the claim that follows retries the database)
+        passes += 1
+        claimed = _claim(self, match_id, services.Route(passes, wait=ended and passes < services.MAX_PASSES))
     if isinstance(claimed, float):
         # Another attempt holds the match: come back at its deadline, when it is presumed lost if still running.
         raise self.retry(countdown=claimed + 1)
     if claimed is not None:
         services.run(claimed)
+
+
+def _claim(task, match_id: int, route: services.Route):
+    try:
+        return retrying(services.claim, match_id, route, patience=CLAIM_PATIENCE)
+    except TRANSIENT_ERRORS as exc:
+        # The database is still unavailable: come back soon through the broker rather than at the deadline.
+        raise task.retry(exc=exc, countdown=5)
 
 
 @shared_task(name="matches.tasks.warm_up_version")
