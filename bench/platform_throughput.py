@@ -342,11 +342,12 @@ def goals_table(figures: dict, trips: dict | None, loads: tuple, args) -> list[s
     lines = [f"Goals (issue 27), warm Docker against no sandbox in this run; load average {loads[0]:.2f} at the "
              f"start, {loads[1]:.2f} at the end, {os.cpu_count()} cores; {args.celery_workers} Celery worker(s) of "
              f"{args.workers} pool processes, {args.matches} End Game challenges between {args.bots} bots, "
-             f"{args.long_matches} long matches a card game between {args.long_bots} bots, {LONG_SEATS} a match "
-             f"(their versions uploaded, validated and warmed up "
-             f"ahead: {warm['uploads'][1]} of {warm['uploads'][0]} warm before their first match, "
-             f"{warm['long_started']} containers started by the matches), "
-             f"{warm['started']} warm containers started for {args.bots} End Game versions:",
+             + (f"{args.long_matches} long matches a card game between {args.long_bots} bots, {LONG_SEATS} a match "
+                f"(their versions uploaded, validated and warmed up "
+                f"ahead: {warm['uploads'][1]} of {warm['uploads'][0]} warm before their first match, "
+                f"{warm['long_started']} containers started by the matches), " if args.long_matches
+                else "no long matches (--long-matches 0), ")
+             + f"{warm['started']} warm containers started for {args.bots} End Game versions:",
              "", "| figure | warm Docker | floor | ratio | goal |", "|---|---|---|---|---|"]
     lines += [f"| {label} | {sandboxed} | {floored} | {ratio:.2f}x | "
               f"{'(for analysis)' if goal is None else f'{goal}x ' + ('met' if ratio <= goal else 'missed')} |"
