@@ -271,6 +271,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     # The embedded broker: messages are files in one folder shared by the web process and the worker.
     BROKER_DIR = VAR_DIR / "broker"
     BROKER_DIR.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT = "arena.core.broker:EmbeddedTransport"  # a worker's stop heard within a poll
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR),
         "data_folder_out": str(BROKER_DIR),

@@ -119,8 +119,11 @@ def test_the_demo_stops_with_every_process_and_container_within_10_seconds(how, 
                 "ARENA_SANDBOX": "docker", **({"ARENA_DEMO_STOP_SECONDS": "0"} if how == "cold" else {})})
     output = demo_var_dir / f"demo-{how}.out"
     with open(output, "w") as out:
+        # SIGINT as a terminal leaves it, whoever started the suite: a suite run in the background of a
+        # non-interactive shell inherits SIGINT ignored, and a shell started with it ignored can't trap it.
         demo = subprocess.Popen(["scripts/demo"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+                                start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         base = f"http://127.0.0.1:{port}"
         wait_for(lambda: demo.poll() is not None or answers(base), 300, "the demo's web server")
