@@ -1,5 +1,6 @@
 """The demo data that README's first command starts with."""
 
+import contextlib
 import os
 import subprocess
 import time
@@ -150,9 +151,13 @@ def test_the_demo_stops_with_every_process_and_container_within_10_seconds(how, 
         assert left == ([], set()), (f"{how}: still there after {STOP_SECONDS} s: {left} {commands(left[0])}\n"
                                      f"{(demo_var_dir / 'worker.log').read_text()[-3000:]}")
     finally:
-        if demo.poll() is None:
-            os.killpg(demo.pid, 9)
+        # Every process of the demo's session, each in a process group of its own (the script's `set -m`),
+        # then the containers they leave: a failed stop leaves nothing running for the tests after it.
+        for pid in session_processes(demo.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         demo.wait()
+        sandbox.cleanup_leftovers()
 
 
 def answers(base: str) -> bool:
