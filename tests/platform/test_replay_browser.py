@@ -279,6 +279,12 @@ def test_a_ten_spot_sprouts_replay_draws_every_step_and_streams_every_moves_anal
     assert len(texts) == last and all(texts)  # every move's analysis arrived (settled, or said not to be)
     settled = [text for text in texts if not text.startswith("not settled")]
     assert len(settled) >= last // 2  # the late positions at least are solved within their time
+    # The progress line counts what the table shows, and says why any move is left unsettled.
+    progress = page.inner_text("#analysis-progress")
+    assert progress.startswith(f"analysis: {len(settled)} of {last} moves settled"), progress
+    assert (f"({last - len(settled)} early in the game, with many lives left, could not be solved in time: "
+            "opening this page again searches them further" in progress) == (len(settled) < last), progress
+    page.locator("#moves-side").evaluate("box => { box.scrollTop = 0; }")  # the progress line and the first moves
     snap(page, shots, "replay-sprouts10")
 
 

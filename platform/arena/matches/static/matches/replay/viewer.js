@@ -171,8 +171,8 @@ window.ArenaReplay = (() => {
         }
       }
       progress.textContent = `analysis: ${settled} of ${moves.length} moves settled` +
-        (settled < moves.length ? " (the others were too young a game to solve in time; opening the page again" +
-          " searches them further, from what was solved so far)" : "");
+        (settled < moves.length ? ` (${moves.length - settled} early in the game, with many lives left, could not be solved` +
+          " in time: opening this page again searches them further, from what was solved so far)" : "");
       progress.dataset.done = "true";
     }
 
