@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import socket
 import time
 import uuid
 from pathlib import Path
@@ -173,10 +174,12 @@ def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
     Returns the names of the containers removed.
     """
     removed = []
+    running = _running_container_ids()
     # ignore_removed: another worker may remove a listed container before it is inspected.
     for container in client().containers.list(all=True, filters={"label": LABEL}, ignore_removed=True):
         created = float(container.labels.get(CREATED_LABEL, 0))
-        if owner_alive(container.labels.get(OWNER_LABEL, "")) and time.time() - created < max_age:
+        owner = container.labels.get(OWNER_LABEL, "")
+        if owner_alive(owner) and not _owner_container_gone(owner, running) and time.time() - created < max_age:
             continue
         if shared_entries_in_use(container.id):
             continue  # a shared warm container whose maker is gone, in a match of another process: it goes after
@@ -192,6 +195,26 @@ def cleanup_leftovers(*, max_age: float = MAX_AGE) -> list[str]:
                 raise
             _await_removal(container.id)
     return removed
+
+
+def _running_container_ids() -> list[str]:
+    """The ids of this engine's containers whose processes still run (paused and restarting ones included)."""
+    return [row["Id"] for row in client().api.containers(all=True)
+            if row.get("State") not in ("created", "exited", "dead", "removing")]
+
+
+def _owner_container_gone(owner: str, running: list[str]) -> bool:
+    """Whether `owner` (an `owner_token`) is a worker in a container of this engine that no longer runs.
+
+    A worker in a container (docker-compose's) names its host by the container's hostname, which is the
+    container's short id unless the operator set another: its processes can't be judged from here, but
+    its container can. Without this, a worker container stopped before its warm sandboxes were removed
+    (killed at the end of `docker compose down`'s grace time) left them running for MAX_AGE. A host whose
+    name is not a short container id is never judged by it.
+    """
+    host = owner.partition("/")[0]
+    return (len(host) == 12 and all(c in "0123456789abcdef" for c in host) and host != socket.gethostname()
+            and not any(container_id.startswith(host) for container_id in running))
 
 
 def _await_removal(container_id: str, timeout: float = REMOVAL_SECONDS) -> None:

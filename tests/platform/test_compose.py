@@ -92,6 +92,7 @@ def compose_project():
     require(tool is not None, "docker-compose (apt-get install docker-compose) or the compose plugin")
     import sandbox
     from sandbox import image
+    from sandbox.docker_backend import LABEL, OWNER_LABEL
 
     # The worker starts bots in the sandbox image of this host's engine (built by scripts/test).
     require(sandbox.docker_ready(), f"the sandbox image {image.image_tag()} (python -m sandbox.image build)")
@@ -124,8 +125,15 @@ def compose_project():
         compose("up", "-d", timeout=300)
         yield compose, f"http://127.0.0.1:{port}"
     finally:
-        compose("down", "--volumes", "--remove-orphans", "--timeout", "10", timeout=300, check=False)
         label = f"com.docker.compose.project={project}"
+        # The stack's containers name their hosts by their short ids (the owners of the bots' sandboxes).
+        hosts = {c.id[:12] for c in client.containers.list(all=True, filters={"label": label})}
+        compose("down", "--volumes", "--remove-orphans", "--timeout", "10", timeout=300, check=False)
+        # What a worker killed at the end of the grace time left, the host's next sweep removes.
+        sandbox.cleanup_leftovers()
+        sandboxes = [row["Names"] for row in client.api.containers(all=True, filters={"label": LABEL})
+                     if (row.get("Labels") or {}).get(OWNER_LABEL, "").partition("/")[0] in hosts]
+        assert not sandboxes, f"the stack's bot sandboxes outlived it: {sandboxes}"
         leftovers = {
             "containers": [c.name for c in client.containers.list(all=True, filters={"label": label})],
             "volumes": [v.name for v in client.volumes.list(filters={"label": label})],

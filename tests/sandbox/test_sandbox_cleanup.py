@@ -180,6 +180,42 @@ def test_cleanup_leaves_alone_what_a_worker_of_another_pid_namespace_made():
     shutil.rmtree(staging, ignore_errors=True)
 
 
+def test_cleanup_removes_what_a_worker_in_a_container_left_once_its_container_is_gone(docker_image):
+    """A worker in a container (docker-compose's) names its host by the container's short id: while that
+    container runs its sandboxes stay; once it is gone (`docker compose down` killed it before its warm
+    containers went), the next sweep removes them instead of leaving them running for hours."""
+    import contextlib
+    import time
+    import uuid
+
+    import docker.errors
+
+    from sandbox.docker_backend import CREATED_LABEL, LABEL, OWNER_LABEL, client
+    from sandbox.image import image_tag
+
+    engine = client()
+    worker_container = engine.containers.run(image_tag(), ["sleep", "600"], detach=True, network_mode="none")
+    gone_container = engine.containers.create(image_tag(), ["true"], network_mode="none")
+    gone_host = gone_container.id[:12]
+    gone_container.remove()
+
+    def sandbox_of(host: str):
+        labels = {LABEL: "1", OWNER_LABEL: f"{host}/4026532000:9:51576", CREATED_LABEL: str(time.time())}
+        return engine.containers.create(image_tag(), ["true"], labels=labels, network_mode="none",
+                                        name=f"arena-bot-test-{uuid.uuid4().hex[:12]}")
+
+    kept, orphan = sandbox_of(worker_container.id[:12]), sandbox_of(gone_host)
+    try:
+        sandbox.cleanup_leftovers()
+
+        left = {row["Id"] for row in engine.api.containers(all=True, filters={"label": LABEL})}
+        assert kept.id in left and orphan.id not in left
+    finally:
+        for container in (kept, orphan, worker_container):
+            with contextlib.suppress(docker.errors.NotFound):
+                container.remove(force=True)
+
+
 def test_workers_of_another_user_share_the_sweep_lock_whatever_the_umask_of_its_creator(monkeypatch):
     require(os.geteuid() == 0 and shutil.which("flock") is not None, "root and flock(1), to sweep as another user")
     folder = Path(tempfile.mkdtemp())  # in /tmp itself: pytest's own folders are closed to other users
