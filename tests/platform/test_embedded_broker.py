@@ -1,4 +1,4 @@
-"""The demo's embedded broker (arena.core.broker): messages still arrive, and a worker told to stop stops waiting.
+"""The demo's embedded broker (arena.core.broker): messages arrive whole, and a worker told to stop stops waiting.
 
 The stop itself, end to end, is test_demo's: everything gone within 10 s of Ctrl-C.
 """
@@ -61,6 +61,46 @@ def test_a_message_sent_while_a_worker_waits_reaches_it_before_its_wait_ends(con
     assert consumed(connection, queue, LONG_WAIT) == [{"task": "hello"}]
     sender.join()
     assert time.monotonic() - started < LONG_WAIT
+
+
+# Another process (the web server) sends while the worker looks at the folder as fast as it can: kombu's own
+# writer made each file visible empty before writing it, and every message of this run was lost that way.
+SENDER = """
+import sys
+from kombu import Connection, Exchange, Queue
+from arena.core.broker import EmbeddedTransport
+folder, count = sys.argv[1], int(sys.argv[2])
+options = {"data_folder_in": folder, "data_folder_out": folder, "control_folder": folder + "/control"}
+queue = Queue("arena", Exchange("arena", type="direct"), routing_key="arena")
+with Connection("filesystem://localhost/", transport=EmbeddedTransport, transport_options=options) as sender:
+    producer = sender.Producer()
+    for index in range(count):
+        producer.publish({"index": index, "padding": "x" * 100_000}, exchange=queue.exchange, routing_key="arena",
+                         declare=[queue])
+"""
+
+
+def test_every_message_another_process_sends_arrives_whole_while_a_worker_reads(connection, queue, tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    count = 100
+    sender = subprocess.Popen([sys.executable, "-c", SENDER, str(tmp_path), str(count)],
+                              cwd=Path(__file__).parents[2] / "platform")
+    received = []
+    try:
+        with connection.Consumer(queue, callbacks=[lambda body, message: (received.append(body["index"]),
+                                                                           message.ack())]):
+            while len(received) < count:
+                try:
+                    connection.drain_events(timeout=LONG_WAIT)
+                except socket.timeout:
+                    break
+    finally:
+        sender.wait(timeout=LONG_WAIT)
+    assert sender.returncode == 0
+    assert sorted(received) == list(range(count))
 
 
 @pytest.mark.parametrize("how", ["warm", "cold"])

@@ -1,4 +1,10 @@
-"""The embedded broker's transport: kombu's filesystem transport that hears a worker's stop within a poll.
+"""The embedded broker's transport: kombu's filesystem transport that writes a message whole before a worker
+can take it, and hears a worker's stop within a poll.
+
+kombu's writer creates the message's file under its final name, then writes it, while a reader moves away
+and reads any file of that name it finds: a worker looking at the folder in between took an empty file,
+lost the message (the file is removed before it is decoded) and failed on it. Here the message is written
+under a name no reader takes and renamed into place, which a reader sees whole or not at all.
 
 A Celery worker on a polling transport runs a blocking loop that asks the transport for messages for up to
 2 s at a time (celery.worker.loops.synloop) and looks at its stop flag only between those calls, then once
@@ -8,13 +14,18 @@ a second before a worker saw it. Here the folder is looked at every tenth of a s
 soon as the worker is told to stop; callers that wait for a reply (a control command's) keep their timeout.
 """
 
+import os
 import socket
 import time
+import uuid
 
 from celery.worker import state as worker_state
+from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
+from kombu.utils.json import dumps
 
 POLL_SECONDS = 0.1
+PARTIAL_SUFFIX = ".partial"  # a reader takes only names that end in "<queue>.msg"
 
 
 def worker_told_to_stop() -> bool:
@@ -23,7 +34,22 @@ def worker_told_to_stop() -> bool:
                for flag in (worker_state.should_stop, worker_state.should_terminate))
 
 
+class EmbeddedChannel(filesystem.Channel):
+    def _put(self, queue, payload, **kwargs):
+        """Put `payload` on `queue`, visible only once whole. Named as kombu names it: the time in ms first,
+        so that readers take the messages in the order they were sent."""
+        name = f"{int(round(time.monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        path = os.path.join(self.data_folder_out, name)
+        try:
+            with open(path + PARTIAL_SUFFIX, "wb") as partial:
+                partial.write(dumps(payload).encode())
+            os.rename(path + PARTIAL_SUFFIX, path)
+        except OSError as exc:
+            raise ChannelError(f"Cannot add file {path!r} to directory") from exc
+
+
 class EmbeddedTransport(filesystem.Transport):
+    Channel = EmbeddedChannel
     polling_interval = POLL_SECONDS
 
     def drain_events(self, connection, timeout=None):
