@@ -28,7 +28,7 @@ ArenaReplay.register("sprouts", {
     if (view.drawing) {
       picture = el("figure", {class: "sprouts-picture", style: "margin:0; grid-column: 1 / -1"});
       picture.innerHTML = view.drawing;  // SVG made by the server from numbers only (drawing.svg)
-      const caption = view.moves.length ? `after move ${view.moves.length}, ${view.moves[view.moves.length - 1]} (in red)` : "the starting spots";
+      const caption = view.moves.length ? `after move ${view.moves.length}, ${view.moves[view.moves.length - 1]} (in red)` : "of the starting spots";
       picture.append(el("figcaption", {class: "hint-light"}, `The drawing ${caption}; dots under a spot: its lives.`));
     }
     return el("div", {class: "felt sprouts"}, picture, middle, regions);

@@ -172,7 +172,8 @@ window.ArenaReplay = (() => {
       }
       progress.textContent = `analysis: ${settled} of ${moves.length} moves settled` +
         (settled < moves.length ? ` (${moves.length - settled} early in the game, with many lives left, could not be solved` +
-          " in time: opening this page again searches them further, from what was solved so far)" : "");
+          " in time: opening this page again searches them further, from what was solved so far, but the first moves" +
+          " of a large game may stay unsettled)" : "");
       progress.dataset.done = "true";
     }
 
