@@ -70,9 +70,46 @@ def sandbox_backend():
     return "docker"
 
 
+# What a failed test adds to its report (pytest_runtest_makereport): titled texts, read once it has failed.
+FAILURE_NOTES = pytest.StashKey[list]()
+
+
+def add_failure_note(item: pytest.Item, title: str, read) -> None:
+    """On `item`'s failure, its report shows `read()` under `title`: what the live parts saw, which a CI run's
+    output otherwise never shows (the worker's log is a file of the machine that ran it)."""
+    item.stash.setdefault(FAILURE_NOTES, []).append((title, read))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed and call.when == "call":
+        for title, read in item.stash.get(FAILURE_NOTES, []):
+            try:
+                text = read()
+            except Exception as error:  # noqa: BLE001 - a note that cannot be read must not hide the failure
+                text = f"(could not be read: {error!r})"
+            report.sections.append((title, text))
+    return report
+
+
+def tail(text: str, lines: int = 40, width: int = 240) -> str:
+    return "\n".join(line[:width] for line in text.splitlines()[-lines:]) or "(nothing)"
+
+
 @pytest.fixture
-def live_worker(live_worker_process):
+def live_worker(live_worker_process, request):
     """The session's real Celery worker, playing what this test sends (see QUEUE)."""
+    log_path, worker = live_worker_process.log_path, live_worker_process
+    start = log_path.stat().st_size
+
+    def log_since_start():
+        with open(log_path, errors="replace") as log:
+            log.seek(start)
+            alive = "running" if worker.poll() is None else f"exited with {worker.returncode}"
+            return f"(the worker is {alive}; its log during the test:)\n{tail(log.read())}"
+
+    add_failure_note(request.node, "live Celery worker", log_since_start)
     celery_app.conf.task_default_queue = QUEUE
     yield live_worker_process
     celery_app.conf.task_default_queue = UNATTENDED_QUEUE
@@ -102,6 +139,7 @@ def live_worker_process(django_db_setup, django_db_blocker, sandbox_backend, tmp
     try:
         wait_for(lambda: "ready." in log_path.read_text() or worker.poll() is not None, 60, "the Celery worker")
         assert worker.poll() is None, f"the Celery worker exited:\n{log_path.read_text()[-3000:]}"
+        worker.log_path = log_path
         yield worker
     finally:
         stop_process(worker)
@@ -165,12 +203,20 @@ def chromium():
 
 
 @pytest.fixture
-def browser_page(chromium):
+def browser_page(chromium, request):
     """A page of that browser. The site's Content-Security-Policy is bypassed for the tests' own probes
     (Playwright's wait_for_function evaluates a string, which a policy without 'unsafe-eval' forbids); the
-    site's scripts under the policy are tested in test_replay_browser.py."""
+    site's scripts under the policy are tested in test_replay_browser.py. A failed test's report shows what
+    the page met: its script errors, and requests that failed or were answered with an error."""
     page = chromium.new_context(bypass_csp=True).new_page()
     page.set_default_timeout(BROWSER_TIMEOUT_MS)
+    troubles: list[str] = []
+    page.on("console", lambda message: message.type == "error" and troubles.append(f"console: {message.text}"))
+    page.on("pageerror", lambda error: troubles.append(f"script error: {error}"))
+    page.on("requestfailed", lambda req: troubles.append(f"failed: {req.method} {req.url} ({req.failure})"))
+    page.on("response", lambda response: response.status >= 400 and troubles.append(
+        f"answered {response.status}: {response.request.method} {response.url}"))
+    add_failure_note(request.node, "browser", lambda: tail("\n".join([f"at {page.url}", *troubles])))
     return page
 
 

@@ -73,3 +73,23 @@ def test_a_spectator_sees_the_moves_as_they_are_played_then_the_replay(live_serv
     page.click("text=Watch the replay")  # and the replay page is linked, as for whoever comes later
     page.wait_for_selector("#moves tr[data-step]")
     assert page.inner_text("#position").startswith("step 0 /")
+
+
+def test_a_page_whose_stream_is_cut_still_learns_that_the_match_ended(live_server, live_worker, people, chromium):
+    # A proxy that buffers events, or a connection that drops each time it opens: the page has no stream.
+    page = chromium.new_context().new_page()
+    page.set_default_timeout(BROWSER_TIMEOUT_MS)
+    page.route("**/stream/**", lambda route: route.abort())
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "dora")
+    page.fill("input[name=password]", "dora-browser-pass")
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Your bots")
+    with ThreadPoolExecutor(1) as thread:
+        match = thread.submit(queue_match, people).result()
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+    # Its status part, fetched again while the match is queued and then running, follows it to the end.
+    page.wait_for_selector("#status:has-text('finished')")
+    assert page.locator("#replay-link").is_visible()
+    assert all(score.strip() for score in page.locator("#seats .score").all_inner_texts())
