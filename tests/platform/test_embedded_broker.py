@@ -3,6 +3,7 @@
 The stop itself, end to end, is test_demo's: everything gone within 10 s of Ctrl-C.
 """
 
+import os
 import socket
 import threading
 import time
@@ -116,3 +117,18 @@ def test_a_wait_with_nothing_to_read_lasts_its_timeout_when_no_stop_was_asked(co
     started = time.monotonic()
     assert consumed(connection, queue, 0.5) == []
     assert time.monotonic() - started >= 0.5
+
+
+def test_what_a_sender_killed_mid_write_left_is_removed_by_the_next_process_to_open_the_broker(tmp_path):
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    stale, fresh = folder / "1_a.arena.msg.partial", folder / "2_b.arena.msg.partial"
+    for partial in (stale, fresh):
+        partial.write_bytes(b'{"half": ')
+    an_hour_ago = time.time() - 3600
+    os.utime(stale, (an_hour_ago, an_hour_ago))
+    folders = {"data_folder_in": str(folder), "data_folder_out": str(folder), "control_folder": str(tmp_path / "c")}
+    with Connection("filesystem://localhost/", transport=EmbeddedTransport, transport_options=folders) as opened:
+        opened.default_channel
+    assert not stale.exists()
+    assert fresh.exists()  # a message being written now is left to its sender

@@ -26,6 +26,8 @@ from kombu.utils.json import dumps
 
 POLL_SECONDS = 0.1
 PARTIAL_SUFFIX = ".partial"  # a reader takes only names that end in "<queue>.msg"
+# A message is written in milliseconds: a partial file this old is a sender's killed mid-write, never renamed.
+STALE_PARTIAL_SECONDS = 300.0
 
 
 def worker_told_to_stop() -> bool:
@@ -35,6 +37,24 @@ def worker_told_to_stop() -> bool:
 
 
 class EmbeddedChannel(filesystem.Channel):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._remove_stale_partials()
+
+    def _remove_stale_partials(self) -> None:
+        """What senders killed mid-write left (nobody else ever removes it), as each process opens the broker."""
+        too_old = time.time() - STALE_PARTIAL_SECONDS
+        try:
+            with os.scandir(self.data_folder_out) as entries:
+                for entry in entries:
+                    if entry.name.endswith(PARTIAL_SUFFIX) and entry.stat().st_mtime < too_old:
+                        try:
+                            os.remove(entry.path)
+                        except FileNotFoundError:  # another process's sweep took it first
+                            pass
+        except OSError:  # no folder yet: kombu makes it at the first message
+            pass
+
     def _put(self, queue, payload, **kwargs):
         """Put `payload` on `queue`, visible only once whole. Named as kombu names it: the time in ms first,
         so that readers take the messages in the order they were sent."""
