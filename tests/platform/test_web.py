@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
 from arena.bots.models import Bot
 from arena.matches.models import Match
@@ -10,7 +11,7 @@ from platform_helpers import EXAMPLE_BOT, play_now
 pytestmark = pytest.mark.django_db
 
 
-def test_student_uploads_challenges_and_watches_the_replay(client, signed_in, in_process_sandbox):
+def test_student_uploads_challenges_and_watches_the_replay(client, signed_in, in_process_sandbox, make_user):
     response = client.post("/bots/new/", {"name": "mine", "game": "endgame"})
     bot = Bot.objects.get(owner=signed_in)
     assert response.url == f"/bots/{bot.pk}/"
@@ -30,7 +31,12 @@ def test_student_uploads_challenges_and_watches_the_replay(client, signed_in, in
 
     play_now(match)
     page = client.get(f"/matches/{match.pk}/").content.decode()
-    assert "Watch the replay" in page and "visible to you only" in page
+    assert "Watch the replay" in page and "stderr is private: its owner sees it" in page
+    assert "stderr of ada/mine" in page
+    stranger = Client()
+    stranger.force_login(make_user("stranger"))
+    seen = stranger.get(f"/matches/{match.pk}/").content.decode()
+    assert "Watch the replay" in seen and "stderr" not in seen  # no log, and no word about logs it cannot see
     replay = client.get(f"/matches/{match.pk}/replay/").content.decode()
     assert "Points lost against optimal play" in replay and 'id="replay-data"' in replay
 

@@ -115,6 +115,7 @@ def _match_context(request, match: Match) -> dict:
     watched = not match.is_over and rules_seen
     return {
         "match": match, "seats": seats, "variant": variant, "rules_seen": rules_seen, "game": game,
+        "shows_private_logs": any(row["log"] is not None for row in seats),
         "cooperative": game.cooperative,
         "winners": [row["seat"] for row in seats if row["seat"].seat in match.winners],
         "has_analysis": has_analysis(game),
