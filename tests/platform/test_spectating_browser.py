@@ -41,20 +41,28 @@ def queue_match(bot) -> Match:
         connection.close()  # this thread's own: the test database is dropped at the end
 
 
-def test_a_spectator_sees_the_moves_as_they_are_played_then_the_replay(live_server, live_worker, people, chromium):
+def spectating(chromium, live_server, bot, *, cut_stream: bool = False):
+    """dora, signed in, on the page of a match of `bot` queued meanwhile: the page, and the match. With
+    `cut_stream`, every request for its stream fails (a proxy that buffers events, a connection that drops)."""
     page = chromium.new_context().new_page()  # the site's policy holds: no bypass
     page.set_default_timeout(BROWSER_TIMEOUT_MS)
+    if cut_stream:
+        page.route("**/stream/**", lambda route: route.abort())
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "dora")
     page.fill("input[name=password]", "dora-browser-pass")
     page.click("button[type=submit]")
     page.wait_for_selector("text=Your bots")
-
     # Queued now, while the spectator is signed in (from another thread: the browser's loop forbids the database
     # in this one).
     with ThreadPoolExecutor(1) as thread:
-        match = thread.submit(queue_match, people).result()
+        match = thread.submit(queue_match, bot).result()
     page.goto(f"{live_server.url}/matches/{match.pk}/")
+    return page, match
+
+
+def test_a_spectator_sees_the_moves_as_they_are_played_then_the_replay(live_server, live_worker, people, chromium):
+    page, match = spectating(chromium, live_server, people)
     # A number taken on the board while the page still says the match is being played: a move seen live.
     page.wait_for_selector('#live[data-status="running"] #board .cell.taken')
     assert page.locator("#board .cell").count() == 20
@@ -76,19 +84,7 @@ def test_a_spectator_sees_the_moves_as_they_are_played_then_the_replay(live_serv
 
 
 def test_a_page_whose_stream_is_cut_still_learns_that_the_match_ended(live_server, live_worker, people, chromium):
-    # A proxy that buffers events, or a connection that drops each time it opens: the page has no stream.
-    page = chromium.new_context().new_page()
-    page.set_default_timeout(BROWSER_TIMEOUT_MS)
-    page.route("**/stream/**", lambda route: route.abort())
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "dora")
-    page.fill("input[name=password]", "dora-browser-pass")
-    page.click("button[type=submit]")
-    page.wait_for_selector("text=Your bots")
-    with ThreadPoolExecutor(1) as thread:
-        match = thread.submit(queue_match, people).result()
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
-
+    page, _ = spectating(chromium, live_server, people, cut_stream=True)
     # Its status part, fetched again while the match is queued and then running, follows it to the end.
     page.wait_for_selector("#status:has-text('finished')")
     assert page.locator("#replay-link").is_visible()
