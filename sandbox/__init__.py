@@ -71,11 +71,12 @@ def best_backend() -> str:
 
 
 def cleanup_leftovers() -> None:
-    """Remove what killed workers left on this host: containers, bwrap cgroups, bot-file copies.
+    """Remove what killed workers left on this host: containers, bwrap cgroups, plain bot processes,
+    bot-file copies.
 
     When it returns, all of them are gone: another worker's sweep running at the same time is waited for.
     """
-    from . import bwrap_backend, docker_backend
+    from . import bwrap_backend, docker_backend, local_backend
     from .base import one_sweep_at_a_time, remove_stale_staging
 
     with one_sweep_at_a_time():
@@ -84,6 +85,7 @@ def cleanup_leftovers() -> None:
         except SandboxUnavailable:
             pass  # no Docker engine here: the bot-file copies of bwrap workers still go below
         bwrap_backend.cleanup_leftovers()
+        local_backend.cleanup_leftovers()
         remove_stale_staging()
 
 

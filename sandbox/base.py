@@ -133,10 +133,17 @@ def remove_stale_staging() -> list[Path]:
     removed = []
     in_use = {entry["staging"] for entry in shared_entries_in_use()}
     for staging in Path(tempfile.gettempdir()).glob(f"{STAGING_PREFIX}*"):
-        if not local_owner_alive(staging.name[len(STAGING_PREFIX):]) and str(staging) not in in_use:
+        if stale_staging(staging, in_use):
             shutil.rmtree(staging, ignore_errors=True)
             removed.append(staging)
     return removed
+
+
+def stale_staging(staging: Path, in_use: set[str]) -> bool:
+    """Whether `staging` (a folder `make_staging` named, which may be deleted already) is a gone worker's
+    and no live process's shared warm container uses it."""
+    return (staging.parent == Path(tempfile.gettempdir()) and staging.name.startswith(STAGING_PREFIX)
+            and not local_owner_alive(staging.name[len(STAGING_PREFIX):]) and str(staging) not in in_use)
 
 
 def _shared_entries(container_id: str = "") -> list[Path]:

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .base import PipeChannel, SandboxPlayer
+from .base import PipeChannel, SandboxPlayer, shared_entries_in_use, stale_staging
 
 logger = logging.getLogger(__name__)
 WARNING = "sandbox 'none': %s runs as a plain child process with NO isolation; for trusted local use only"
@@ -69,3 +69,34 @@ class LocalPlayer(SandboxPlayer):
         except ProcessLookupError:
             pass
         self._process.wait()
+
+
+def cleanup_leftovers() -> list[int]:
+    """Kill the plain bot processes of workers on this host that are gone; the pids killed.
+
+    A worker's close kills its bot's session; a worker that was killed never does, and the bot (in a session
+    of its own, so that a Ctrl-C to the worker does not reach it) ran on, a sleeping one for hours. Its
+    harness runs in its staging folder, whose name says which worker made it: the sweep finds it by its
+    working directory, even once that folder is removed."""
+    in_use = {entry["staging"] for entry in shared_entries_in_use()}
+    killed = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cwd = os.readlink(entry / "cwd")
+        except OSError:  # gone, or not ours to read
+            continue
+        if not stale_staging(Path(cwd.removesuffix(" (deleted)")), in_use):
+            continue
+        pid = int(entry.name)
+        try:
+            group = os.getpgid(pid)
+            if group == pid:  # the harness, leader of its session: its bot's children too
+                os.killpg(group, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        except ProcessLookupError:
+            pass
+    return killed

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -135,7 +136,7 @@ def test_cleanup_removes_the_cgroup_of_a_killed_bwrap_worker(bwrap_ready):
     assert staging_of(worker_pid) == []
 
 
-def test_cleanup_on_a_host_without_docker_still_removes_the_bot_files_of_killed_workers(monkeypatch):
+def test_cleanup_on_a_host_without_docker_still_removes_the_bot_files_and_plain_bots_of_killed_workers(monkeypatch):
     from sandbox import docker_backend
     from sandbox.base import SandboxUnavailable
 
@@ -145,11 +146,17 @@ def test_cleanup_on_a_host_without_docker_still_removes_the_bot_files_of_killed_
     with one_sweep_at_a_time():
         _, worker_pid = kill_worker_mid_match("none")
         assert staging_of(worker_pid)
+        bots = {thing for thing in left_behind(worker_pid) if thing.startswith("process ")}
+        assert bots, "the killed worker's bot died with it: nothing was tested"
     monkeypatch.setattr(docker_backend, "client", no_engine)
 
     sandbox.cleanup_leftovers()
 
-    assert staging_of(worker_pid) == []
+    # Its bot too, asleep for an hour in a session of its own (SIGKILL is delivered in a moment).
+    deadline = time.monotonic() + 10
+    while left_behind(worker_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert left_behind(worker_pid) == set()
 
 
 # A worker in a PID namespace of its own (a container sharing this host's /tmp or Docker engine): it makes
