@@ -40,10 +40,12 @@ time.sleep(600)
 """
 
 
-def kill_worker_mid_match(backend: str, script: str = WORKER) -> tuple[str, int]:
-    worker = subprocess.Popen([sys.executable, "-c", script, backend, str(BOTS / "sleeper.py")],
+def kill_worker_mid_match(backend: str, script: str = WORKER, bot: Path = BOTS / "sleeper.py",
+                          before_the_kill=lambda: None) -> tuple[str, int]:
+    worker = subprocess.Popen([sys.executable, "-c", script, backend, str(bot)],
                               stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
     sandbox_id = worker.stdout.readline().strip()
+    before_the_kill()
     worker.send_signal(signal.SIGKILL)
     worker.wait()
     return sandbox_id, worker.pid
@@ -136,15 +138,28 @@ def test_cleanup_removes_the_cgroup_of_a_killed_bwrap_worker(bwrap_ready):
     assert staging_of(worker_pid) == []
 
 
-def test_cleanup_on_a_host_without_docker_still_removes_the_bot_files_and_plain_bots_of_killed_workers(monkeypatch):
+def test_cleanup_on_a_host_without_docker_still_removes_the_bot_files_and_plain_bots_of_killed_workers(
+        monkeypatch, tmp_path):
     from sandbox import docker_backend
     from sandbox.base import SandboxUnavailable
 
     def no_engine():
         raise SandboxUnavailable("the Docker engine does not answer")
 
+    # A sleeper that says when it is deciding: killed before the question reaches it, the worker's end of
+    # the pipe closing would end the bot on its own, and nothing would be left to sweep.
+    deciding = tmp_path / "deciding"
+    bot = tmp_path / "sleeper.py"
+    bot.write_text(f"import pathlib, time\n\ndef act(observation):\n    pathlib.Path({str(deciding)!r}).touch()\n"
+                   "    time.sleep(3600)\n")
+
+    def until_it_decides():
+        deadline = time.monotonic() + 30
+        while not deciding.exists() and time.monotonic() < deadline:  # another process: no event to await
+            time.sleep(0.02)
+
     with one_sweep_at_a_time():
-        _, worker_pid = kill_worker_mid_match("none")
+        _, worker_pid = kill_worker_mid_match("none", bot=bot, before_the_kill=until_it_decides)
         assert staging_of(worker_pid)
         bots = {thing for thing in left_behind(worker_pid) if thing.startswith("process ")}
         assert bots, "the killed worker's bot died with it: nothing was tested"
