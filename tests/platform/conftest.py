@@ -191,32 +191,45 @@ def api_client():
 
 
 @pytest.fixture
-def chromium():
-    """Debian's chromium driven by Playwright (never a downloaded browser)."""
+def chromium(request):
+    """Debian's chromium driven by Playwright (never a downloaded browser). A failed test's report shows what
+    its pages met: where they were, their script errors, and requests that failed or were answered with an
+    error."""
     require(shutil.which(CHROMIUM) is not None, "chromium at /usr/bin/chromium")
     from playwright.sync_api import sync_playwright
 
+    troubles: list[str] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        new_context = browser.new_context
+
+        def watched_context(*args, **kwargs):
+            context = new_context(*args, **kwargs)
+            context.on("page", lambda page: watch(page, troubles))
+            return context
+
+        browser.new_context = watched_context
+        add_failure_note(request.node, "browser", lambda: tail("\n".join(
+            [*(f"a page at {page.url}" for context in browser.contexts for page in context.pages), *troubles])))
         yield browser
         browser.close()
 
 
-@pytest.fixture
-def browser_page(chromium, request):
-    """A page of that browser. The site's Content-Security-Policy is bypassed for the tests' own probes
-    (Playwright's wait_for_function evaluates a string, which a policy without 'unsafe-eval' forbids); the
-    site's scripts under the policy are tested in test_replay_browser.py. A failed test's report shows what
-    the page met: its script errors, and requests that failed or were answered with an error."""
-    page = chromium.new_context(bypass_csp=True).new_page()
-    page.set_default_timeout(BROWSER_TIMEOUT_MS)
-    troubles: list[str] = []
+def watch(page, troubles: list[str]) -> None:
     page.on("console", lambda message: message.type == "error" and troubles.append(f"console: {message.text}"))
     page.on("pageerror", lambda error: troubles.append(f"script error: {error}"))
     page.on("requestfailed", lambda req: troubles.append(f"failed: {req.method} {req.url} ({req.failure})"))
     page.on("response", lambda response: response.status >= 400 and troubles.append(
         f"answered {response.status}: {response.request.method} {response.url}"))
-    add_failure_note(request.node, "browser", lambda: tail("\n".join([f"at {page.url}", *troubles])))
+
+
+@pytest.fixture
+def browser_page(chromium):
+    """A page of that browser. The site's Content-Security-Policy is bypassed for the tests' own probes
+    (Playwright's wait_for_function evaluates a string, which a policy without 'unsafe-eval' forbids); the
+    site's scripts under the policy are tested in test_replay_browser.py."""
+    page = chromium.new_context(bypass_csp=True).new_page()
+    page.set_default_timeout(BROWSER_TIMEOUT_MS)
     return page
 
 
