@@ -24,10 +24,12 @@ On that connection:
   the supervisor leaves the connection and waits for the next worker process (of the same worker) to
   listen on CONTROL again and send it SIGUSR1; it connects, says {"event": "reconnected", "clean": bool,
   "left": [...]}, and that process's `!next` starts the harness (sandbox/pool.py, shared pools). The
-  harness is started as the container parks (a spare: Python's start is then off the next match's path),
-  and waits, running no bot code, for its three pipes, which `!next` passes it over a socket pair of its
-  own (`harness.py --await-pipes`); the supervisor then closes its end, and the harness its own before
-  it loads the bot.
+  harness is started as the supervisor reconnects, before it reports (a spare: Python's start overlaps
+  the worker's side of the hand-over instead of following its `!next`; started as the container parked,
+  it competed for the CPU with the worker recording the match that had just ended, which cost End Game
+  challenges about a tenth of their rate, issue 27). The spare waits, running no bot code, for its three
+  pipes, which `!next` passes it over a socket pair of its own (`harness.py --await-pipes`); the
+  supervisor then closes its end, and the harness its own before it loads the bot.
 The end of the connection otherwise (the worker is gone) ends the container.
 
 The reset between matches: SIGKILL to every other process of the container's PID namespace until none
@@ -209,8 +211,8 @@ def _become_harness(fds, exec_write, command):
 
 
 class Spare:
-    """A harness started ahead of its match (as the container parks), waiting for its pipes on a socket
-    pair: its stdin; its stdout and stderr are the supervisor's own, which nobody reads."""
+    """A harness started ahead of its match (as a parked container is called back), waiting for its pipes
+    on a socket pair: its stdin; its stdout and stderr are the supervisor's own, which nobody reads."""
 
     def __init__(self):
         self.link, theirs = socket.socketpair()
@@ -263,7 +265,7 @@ class Supervisor:
         self.buffer = bytearray()
         self.fds = []
         self.match = None
-        # The harness started for the next match while the container is parked (see `park`).
+        # The harness started for the next match as a parked container is called back (see `park`).
         self.spare = None
         self.wake_read, wake_write = os.pipe()
         os.set_blocking(wake_write, False)
@@ -327,7 +329,8 @@ class Supervisor:
     def park(self):
         """End the current match and reset as `!next` does, then leave the worker: the container's next
         match may be another worker process's. Whichever it is makes the socket CONTROL afresh and sends
-        SIGUSR1; the reset's report then goes to it ("reconnected"), and its `!next` starts the harness."""
+        SIGUSR1; the next match's harness then starts (a spare), the reset's report goes to that process
+        ("reconnected"), and its `!next` hands the spare its pipes."""
         clean, left = True, []
         if self.match is not None:
             clean = self.end()
@@ -337,11 +340,6 @@ class Supervisor:
         for fd in self.fds:
             os.close(fd)
         self.fds = []
-        if clean and not left:
-            try:
-                self.spare = Spare()
-            except OSError:
-                pass  # (no spare: the next match's `!next` starts its harness, as a fresh container's does)
         while True:
             try:  # (first without waiting: the worker's signal may have come while the match was ending)
                 self.control = connect_to_worker()
@@ -351,6 +349,11 @@ class Supervisor:
             select.select([self.wake_read], [], [])
             os.read(self.wake_read, 4096)
             reap()
+        if clean and not left:
+            try:
+                self.spare = Spare()
+            except OSError:
+                pass  # (no spare: the next match's `!next` starts its harness, as a fresh container's does)
         event(self.control, "reconnected", clean=clean and not left, left=left[:20])
 
     def end(self):

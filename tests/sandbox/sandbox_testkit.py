@@ -159,6 +159,33 @@ def warm_processes(supervisor: int) -> set[int]:
     return {supervisor, *spares[:1]}
 
 
+# The system calls a supervisor waits in (/proc/PID/syscall's first field): select and pselect6 on x86_64,
+# pselect6 on arm64.
+WAITING_CALLS = {"23", "270", "72"}
+
+
+def parked_supervisor(container_id: str, timeout: float = 10.0) -> int:
+    """The pid of a warm container's supervisor once it has parked (sandbox/supervisor.py `park`): holding
+    no socket (its worker's connection closed, no spare's socket pair) and waiting, with no time limit,
+    for the signal that calls it back. Polled: nothing outside the container is told when it parks."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for pid in processes_in(container_id):
+            proc = Path(f"/proc/{pid}")
+            try:
+                if b"/sandbox/supervisor.py" not in (proc / "cmdline").read_bytes():
+                    continue
+                call = (proc / "syscall").read_text().split()
+                sockets = [fd for fd in (proc / "fd").iterdir() if fd.readlink().name.startswith("socket:")]
+            except OSError:
+                continue
+            if call[0] in WAITING_CALLS and call[5] == "0x0" and not sockets:
+                return pid
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the supervisor of container {container_id[:12]} did not park within {timeout:g} s")
+        time.sleep(0.02)
+
+
 def leftovers(backend: str, sandbox_id: str | None) -> list[str]:
     """Everything a finished match left on the host: containers, processes, cgroups, bot-file copies.
 

@@ -50,9 +50,9 @@ def test_a_bot_that_went_after_the_channel_leaves_its_next_match_alone(docker_im
 
 
 def test_a_harness_started_ahead_of_its_match_brings_the_bot_no_more_of_the_channel(docker_image, tmp_path):
-    """A shared pool parks its idle containers, and the supervisor starts the next match's harness as it
-    parks (a spare, sandbox/supervisor.py): its pipes come over a socket pair of its own, which must be
-    gone before the bot loads."""
+    """A shared pool parks its idle containers, and the supervisor starts the next match's harness as a
+    process calls it back (a spare, sandbox/supervisor.py): its pipes come over a socket pair of its own,
+    which must be gone before the bot loads."""
     from sandbox.pool import WarmPool
     from sandbox_testkit import LIMITS, processes_in
     from test_sandbox_warm import play_in
@@ -77,3 +77,28 @@ def test_a_harness_started_ahead_of_its_match_brings_the_bot_no_more_of_the_chan
     assert found["sockets"] == []
     assert {name: result for name, result in found["attempts"].items() if not result.startswith("refused")} == {}
     assert "pass a descriptor on fd 0" in found["attempts"]
+
+
+def test_a_parked_container_runs_its_supervisor_alone_until_a_match_calls_it_back(docker_image, tmp_path):
+    """The next match's harness starts when a process calls the parked container back, not as it parks:
+    started then, it ran while the worker was recording the match that had just ended and slowed it (End
+    Game challenges lost about a tenth of their rate, issue 27). The match that calls it back still plays
+    in it."""
+    from sandbox.pool import WarmPool
+    from sandbox_testkit import parked_supervisor, processes_in
+    from test_sandbox_warm import play_in
+
+    share = tmp_path / "share"
+    share.mkdir(mode=0o700)
+    bot = BOTS / "attack_channel.py"
+    pool = WarmPool(share_dir=share)
+    try:
+        _, first = play_in(pool, bot, "version:p:ann")
+        supervisor = parked_supervisor(first.sandbox_id)
+        parked = processes_in(first.sandbox_id)
+        seat, second = play_in(pool, bot, "version:p:ann")
+    finally:
+        pool.close()
+
+    assert parked == [supervisor]
+    assert (second.reused, second.sandbox_id, seat.status) == (True, first.sandbox_id, "ok"), seat.detail
