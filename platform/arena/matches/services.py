@@ -263,10 +263,15 @@ def _route(match: Match, route: Route, now) -> Match | Busy:
         # other's versions free (SQLite's transactions are one at a time already).
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ROUTING_LOCK])
-    running = _running_seats(now)
-    mine = set(match.seats.exclude(version=None).values_list("version", flat=True))
-    if not mine & running.keys():
+    seats_in_play = _seats_in_play(now)
+    its_seats = match.seats.exclude(version=None).values("version")
+    # The usual case asked in one statement: none of its versions is in a running match.
+    if not seats_in_play.filter(version__in=its_seats).exists():
         return match
+    running: dict[int, list[int]] = {}
+    for version, match_id in seats_in_play.values_list("version", "match"):
+        running.setdefault(version, []).append(match_id)
+    mine = {seat["version"] for seat in its_seats}
     # The versions whose containers here are all taken: none idle for another match.
     held = {version.pk: running[version.pk]
             for version in BotVersion.objects.filter(pk__in=running).select_related("bot")
@@ -290,14 +295,10 @@ def _route(match: Match, route: Route, now) -> Match | Busy:
 ROUTING_LOCK = 2_700_027
 
 
-def _running_seats(now) -> dict[int, list[int]]:
-    """{version id: the running match of each of its seats in play} (a match past its deadline is presumed
-    lost, its containers with it)."""
-    running: dict[int, list[int]] = {}
-    seats = MatchSeat.objects.filter(match__status=Match.Status.RUNNING, match__deadline__gt=now).exclude(version=None)
-    for version, match_id in seats.values_list("version", "match"):
-        running.setdefault(version, []).append(match_id)
-    return running
+def _seats_in_play(now):
+    """The seats of uploaded versions in running matches (a match past its deadline is presumed lost, its
+    containers with it)."""
+    return MatchSeat.objects.filter(match__status=Match.Status.RUNNING, match__deadline__gt=now).exclude(version=None)
 
 
 def wait_for_containers(busy: Busy) -> bool:
