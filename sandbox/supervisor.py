@@ -171,20 +171,24 @@ def reset():
     return left
 
 
-def start_harness(fds, command):
-    """Fork and exec the harness `command` on `fds` (its stdin, stdout, stderr); its pid once its program
-    runs. The descriptors are the harness's alone from then on: closed here."""
+def start_harness(fds, command, *, await_exec=True):
+    """Fork and exec the harness `command` on `fds` (its stdin, stdout, stderr); its pid, once its program
+    runs with `await_exec` (a spare is not waited for: its match's pipes come later, over its socket pair,
+    and if it died meanwhile `Spare.hand_over` finds it so). The descriptors are the harness's alone from
+    then on: closed here."""
     # Closed by the child's exec (close-on-exec): its end means the harness's program is running.
-    exec_read, exec_write = os.pipe()
+    exec_read, exec_write = os.pipe() if await_exec else (None, None)
     harness["status"] = None
     harness["pid"] = os.fork()
     if harness["pid"] == 0:
         _become_harness(fds, exec_write, command)
     # The harness's ends are its own: once it is dead, the worker's pipes end.
-    for fd in (*fds, exec_write):
+    for fd in fds:
         os.close(fd)
-    os.read(exec_read, 1)
-    os.close(exec_read)
+    if await_exec:
+        os.close(exec_write)
+        os.read(exec_read, 1)
+        os.close(exec_read)
     return harness["pid"]
 
 
@@ -193,8 +197,9 @@ def _become_harness(fds, exec_write, command):
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
         # Nothing else of the supervisor's (the worker's connection above all) reaches the harness.
-        os.closerange(3, exec_write)
-        os.closerange(exec_write + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+        kept = exec_write if exec_write is not None else resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        os.closerange(3, kept)
+        os.closerange(kept + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
         os.setsid()
         for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD):
             signal.signal(number, signal.SIG_DFL)
@@ -216,7 +221,7 @@ class Spare:
 
     def __init__(self):
         self.link, theirs = socket.socketpair()
-        self.pid = start_harness((theirs.detach(), os.dup(1), os.dup(2)), SPARE_COMMAND)
+        self.pid = start_harness((theirs.detach(), os.dup(1), os.dup(2)), SPARE_COMMAND, await_exec=False)
 
     def hand_over(self, fds):
         """Pass the harness its three pipes; False if it is not there to take them (then nothing is sent)."""
