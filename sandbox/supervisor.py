@@ -197,9 +197,12 @@ def _become_harness(fds, exec_write, command):
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
         # Nothing else of the supervisor's (the worker's connection above all) reaches the harness.
-        kept = exec_write if exec_write is not None else resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-        os.closerange(3, kept)
-        os.closerange(kept + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+        limit = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        if exec_write is None:
+            os.closerange(3, limit)
+        else:
+            os.closerange(3, exec_write)
+            os.closerange(exec_write + 1, limit)
         os.setsid()
         for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD):
             signal.signal(number, signal.SIG_DFL)
