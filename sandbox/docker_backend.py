@@ -73,10 +73,6 @@ def cgroup_parent() -> str | None:
     return "/" if client().info().get("CgroupDriver") == "cgroupfs" else None
 
 
-# How the supervisor runs the harness (supervisor.HARNESS_COMMAND: that file imports nothing of ours).
-HARNESS_COMMAND = ["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.py"]
-
-
 def container_config(image: str, staging: Path, limits, *, command: list[str], labels: dict[str, str] | None = None
                      ) -> dict:
     """The `create_container` arguments: everything a bot's container may and may not do.

@@ -24,22 +24,35 @@ On that connection:
   the supervisor leaves the connection and waits for the next worker process (of the same worker) to
   listen on CONTROL again and send it SIGUSR1; it connects, says {"event": "reconnected", "clean": bool,
   "left": [...]}, and that process's `!next` starts the harness (sandbox/pool.py, shared pools). The
-  harness is started as the supervisor reconnects, before it reports (a spare: Python's start overlaps
-  the worker's side of the hand-over instead of following its `!next`; started as the container parked,
-  it competed for the CPU with the worker recording the match that had just ended, which cost End Game
-  challenges about a tenth of their rate, issue 27). The spare waits, running no bot code, for its three
-  pipes, which `!next` passes it over a socket pair of its own (`harness.py --await-pipes`); the
-  supervisor then closes its end, and the harness its own before it loads the bot.
+  harness is started as the supervisor reconnects, before it reports (a spare, ready when `!next` comes;
+  started as the container parked, it competed for the CPU with the worker recording the match that had
+  just ended, issue 27). The spare waits, running no bot code, for its three pipes, which `!next` passes
+  it over a socket pair of its own (`harness.py --await-pipes`); the supervisor then closes its end, and
+  the harness its own before it loads the bot.
 The end of the connection otherwise (the worker is gone) ends the container.
 
-The reset between matches: SIGKILL to every other process of the container's PID namespace until none
-is left, then /tmp emptied, POSIX message queues and System V IPC objects removed. "clean" is false when
-something could not be removed; the worker then discards the container. As PID 1 the supervisor cannot
-be killed from inside its namespace, and it makes itself non-dumpable so that the bot (same uid) cannot
-ptrace it or open its descriptors (the worker's connection among them) through /proc/1.
+The zygote. A harness is not a new interpreter (15-20 ms of CPU for each seat of each match, most of a
+short match's cost) but a fork of the zygote, a second process with harness.py loaded: a fork costs about
+1 ms. The supervisor forks the zygote first thing, before it has read anything (one that a bot killed is
+replaced by exec, `--zygote`, while no bot process is left: by then the supervisor's memory is not clean).
+The zygote learns nothing of any match: it reads only the supervisor's requests (a harness to fork, on
+three descriptors), and each harness forks from it through a child that exits at once, so that the harness
+is the supervisor's child and its end and status are the supervisor's to see. Whatever a bot leaves for
+the reset to read (file names in /tmp, its exit status) is thus never in the memory the next harness is
+forked from: the supervisor, which reads it, is never forked after that. The bot may signal the zygote
+(same uid): it ignores every signal; a stop is undone (SIGCONT) before each request, and a zygote that is
+gone or does not answer is replaced by a new one.
+
+The reset between matches: SIGKILL to every process of the container's PID namespace but the supervisor
+and the zygote until none is left, then /tmp emptied, POSIX message queues and System V IPC objects
+removed. "clean" is false when something could not be removed; the worker then discards the container.
+As PID 1 the supervisor cannot be killed from inside its namespace; it and the zygote make themselves
+non-dumpable so that the bot (same uid) can neither ptrace them nor open their descriptors (the worker's
+connection among them) through /proc.
 """
 
 import ctypes
+import importlib.util
 import json
 import os
 import resource
@@ -53,10 +66,20 @@ import time
 CONTROL = "/sandbox/control.sock"
 # Descriptors a `!next` line carries: the harness's stdin (read end), stdout and stderr (write ends).
 HARNESS_FDS = 3
-HARNESS_COMMAND = ["python3", "-I", "-S", "/sandbox/harness.py", "/sandbox/bot.py"]
+HARNESS = "/sandbox/harness.py"
+# The harness's sys.argv (as if run as `python3 -I -S /sandbox/harness.py /sandbox/bot.py`, see harness.py).
+HARNESS_ARGV = [HARNESS, "/sandbox/bot.py"]
 # A spare harness (see the module's docstring) takes its pipes from its stdin, a socket to the supervisor.
-SPARE_COMMAND = [*HARNESS_COMMAND, "--await-pipes"]
+SPARE_ARGV = [*HARNESS_ARGV, "--await-pipes"]
+# Each harness's and the zygote's process names (/proc/PID/comm; their command line is the zygote's).
+HARNESS_NAME = b"arena-harness"
+ZYGOTE_NAME = b"arena-zygote"
+SUPERVISOR = "/sandbox/supervisor.py"
 PYTHON = "/usr/bin/python3"
+ZYGOTE_FLAG = "--zygote"
+# How long the supervisor waits for a harness the zygote forks to say its pid before it starts a new zygote.
+ZYGOTE_PATIENCE = 5.0
+PID_BYTES = 4
 READ_CHUNK = 1 << 16
 # After `!end` the harness exits at once (it flushes the bot's last prints); a bot that does not is killed.
 END_GRACE = 0.5
@@ -67,6 +90,7 @@ MQUEUE = "/dev/mqueue"
 SYSV_IPC = {"shm": "shmctl", "sem": "semctl", "msg": "msgctl"}
 IPC_RMID = 0
 PR_SET_DUMPABLE = 4
+PR_SET_NAME = 15
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -107,19 +131,23 @@ def reap():
 
 
 def other_processes():
-    return [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) != os.getpid()]
+    """Every process of the namespace but this one and the zygote: the bot's."""
+    keep = {os.getpid(), zygote.pid if zygote else None}
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) not in keep]
 
 
 def kill_everything_else():
-    """SIGKILL every other process of the namespace until none is left; False if some survive."""
+    """SIGKILL every process of the bot's until none is left; False if some survive."""
     give_up = time.monotonic() + KILL_PATIENCE
     while True:
-        if not other_processes():
+        others = other_processes()
+        if not others:
             return True
-        try:
-            os.kill(-1, signal.SIGKILL)  # every process we may signal but ourselves: all the bot's
-        except ProcessLookupError:
-            pass
+        for pid in others:  # (one by one, not kill(-1): the zygote stays)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         reap()
         if time.monotonic() > give_up:
             return not other_processes()
@@ -171,51 +199,132 @@ def reset():
     return left
 
 
-def start_harness(fds, command, *, await_exec=True):
-    """Fork and exec the harness `command` on `fds` (its stdin, stdout, stderr); its pid, once its program
-    runs with `await_exec` (a spare is not waited for: its match's pipes come later, over its socket pair,
-    and if it died meanwhile `Spare.hand_over` finds it so). The descriptors are the harness's alone from
-    then on: closed here."""
-    # Closed by the child's exec (close-on-exec): its end means the harness's program is running.
-    exec_read, exec_write = os.pipe() if await_exec else (None, None)
+class Zygote:
+    """The supervisor's side of the zygote (see the module's docstring): a process that forks a harness when
+    asked and learns nothing else. The container's first is a fork of the supervisor made before it has
+    read anything (`clean`); a later one, after a bot killed the last, is started by exec: the supervisor's
+    memory may hold what it read of earlier matches by then."""
+
+    def __init__(self, *, clean):
+        self.link, theirs = socket.socketpair()
+        self.link.settimeout(ZYGOTE_PATIENCE)
+        self.pid = os.fork()
+        if self.pid == 0:
+            try:
+                self.link.close()
+                if clean:
+                    zygote_main(theirs)
+                os.dup2(theirs.fileno(), 0)
+                os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+                os.execv(PYTHON, [PYTHON, "-I", "-S", SUPERVISOR, ZYGOTE_FLAG])
+            finally:
+                os._exit(127)
+        theirs.close()
+
+    def fork_harness(self, fds, request):
+        """A harness forked on `fds` (b"next": to run now; b"spare": to wait for its pipes); its pid once it
+        is ready. OSError if the zygote does not answer."""
+        # The last match's bot may have stopped it (same uid); none of its processes is left to do it again.
+        os.kill(self.pid, signal.SIGCONT)
+        socket.send_fds(self.link, [request], fds)
+        answer = b""
+        while len(answer) < PID_BYTES:
+            chunk = self.link.recv(PID_BYTES - len(answer))
+            if not chunk:
+                raise ConnectionResetError("the zygote is gone")
+            answer += chunk
+        return int.from_bytes(answer, "big")
+
+    def close(self):
+        self.link.close()
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+zygote = None  # the Zygote, once main() has started it
+
+
+def start_harness(fds, request=b"next"):
+    """A harness on `fds` (its stdin, stdout, stderr), from the zygote (a new one if the bot killed the
+    last); its pid. The descriptors are the harness's alone from then on: closed here."""
+    global zygote
     harness["status"] = None
-    harness["pid"] = os.fork()
-    if harness["pid"] == 0:
-        _become_harness(fds, exec_write, command)
-    # The harness's ends are its own: once it is dead, the worker's pipes end.
-    for fd in fds:
-        os.close(fd)
-    if await_exec:
-        os.close(exec_write)
-        os.read(exec_read, 1)
-        os.close(exec_read)
+    try:
+        try:
+            harness["pid"] = zygote.fork_harness(fds, request)
+        except OSError:
+            zygote.close()
+            zygote = Zygote(clean=False)
+            harness["pid"] = zygote.fork_harness(fds, request)
+    finally:
+        for fd in fds:  # the harness's ends are its own: once it is dead, the worker's pipes end
+            os.close(fd)
     return harness["pid"]
 
 
-def _become_harness(fds, exec_write, command):
+def zygote_main(link):
+    """The zygote: forks a harness for each request on `link` (a socket pair with the supervisor), and does
+    nothing else. Each harness forks from it through a child that exits at once, so that the harness is
+    the supervisor's child (orphans go to PID 1): its end and its status are never the zygote's to see."""
+    # First (after an exec; a fork of the supervisor already is): the bot (same uid) may neither ptrace it
+    # nor read it. (Started by exec only while no bot process is left, so none can in between either.)
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    libc.prctl(PR_SET_NAME, ZYGOTE_NAME, 0, 0, 0)
+    for number in signal.valid_signals():  # the bot may signal it: no signal it can send does anything
+        try:
+            signal.signal(number, signal.SIG_IGN)  # (SIGCHLD too: the kernel reaps the children that exit)
+        except (OSError, ValueError):
+            pass  # SIGKILL and SIGSTOP: the supervisor starts another zygote, or continues this one
+    spec = importlib.util.spec_from_file_location("harness", HARNESS)
+    program = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(program)
+    while True:
+        request, fds, _, _ = socket.recv_fds(link, 16, HARNESS_FDS)
+        if not request:
+            os._exit(0)
+        if os.fork() == 0:
+            if os.fork() == 0:
+                _become_harness(program, link, fds, SPARE_ARGV if request == b"spare" else HARNESS_ARGV)
+            os._exit(0)
+        for fd in fds:
+            os.close(fd)
+
+
+def _become_harness(program, link, fds, argv):
+    """The zygote's grandchild becomes a fresh interpreter's harness: harness.py's main on `fds`, with
+    nothing else of the zygote's open (a new interpreter's start costs 15-20 ms of CPU a seat; a fork 1)."""
     try:
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
-        # Nothing else of the supervisor's (the worker's connection above all) reaches the harness.
-        limit = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-        if exec_write is None:
-            os.closerange(3, limit)
-        else:
-            os.closerange(3, exec_write)
-            os.closerange(exec_write + 1, limit)
         os.setsid()
-        for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD):
-            signal.signal(number, signal.SIG_DFL)
-        # Dumpable again (as exec makes it anyway), or /proc/self would be root's and closed to us.
+        # A fresh interpreter's handlers: SIGINT raises KeyboardInterrupt, SIGPIPE and SIGXFSZ are ignored.
+        for number in signal.valid_signals():
+            try:
+                signal.signal(number, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for number in (signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(number, signal.SIG_IGN)
+        # Dumpable (the zygote is not), or /proc/self would be root's and closed to the bot.
         libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+        libc.prctl(PR_SET_NAME, HARNESS_NAME, 0, 0, 0)
         # The kernel's OOM killer takes the bot, never the supervisor.
         with open("/proc/self/oom_score_adj", "w") as adjust:
             adjust.write("1000")
         os.chdir(WRITABLE)
-        os.execve(PYTHON, command, dict(os.environ))
+        sys.argv = list(argv)
+        link.sendall(os.getpid().to_bytes(PID_BYTES, "big"))
+        # Nothing else of the zygote's (its link to the supervisor above all) reaches the bot.
+        os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+        program.main()  # it ends the process itself (os._exit)
+        status = 0
     except BaseException as error:  # noqa: BLE001 - whatever failed, the child never returns into the loop
-        os.write(2, f"[arena] the supervisor could not start the harness: {error!r}\n".encode())
-        os._exit(127)
+        os.write(2, f"[arena] the zygote could not start the harness: {error!r}\n".encode())
+        status = 127
+    os._exit(status)
 
 
 class Spare:
@@ -224,7 +333,7 @@ class Spare:
 
     def __init__(self):
         self.link, theirs = socket.socketpair()
-        self.pid = start_harness((theirs.detach(), os.dup(1), os.dup(2)), SPARE_COMMAND, await_exec=False)
+        self.pid = start_harness((theirs.detach(), os.dup(1), os.dup(2)), b"spare")
 
     def hand_over(self, fds):
         """Pass the harness its three pipes; False if it is not there to take them (then nothing is sent)."""
@@ -247,7 +356,7 @@ class Match:
                 os.close(fd)
         else:
             reap()  # (a spare that died: its status is not this match's)
-            start_harness(fds, HARNESS_COMMAND)
+            start_harness(fds)
         self.status = None
         self.exited_sent = False
 
@@ -379,9 +488,17 @@ class Supervisor:
 
 
 def main():
+    if sys.argv[1:] == [ZYGOTE_FLAG]:  # a zygote started by exec (see `Zygote`): its link is its stdin
+        link = socket.socket(fileno=os.dup(0))
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        zygote_main(link)
     if os.getpid() != 1:
         sys.exit("the supervisor runs as PID 1 of its container")
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # before anything of the worker's is held
+    global zygote
+    zygote = Zygote(clean=True)  # before anything is read: see `Zygote`
     try:
         control = connect_to_worker()
     except OSError as error:

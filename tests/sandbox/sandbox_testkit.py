@@ -144,19 +144,29 @@ def warm_idle() -> dict[str, tuple[str, int]]:
 
 
 def warm_processes(supervisor: int) -> set[int]:
-    """An idle warm container's own processes: its supervisor and at most one spare harness, its child,
-    waiting for the next match's setup (sandbox/supervisor.py)."""
-    from sandbox.docker_backend import HARNESS_COMMAND
-
-    spares = []
+    """An idle warm container's own processes: its supervisor, its zygote and at most one spare harness
+    waiting for the next match's setup (sandbox/supervisor.py); each the supervisor's child."""
+    children = {"zygote": [], "harness": []}
     for entry in Path("/proc").iterdir():
         try:
-            if (entry.name.isdigit() and f"PPid:\t{supervisor}\n" in (entry / "status").read_text()
-                    and (entry / "cmdline").read_bytes().split(b"\0")[:-1] == [a.encode() for a in HARNESS_COMMAND]):
-                spares.append(int(entry.name))
+            if entry.name.isdigit() and f"PPid:\t{supervisor}\n" in (entry / "status").read_text():
+                kind = process_kind(int(entry.name))
+                if kind in children:
+                    children[kind].append(int(entry.name))
         except OSError:
             pass
-    return {supervisor, *spares[:1]}
+    return {supervisor, *children["zygote"][:1], *children["harness"][:1]}
+
+
+def process_kind(pid: int) -> str:
+    """"harness" or "zygote" for a warm container's harness or zygote (named for what they run: both run
+    the supervisor's program, sandbox/supervisor.py), "supervisor" for its supervisor, else "other"."""
+    from sandbox.supervisor import HARNESS_NAME, ZYGOTE_NAME
+
+    name = Path(f"/proc/{pid}/comm").read_bytes().rstrip(b"\n")
+    if name in (HARNESS_NAME, ZYGOTE_NAME):
+        return name.decode().removeprefix("arena-")
+    return "supervisor" if b"/sandbox/supervisor.py" in Path(f"/proc/{pid}/cmdline").read_bytes() else "other"
 
 
 # The system calls a supervisor waits in (/proc/PID/syscall's first field): select and pselect6 on x86_64,
@@ -166,20 +176,20 @@ WAITING_CALLS = {"23", "270", "72"}
 
 def parked_supervisor(container_id: str, timeout: float = 10.0) -> int:
     """The pid of a warm container's supervisor once it has parked (sandbox/supervisor.py `park`): holding
-    no socket (its worker's connection closed, no spare's socket pair) and waiting, with no time limit,
-    for the signal that calls it back. Polled: nothing outside the container is told when it parks."""
+    one socket, its zygote's (its worker's connection closed, no spare's socket pair), and waiting, with no
+    time limit, for the signal that calls it back. Polled: nothing outside the container is told when it parks."""
     deadline = time.monotonic() + timeout
     while True:
         for pid in processes_in(container_id):
             proc = Path(f"/proc/{pid}")
             try:
-                if b"/sandbox/supervisor.py" not in (proc / "cmdline").read_bytes():
+                if process_kind(pid) != "supervisor":
                     continue
                 call = (proc / "syscall").read_text().split()
                 sockets = [fd for fd in (proc / "fd").iterdir() if fd.readlink().name.startswith("socket:")]
             except OSError:
                 continue
-            if call[0] in WAITING_CALLS and call[5] == "0x0" and not sockets:
+            if call[0] in WAITING_CALLS and call[5] == "0x0" and len(sockets) == 1:
                 return pid
         if time.monotonic() > deadline:
             raise AssertionError(f"the supervisor of container {container_id[:12]} did not park within {timeout:g} s")

@@ -40,6 +40,11 @@ def test_bot_sees_only_its_own_locked_down_sandbox(backend, monkeypatch):
     assert set(seen["interfaces"]) <= {"lo"}
     assert seen["nofile"] == [LIMITS.open_files, LIMITS.open_files]
     assert seen["core"] == [0, 0]
+    # Nothing open but /dev/null and the protocol's pipes, and a fresh interpreter's signal handlers (only
+    # SIGINT caught; SIGPIPE and SIGXFSZ ignored): a warm container's harness is a fork of its supervisor,
+    # which must leave it nothing of its own.
+    assert seen["descriptors"] == {"0": "/dev/null", "1": "pipe", "2": "pipe", "3": "pipe", "4": "pipe"}
+    assert (seen["caught_signals"], seen["ignored_signals"]) == ("0000000000000002", "0000000001001000")
     if backend.startswith("docker"):
         assert seen["seccomp"] == "2", "Docker's default seccomp profile is not applied"
         assert "noexec" in seen["mounts"]["/tmp"]["options"]

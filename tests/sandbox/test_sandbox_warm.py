@@ -72,6 +72,14 @@ def test_a_bot_does_not_learn_its_opponent_from_its_previous_match(docker_image,
     assert report(second.log)["recalled"] == {}, "the bot remembered its previous opponent"
 
 
+def test_a_bot_draws_new_random_numbers_in_each_match_of_its_container(docker_image):
+    """Each match's harness is a fork of the container's supervisor, not a new interpreter: the bot's
+    `random` must still start from a new seed each time, or it would play the same match again."""
+    first, second = two_matches(BOTS / "introspect.py")
+
+    assert report(first.log)["random"] != report(second.log)["random"]
+
+
 def test_a_bot_cannot_reach_the_supervisor(docker_image):
     first, second = two_matches(BOTS / "attack_supervisor.py")
     attempts = report(first.log)
@@ -559,3 +567,23 @@ def test_the_worker_processes_of_a_host_warm_a_version_up_once_and_a_killed_one_
                 worker.process.wait()
         sandbox.cleanup_leftovers()
         shutil.rmtree(share, ignore_errors=True)
+
+
+@pytest.mark.parametrize("targets", [[], ["signal"], ["kill"]])
+def test_nothing_of_a_match_lingers_in_the_memory_its_next_harness_is_forked_from(docker_image, tmp_path, targets):
+    """A warm container's harness is a fork of a process that has read nothing of any match (the zygote,
+    sandbox/supervisor.py): the names the reset read from /tmp must not be in the next harness's memory,
+    and a bot that stops, signals or kills the zygote leaves its container serving the next match all the same."""
+    marker = f"arena-smuggled-{tmp_path.name}".encode()
+    bot = bot_file("smuggle", tmp_path, REVERSED_MARKER=marker[::-1], TARGETS=targets)
+    first, second = two_matches(bot)
+    third = play("docker-warm", bot)
+
+    assert first.status == second.status == third.status == "ok", first.detail + second.detail + third.detail
+    assert third.sandbox_id == first.sandbox_id
+    assert report(first.log)["found"] == []
+    assert report(second.log)["found"] == [], "the harness was forked from memory that held the last match's files"
+    assert report(third.log)["found"] == []
+    # The container's first zygote is a fork of its supervisor; one that a bot killed, a new one by exec.
+    replaced = ["arena-zygote by exec"] if targets == ["kill"] else ["arena-zygote"]
+    assert [report(match.log)["others"] for match in (first, second, third)] == [["arena-zygote"]] + [replaced] * 2

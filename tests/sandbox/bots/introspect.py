@@ -1,6 +1,7 @@
 """Reports what it can see of its sandbox (stderr REPORT line), then plays normally."""
 import json
 import os
+import random
 import resource
 import sys
 
@@ -20,6 +21,17 @@ def mounts():
     return found
 
 
+def open_descriptors():
+    """What each open descriptor is (a pipe, a socket, a file), by number."""
+    found = {}
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            found[name] = os.readlink(f"/proc/self/fd/{name}").split(":")[0]
+        except OSError:
+            pass  # the listing's own, closed by now
+    return found
+
+
 def setup(info):
     report = {
         "uid": os.getuid(),
@@ -35,6 +47,10 @@ def setup(info):
         "interfaces": sorted(os.listdir("/sys/class/net")) if os.path.isdir("/sys/class/net") else [],
         "nofile": resource.getrlimit(resource.RLIMIT_NOFILE),
         "core": resource.getrlimit(resource.RLIMIT_CORE),
+        "descriptors": open_descriptors(),
+        "caught_signals": status_field("SigCgt"),
+        "ignored_signals": status_field("SigIgn"),
+        "random": random.getrandbits(64),
     }
     print("REPORT " + json.dumps(report), file=sys.stderr)
 
