@@ -35,6 +35,7 @@ ffibuilder.cdef("""
     void sp_export_from(int min_lives);
     long sp_export(void);
     void sp_import(const uint8_t *records, long len);
+    void sp_table_limits(long outcomes_limit, long listings);
     void sp_reset(void);
 """)
 ffibuilder.set_source("games.sprouts._core", (HERE / "core.c").read_text(), extra_compile_args=["-O2"])

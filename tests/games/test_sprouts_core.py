@@ -114,6 +114,27 @@ def test_misere_outcomes_are_oeis_a164950_with_either_core(core, spots):
 
 
 @compiled
+@pytest.mark.parametrize("misere, spots", [(False, 7), (True, 6), (True, 7)])
+def test_the_core_solves_right_in_tables_far_too_small_for_its_search(misere, spots):
+    """The core's tables keep two generations (core.c): past its limit a table drops what the search has
+    not met for a generation, and keeps what it meets again. With limits a hundredth of the positions the
+    search meets, entries are dropped and brought back thousands of times; the outcome stays the
+    published one and the tables stay within their limits."""
+    game = solver.components_of(initial_position(spots))
+    fast.CORE.lib.sp_reset()
+    fast.CORE.lib.sp_table_limits(2000, 200)
+    try:
+        wins = fast.misere(game, 0.0) if misere else fast.normal(game, 0, 0.0)
+        listed = fast.CORE.lib.sp_listed()
+    finally:
+        fast.CORE.lib.sp_reset()
+        fast.CORE.lib.sp_table_limits(0, 0)
+
+    assert wins == (MISERE_FIRST_WINS[spots] if misere else spots % 6 in (3, 4, 5))
+    assert 0 < listed <= 200
+
+
+@compiled
 def test_a_position_too_large_for_the_core_is_solved_in_pure_python():
     # 40 spots: more than the core's tables can hold over a whole game, so the pure keys are used.
     game = solver.components_of(initial_position(40))
