@@ -2,8 +2,10 @@
 hostile bodies and query strings (a 4xx, never a 500)."""
 
 import csv
+import html
 import io
 import json
+import re
 import uuid
 
 import pytest
@@ -17,6 +19,7 @@ from arena.rooms import services
 from arena.rooms.models import Room, RoomGame
 from arena.tables import services as tables
 from quick_tier import examples
+from sse_client import Stream
 
 pytestmark = pytest.mark.django_db
 
@@ -202,3 +205,25 @@ def test_a_rooms_table_leads_back_to_the_room_and_once_over_to_the_pairs_next_ga
                               tag=f"room:{room.pk}:forged")
     client.force_login(stranger)  # not of the room's course: no way into the room
     assert client.get(f"/tables/{table.pk}/data/").json()["home"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_room_pages_stream_sends_only_what_changed_since_the_page_was_rendered(course, live_server):
+    """The room page renders its live part; the stream it names then sends nothing until the room changes.
+    It used to send the part again as soon as it opened, so the part was replaced right after the page
+    loaded, and a click landing in that moment was lost (the instructor's "Close the room", in a loaded
+    run of the class's browser test)."""
+    teacher, ada = person(course, "teacher"), person(course, "ada")
+    room = services.open_room(teacher, course, "endgame", builtin="random", move_seconds=120)
+    client = Client()
+    client.force_login(teacher)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    url = html.unescape(re.search(r'id="room-live" data-live-url="([^"]+)"', page).group(1))
+    cookie = f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
+    with Stream(f"{live_server.url}{url}", cookies=cookie) as stream:
+        services.join(ada, room)
+        event = stream.next_event()
+    room.refresh_from_db()
+
+    assert event["id"] == str(room.version)
+    assert ">ada<" in event["data"]["payload"]["html"]
