@@ -73,7 +73,7 @@ def test_a_bot_does_not_learn_its_opponent_from_its_previous_match(docker_image,
 
 
 def test_a_bot_draws_new_random_numbers_in_each_match_of_its_container(docker_image):
-    """Each match's harness is a fork of the container's supervisor, not a new interpreter: the bot's
+    """Each match's harness is a fork of the container's zygote, not a new interpreter: the bot's
     `random` must still start from a new seed each time, or it would play the same match again."""
     first, second = two_matches(BOTS / "introspect.py")
 

@@ -2,9 +2,9 @@
 
 A warm container's harness is a fork, not a new interpreter (sandbox/supervisor.py): whatever the process it
 is forked from once held may still lie in its memory, freed but not overwritten. In each match this bot
-leaves its marker where the reset has to read it (file names in /tmp, the harness's exit status) and goes
-after the processes it may reach (the zygote: kill it, stop it, signal it); at setup it first searches its
-own memory for the marker (stderr REPORT). The marker is in this file only reversed: no copy of it in
+leaves its marker where the reset has to read it (the names of 40 files in /tmp) and goes after the
+processes it may reach (the zygote: kill it, stop it, signal it); at setup it first searches its own
+memory for the marker (stderr REPORT). The marker is in this file only reversed: no copy of it in
 memory can come from loading the bot.
 """
 import json
@@ -29,7 +29,7 @@ def memory_holds(needle):
             span, modes = line.split()[:2]
             if not modes.startswith("r") or line.rstrip().endswith(("[vvar]", "[vsyscall]", "[vdso]")):
                 continue
-            start, end = (int(end, 16) for end in span.split("-"))
+            start, end = (int(bound, 16) for bound in span.split("-"))
             try:
                 memory.seek(start)
                 data = memory.read(end - start)
