@@ -2,8 +2,10 @@
 
 http.client rather than requests: a stream's lines are read as they arrive (requests reads in blocks)."""
 
+import html
 import http.client
 import json
+import re
 from urllib.parse import urlsplit
 
 # Seconds a test waits for the next byte of a stream: a keepalive or an event always comes sooner.
@@ -50,3 +52,16 @@ class Stream:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def page_stream(live_server, client, path: str, element_id: str) -> tuple[str, Stream]:
+    """The page at `path` as `client` sees it, and the stream its live part `element_id` names, opened as the
+    same viewer (its session cookie) on `live_server`: what a browser's live.js opens once the page loaded.
+    Close the stream (it is a context manager)."""
+    from django.conf import settings
+
+    page = client.get(path).content.decode()
+    found = re.search(rf'id="{re.escape(element_id)}"[^>]*? data-live-url="([^"]+)"', page)
+    assert found, f"no live part #{element_id} on {path}"
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    return page, Stream(f"{live_server.url}{html.unescape(found.group(1))}", cookies=cookie)

@@ -3,6 +3,7 @@
 import pytest
 
 from arena.accounts.models import Course
+from sse_client import page_stream
 from tournament_helpers import course_with_bots, entered, play_out
 from arena.tournaments import services
 
@@ -150,7 +151,26 @@ def test_the_instructor_creates_enters_and_starts_on_the_pages(client, world):
     client.post(f"/tournaments/{tournament.pk}/start/")
     shown = client.get(f"/tournaments/{tournament.pk}/")
     assert b'id="bracket"' in shown.content and b"Pause" in shown.content
-    assert b'data-live-url="/tournaments/%d/live/"' % tournament.pk in shown.content, "a running tournament's page follows it"
+    assert b'data-live-url="/tournaments/%d/live/?last_event_id=' % tournament.pk in shown.content, "a running tournament's page follows it"
     play_out(tournament)
     finished = client.get(f"/tournaments/{tournament.pk}/")
     assert b"data-live-url" not in finished.content and b'id="champion"' in finished.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_tournament_pages_stream_sends_only_what_changed_since_the_page_was_rendered(client, world, live_server):
+    """The page renders the running tournament's live part; the stream it names then sends nothing until the
+    tournament changes. It used to send the part again as soon as it opened, replacing the Pause, Resume and
+    Cancel buttons right after the page loaded: a click landing in that moment was lost."""
+    instructor = world["instructor"]
+    tournament = entered(instructor, world["course"], world["bots"], game="endgame", format="single-elimination",
+                         games_per_series=2)
+    services.start(instructor, tournament)
+    client.force_login(instructor)
+    page, stream = page_stream(live_server, client, f"/tournaments/{tournament.pk}/", "live-part")
+    with stream:
+        assert ">Pause</button>" in page
+        services.pause(instructor, tournament)
+        event = stream.next_event()
+
+    assert "status-paused" in event["data"]["payload"]["html"] and ">Resume</button>" in event["data"]["payload"]["html"]

@@ -21,7 +21,8 @@ The API, for the apps:
         table = ...
         return event_stream(request, f"table:{pk}", lambda: Snapshot(version, payload, final))
 
-A page part with no version of its own (a tournament's standings) streams `html_snapshot(rendered)`.
+A page part with no version of its own (a tournament's standings) streams `html_snapshot(rendered)`; its page
+renders it with the same function (`rendered_part`) and passes that snapshot's version to its stream.
 
 A stream sends the snapshot at once, then each time its version differs from the last one sent (the event
 id is the version; a reconnect whose Last-Event-ID is the current version gets nothing it already has),
@@ -50,6 +51,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connections, transaction
 from django.http import HttpResponse, StreamingHttpResponse
+from django.template.loader import render_to_string
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +87,16 @@ def html_snapshot(html: str, final: bool = False) -> Snapshot:
     shows, so it changes exactly when the HTML does (not with the CSRF tokens of its forms)."""
     digest = hashlib.blake2b(CSRF_INPUT.sub("", html).encode(), digest_size=7).digest()
     return Snapshot(int.from_bytes(digest, "big"), {"html": html}, final)
+
+
+def rendered_part(request, template: str, context: dict, final: bool = False) -> Snapshot:
+    """A part of a page rendered from `template`, for its page as for its stream (html_snapshot). The page
+    shows `part.payload.html` and names its stream with `?last_event_id={{ part.version }}`, so that the
+    stream sends the part only once it differs from what the page shows. A page that rendered the part
+    itself (an `{% include %}`) could only name its stream without a version, and the stream's first event
+    then sent the part again, which live.js swapped in right after the page loaded: a click on one of its
+    buttons in that moment was lost."""
+    return html_snapshot(render_to_string(template, context, request=request), final)
 
 
 def redis_namespace() -> str:

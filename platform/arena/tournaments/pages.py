@@ -6,12 +6,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 from games import get_game
 
 from arena.accounts.access import attended_course, teaches
-from arena.core.live import Snapshot, event_stream, html_snapshot
+from arena.core.live import Snapshot, event_stream, rendered_part
 
 from . import services
 from .forms import EntrantForm, TournamentForm
@@ -62,10 +61,20 @@ def _context(request, tournament: Tournament) -> dict:
 def detail(request, pk):
     tournament = _tournament(request, pk)
     context = _context(request, tournament)
-    if context["steer"] and tournament.status == Tournament.Status.DRAFT:
-        context["entrant_form"] = EntrantForm(tournament=tournament)
-        context["seeding_preview"] = services.seeding_preview(tournament)
+    if tournament.status == Tournament.Status.DRAFT:
+        if context["steer"]:
+            context["entrant_form"] = EntrantForm(tournament=tournament)
+            context["seeding_preview"] = services.seeding_preview(tournament)
+    else:  # the live part, rendered as its stream renders it: the stream starts after it (?last_event_id)
+        context["live"] = _live_part(request, tournament, context)
     return render(request, "tournaments/detail.html", context)
+
+
+def _live_part(request, tournament: Tournament, context: dict | None = None) -> Snapshot:
+    """The part of the tournament's page that changes while it runs, for the page and for its stream."""
+    # A draft's page does not follow it (its organiser's own forms change it): nothing more to send.
+    return rendered_part(request, "tournaments/_live.html", context or _context(request, tournament),
+                         final=tournament.is_over or tournament.status == Tournament.Status.DRAFT)
 
 
 @login_required
@@ -76,11 +85,7 @@ def live(request, pk):
 
     def snapshot() -> Snapshot | None:
         fresh = Tournament.objects.filter(pk=tournament.pk).first()
-        if fresh is None:
-            return None
-        html = render_to_string("tournaments/_live.html", _context(request, fresh), request=request)
-        # A draft's page does not follow it (its organiser's own forms change it): nothing more to send.
-        return html_snapshot(html, final=fresh.is_over or fresh.status == Tournament.Status.DRAFT)
+        return None if fresh is None else _live_part(request, fresh)
 
     return event_stream(request, services.topic(tournament.pk), snapshot)
 
