@@ -11,7 +11,10 @@ from arena.accounts import people as people_services
 from arena.accounts.models import RosterEntry
 from arena.bots.models import BotVersion
 from arena.grading import runs, services
-from platform_helpers import with_confirmed_email
+from arena.grading.models import GradingRun
+from arena.matches.models import Match
+from platform_helpers import play_now, with_confirmed_email
+from sse_client import page_stream
 from grading_helpers import course_with_people, open_assignment, pass_deadline, play_run, submitted_bots
 from tournament_helpers import accepted_bot
 
@@ -337,3 +340,27 @@ def test_only_instructors_change_an_assignment_from_its_page(client, make_user):
         "Renamed", 2, "2030-02-01T11:00:00+00:00")  # noon in Paris
     refused = client.post(f"/assignments/{assignment.pk}/edit/", {**form, "deadline": "2029-12-31T09:00"}, follow=True)
     assert "the deadline must come after the opening" in refused.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_dashboards_run_stream_sends_only_what_changed_since_the_page_was_rendered(client, make_user,
+                                                                                      live_server):
+    """The dashboard renders the running run's progress; the stream it names then sends nothing until the run
+    moves on. It used to send the part again as soon as it opened, replacing the "Play the set-aside games
+    again" button right after the page loaded: a click landing in that moment was lost."""
+    course, people = course_with_people(make_user)
+    assignment = open_assignment(people["instructor"], course)
+    services.add_part(people["instructor"], assignment, "win_rate", 100, {"opponent": "greedy", "games": 2})
+    submitted_bots(assignment, people)
+    run = runs.start_run(people["instructor"], assignment)
+    assert run.status == GradingRun.Status.RUNNING
+    client.force_login(people["instructor"])
+    page, stream = page_stream(live_server, client, f"/assignments/{assignment.pk}/", "run-part")
+    with stream:
+        total = runs.progress(run)["total"]
+        assert f"0 of {total} games played" in page
+        play_now(run.games.filter(match__status=Match.Status.QUEUED).order_by("match_id").first().match)
+        runs.advance_run(run.pk)
+        event = stream.next_event()
+
+    assert f"1 of {total} games played" in event["data"]["payload"]["html"]

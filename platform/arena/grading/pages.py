@@ -12,7 +12,6 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -25,7 +24,7 @@ from arena.accounts.forms import StudentIdForm
 from arena.accounts.models import Course
 from arena.accounts.timezones import viewer_zone
 from arena.core.downloads import csv_download, python_download
-from arena.core.live import Snapshot, event_stream, html_snapshot
+from arena.core.live import Snapshot, event_stream, rendered_part
 
 from . import charts, code_similarity, presentation, runs, services
 from . import parts
@@ -212,7 +211,9 @@ def assignment(request, pk, bound_part_form: PartForm | None = None):
                        counting=presentation.counting_note(assignment, own["counts"]) if own else "",
                        submit_warnings=presentation.submit_warnings(assignment, list(bots)).values())
     else:
-        context["view"] = presentation.dashboard(assignment, request.GET.get("sort", "name"))
+        context["view"] = view = presentation.dashboard(assignment, request.GET.get("sort", "name"))
+        # Rendered as its stream renders it: the stream starts after it (?last_event_id).
+        context["run_part"] = _run_part(request, assignment, view["latest"], view["progress"])
         if role == INSTRUCTOR:
             context["part_forms"] = part_forms(assignment, bound_part_form)
             with course_time(request, assignment.course):
@@ -247,12 +248,17 @@ def run_progress(request, pk):
 
     def snapshot() -> Snapshot:
         latest = presentation.latest_runs(assignment)[0]
-        html = render_to_string("grading/_run.html", {
-            "assignment": assignment, "latest": latest, "progress": runs.progress(latest) if latest else None},
-            request=request)
-        return html_snapshot(html, final=latest is None or latest.status != latest.Status.RUNNING)
+        return _run_part(request, assignment, latest, runs.progress(latest) if latest else None)
 
     return event_stream(request, runs.topic(assignment.pk), snapshot)
+
+
+def _run_part(request, assignment: Assignment, latest, progress) -> Snapshot:
+    """The latest run's part of the dashboard, for the page and for its stream, in the times of the page."""
+    with course_time(request, assignment.course):
+        return rendered_part(request, "grading/_run.html",
+                             {"assignment": assignment, "latest": latest, "progress": progress},
+                             final=latest is None or latest.status != latest.Status.RUNNING)
 
 
 def _verb(request, assignment, verb, *args, success=""):
