@@ -12,6 +12,7 @@ from django.test import Client
 from arena.bots.models import Bot
 from arena.matches import services
 from platform_helpers import EXAMPLE_BOT, active_bot, play_now
+from sse_client import page_stream
 
 pytestmark = pytest.mark.django_db
 
@@ -215,13 +216,30 @@ def test_the_versions_table_follows_the_validation_then_reloads_the_page(client,
     bot = Bot.objects.create(owner=signed_in, game="endgame", name="fresh")
     client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("mine.py", EXAMPLE_BOT)})
     page = client.get(f"/bots/{bot.pk}/").content.decode()
-    assert f'data-live-url="/bots/{bot.pk}/versions/live/" data-live-html data-live-end="reload"' in page
+    assert f'data-live-url="/bots/{bot.pk}/versions/live/?last_event_id=' in page and 'data-live-html data-live-end="reload"' in page
     events = b"".join(client.get(f"/bots/{bot.pk}/versions/live/").streaming_content).decode()
     assert "version-validating" in events and '"final":false' in events
     play_now(bot.versions.get().validation_match)
     events = b"".join(client.get(f"/bots/{bot.pk}/versions/live/").streaming_content).decode()
     assert "version-accepted" in events and '"final":true' in events  # the page reloads then
     assert "data-live-url" not in client.get(f"/bots/{bot.pk}/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_versions_stream_sends_only_what_changed_since_the_page_was_rendered(client, signed_in,
+                                                                                in_process_sandbox, live_server):
+    """The bot's page renders its versions while one validates; the stream it names then sends nothing until
+    they change. It used to send the table again as soon as it opened, replacing it right after the page
+    loaded (a click on a version's link or its stderr landing in that moment was lost)."""
+    bot = Bot.objects.create(owner=signed_in, game="endgame", name="fresh")
+    client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("mine.py", EXAMPLE_BOT)})
+    page, stream = page_stream(live_server, client, f"/bots/{bot.pk}/", "versions-part")
+    with stream:
+        assert "version-validating" in page and "<td>v2</td>" not in page
+        client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("again.py", EXAMPLE_BOT + b"\n# again\n")})
+        event = stream.next_event()
+
+    assert "<td>v2</td>" in event["data"]["payload"]["html"]
 
 
 def _ladder_order(needed: int) -> tuple[list[int], int]:

@@ -6,13 +6,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from games import get_game
 
 from arena.accounts.access import can_see_private, visible_matches
-from arena.core.live import Snapshot, event_stream, html_snapshot
+from arena.core.live import Snapshot, event_stream, rendered_part
 from arena.core.pages import home
 from arena.core.ratelimit import rate_limited
 from arena.core.throttles import UploadThrottle
@@ -60,8 +59,6 @@ def render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Challe
         "private": private,
         "is_owner": bot.owner_id == request.user.pk,
         "active": bot.active_version,
-        "versions": bot.versions.all() if private else [],
-        "validating": private and bot.versions.filter(status=BotVersion.Status.VALIDATING).exists(),
         "matches": visible_matches(Match.objects.without_replay().involving(bot), request.user)
                    .prefetch_related("seats__bot__owner")[:20],
         "upload_form": UploadForm(),
@@ -71,7 +68,18 @@ def render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Challe
         "chart": None if get_game(bot.game).cooperative else rating_chart([bot]),
         "starters": starters(request.user, bot.game) if bot.owner_id == request.user.pk else [],
     }
+    if private:  # rendered as its stream renders it: the stream starts after it (?last_event_id)
+        context["versions_part"] = _versions_part(request, bot, list(bot.versions.all()), context["active"])
+        context["validating"] = not context["versions_part"].final
     return render(request, "bots/bot.html", context, status=status)
+
+
+def _versions_part(request, bot: Bot, versions: list[BotVersion], active: BotVersion | None) -> Snapshot:
+    """The bot's versions table, for its page and for its stream: final once none validates."""
+    validating = any(version.status == BotVersion.Status.VALIDATING for version in versions)
+    return rendered_part(request, "bots/_versions.html",
+                         {"bot": bot, "versions": versions, "active": active, "validating": validating},
+                         final=not validating)
 
 
 @login_required
@@ -84,11 +92,7 @@ def versions_live(request, pk):
         raise Http404("no such bot")
 
     def snapshot() -> Snapshot:
-        versions = list(bot.versions.all())
-        validating = any(version.status == BotVersion.Status.VALIDATING for version in versions)
-        html = render_to_string("bots/_versions.html", {"bot": bot, "versions": versions, "active": bot.active_version,
-                                                        "validating": validating}, request=request)
-        return html_snapshot(html, final=not validating)
+        return _versions_part(request, bot, list(bot.versions.all()), bot.active_version)
 
     return event_stream(request, topic(bot.pk), snapshot)
 
