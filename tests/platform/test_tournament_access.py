@@ -1,8 +1,12 @@
 """Who sees and steers tournaments, through the API and the pages; results hidden until the end."""
 
+import time
+
 import pytest
 
 from arena.accounts.models import Course
+from arena.matches.models import Match
+from platform_helpers import play_now
 from sse_client import page_stream
 from tournament_helpers import course_with_bots, entered, play_out
 from arena.tournaments import services
@@ -174,3 +178,28 @@ def test_the_tournament_pages_stream_sends_only_what_changed_since_the_page_was_
         event = stream.next_event()
 
     assert "status-paused" in event["data"]["payload"]["html"] and ">Resume</button>" in event["data"]["payload"]["html"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_tournament_pages_stream_sends_nothing_while_only_the_clock_moves(client, world, live_server):
+    """Once a series is decided the live part estimates the end at the pace so far. That estimate used to be
+    the seconds left from now, so the part changed every second with nothing happening: the stream opened
+    after the page sent it again (and, at each of its reads, a polling stream sent it anew), replacing the
+    buttons under the instructor's click. It now is the end the pace of the decided series points to."""
+    instructor = world["instructor"]
+    tournament = entered(instructor, world["course"], world["bots"], game="endgame", format="single-elimination",
+                         games_per_series=2)
+    services.start(instructor, tournament)
+    while not tournament.series.filter(status="decided", bye=False).exists():
+        play_now(Match.objects.filter(series_game__series__tournament=tournament, status=Match.Status.QUEUED)
+                 .order_by("id").first())
+        services.advance(tournament.pk)
+    client.force_login(instructor)
+    page, stream = page_stream(live_server, client, f"/tournaments/{tournament.pk}/", "live-part")
+    with stream:
+        assert "at this pace" in page and ">Pause</button>" in page
+        time.sleep(1.5)  # the clock moves on, nothing else does
+        services.pause(instructor, tournament)
+        event = stream.next_event()
+
+    assert "status-paused" in event["data"]["payload"]["html"]

@@ -115,8 +115,13 @@ def _game(game) -> dict:
 
 
 def progress(tournament: Tournament) -> dict:
-    """Series done, running and queued, out of the format's own bound on the series it plays, and the time
-    left at the pace of the games so far. A draft whose settings cannot run with its entrants says why."""
+    """Series done, running and queued, out of the format's own bound on the series it plays, and when it
+    ends at the pace of the series decided so far (`ends_at`; `seconds_left` until then, for the API). A draft
+    whose settings cannot run with its entrants says why.
+
+    The pace is measured up to the last decision, not up to now: what the page shows then changes only when
+    the tournament does, so that its live stream (an html_snapshot digest of it) sends nothing while only the
+    clock moves, which replaced the instructor's buttons under their click."""
     rows = list(tournament.series.filter(bye=False, walkover=False).prefetch_related("games__match"))
     done = sum(1 for row in rows if row.status == Series.Status.DECIDED)
     held = sum(1 for row in rows if row.status == Series.Status.PLAYING
@@ -134,13 +139,15 @@ def progress(tournament: Tournament) -> dict:
             expected = draft_format(tournament).series_bound()
         except ValueError as exc:  # start refuses such settings with the same reason
             problem = f"These settings cannot run with these {accepted} entrants: {exc}"
-    seconds_left = None
-    if tournament.status == Tournament.Status.RUNNING and done and tournament.started_at:
-        elapsed = (timezone.now() - tournament.started_at).total_seconds()
-        seconds_left = round(elapsed / done * max(0, expected - done))
+    ends_at = seconds_left = None
+    decisions = [row.decided_at for row in rows if row.status == Series.Status.DECIDED and row.decided_at]
+    if tournament.status == Tournament.Status.RUNNING and decisions and tournament.started_at:
+        pace = (max(decisions) - tournament.started_at) / len(decisions)
+        ends_at = max(decisions) + pace * max(0, expected - done)
+        seconds_left = max(0, round((ends_at - timezone.now()).total_seconds()))
     return {"done": done, "running": running, "queued": queued, "held": held, "expected": expected,
             "problem": problem, "percent": min(100, round(100 * done / expected)) if expected else 0,
-            "seconds_left": seconds_left}
+            "ends_at": ends_at, "seconds_left": seconds_left}
 
 
 @dataclass
