@@ -2,10 +2,8 @@
 hostile bodies and query strings (a 4xx, never a 500)."""
 
 import csv
-import html
 import io
 import json
-import re
 import uuid
 
 import pytest
@@ -19,7 +17,7 @@ from arena.rooms import services
 from arena.rooms.models import Room, RoomGame
 from arena.tables import services as tables
 from quick_tier import examples
-from sse_client import Stream
+from sse_client import page_stream
 
 pytestmark = pytest.mark.django_db
 
@@ -217,10 +215,8 @@ def test_the_room_pages_stream_sends_only_what_changed_since_the_page_was_render
     room = services.open_room(teacher, course, "endgame", builtin="random", move_seconds=120)
     client = Client()
     client.force_login(teacher)
-    page = client.get(f"/rooms/{room.pk}/").content.decode()
-    url = html.unescape(re.search(r'id="room-live" data-live-url="([^"]+)"', page).group(1))
-    cookie = f"{django_settings.SESSION_COOKIE_NAME}={client.cookies[django_settings.SESSION_COOKIE_NAME].value}"
-    with Stream(f"{live_server.url}{url}", cookies=cookie) as stream:
+    _, stream = page_stream(live_server, client, f"/rooms/{room.pk}/", "room-live")
+    with stream:
         services.join(ada, room)
         event = stream.next_event()
     room.refresh_from_db()
