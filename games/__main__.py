@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import secrets
 import sys
+import time
 from functools import partial
 from itertools import pairwise
 from pathlib import Path
@@ -182,13 +184,16 @@ def solve_endgame(args) -> int:
 # take minutes to refute, so each gets this long and is reported "not settled" past it.
 SPROUTS_SECONDS_PER_MOVE = 5.0
 # `solve sprouts --warm SECONDS` (scripts/setup): the openings whose analysis is the slowest (the most
-# lives) solved into the shared store beforehand, for the classroom games' sizes.
-WARM_SPOTS, WARM_MOVES, WARM_SECONDS_PER_POSITION = (6, 10), 2, 30.0
+# lives) solved into the shared store beforehand, for the classroom games' sizes; those up to two moves in
+# are in the opening book (games/sprouts/book.py), so the warm-up goes one move further.
+WARM_SPOTS, WARM_MOVES, WARM_SECONDS_PER_POSITION = (6, 10), 3, 30.0
 
 
 def solve_sprouts(args) -> int:
     from .sprouts import notation, solver
 
+    if args.book:
+        return write_sprouts_book()
     if args.clear_cache:
         removed = solver.STORE.clear()
         print(f"emptied {solver.STORE.path}: {removed} solved positions removed")
@@ -196,9 +201,9 @@ def solve_sprouts(args) -> int:
     if args.warm is not None:
         counts = solver.warm(range(WARM_SPOTS[0], WARM_SPOTS[1] + 1), WARM_MOVES, args.warm, WARM_SECONDS_PER_POSITION)
         print(f"warmed {solver.STORE.path}: the positions up to {WARM_MOVES} moves into games of {WARM_SPOTS[0]} "
-              f"to {WARM_SPOTS[1]} spots, {counts['solved']} solved and {counts['unsettled']} not settled within "
-              f"{WARM_SECONDS_PER_POSITION:g} s each, then four times as long a pass while the time lasts "
-              f"({solver.STORE.rows()} solved positions stored)")
+              f"to {WARM_SPOTS[1]} spots, {counts['in_book']} answered by the opening book, {counts['solved']} "
+              f"solved and {counts['unsettled']} not settled within {WARM_SECONDS_PER_POSITION:g} s each, then "
+              f"four times as long a pass while the time lasts ({solver.STORE.rows()} solved positions stored)")
         return 0
     if args.position:
         position = notation.parse_position(args.position)
@@ -217,6 +222,29 @@ def solve_sprouts(args) -> int:
         if result["unsettled_moves"]:
             print(f"not settled within {SPROUTS_SECONDS_PER_MOVE:g} s each (so neither winning nor losing as far "
                   f"as shown): {' '.join(result['unsettled_moves'])}")
+    return 0
+
+
+def write_sprouts_book() -> int:
+    """`solve sprouts --book`: each position printed as it is solved, the file written at the end."""
+    from .sprouts import book, solver
+
+    started, openings = time.process_time(), []
+    for opening in solver.book_openings():
+        openings.append(opening)
+        print(f"{len(openings):4d}  {'misere' if opening.misere else 'normal'} {opening.spots} spots, "
+              f"{opening.depth} moves in: {opening.position}: the "
+              f"{'first' if opening.mover_wins else 'second'} player wins "
+              f"({time.process_time() - started:.0f} s of CPU so far)", flush=True)
+    seconds = time.process_time() - started
+    book.write(openings, header=[
+        f"The Sprouts opening book (games/sprouts/book.py): who wins each position up to {book.BOOK_MOVES} moves "
+        f"into games of {book.BOOK_SPOTS.start} to {book.BOOK_SPOTS.stop - 1} spots, in both plays.",
+        f"Written by `python -m games solve sprouts --book` on {datetime.date.today().isoformat()}: every "
+        f"position solved by the search with no time limit, never read from an earlier book "
+        f"({seconds:.0f} s of CPU, on a store holding {solver.STORE.rows()} solved positions).",
+        "Format: <play> <spots> <moves into the game> <position> <first|second: who wins>"])
+    print(f"wrote {book.BOOK_PATH}: {len(openings)} positions, {seconds:.0f} s of CPU")
     return 0
 
 
@@ -408,8 +436,12 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("--clear-cache", action="store_true",
                        help="Sprouts: empty the file of solved positions shared by every process (var/)")
     solve.add_argument("--warm", type=float, metavar="SECONDS",
-                       help="Sprouts: solve the first two moves of 6- to 10-spot games into that file, for at "
-                            "most SECONDS (the replay page's analysis of those moves then answers at once)")
+                       help="Sprouts: solve the first three moves of 6- to 10-spot games into that file, for at "
+                            "most SECONDS (the replay page's analysis of those moves then answers at once; the "
+                            "first two are in the opening book)")
+    solve.add_argument("--book", action="store_true",
+                       help="Sprouts: solve every position of the opening book again, with no time limit, and "
+                            "write games/sprouts/openings.txt (hours of CPU on an empty store)")
     solve.set_defaults(run=cmd_solve)
 
     show = commands.add_parser("replay", help="show a replay move by move with its analysis")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from games.sprouts import book as sprouts_book
 from required import require
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -185,6 +186,10 @@ def test_pip_install_into_a_fresh_virtual_environment_runs_the_platform_from_any
     assert "no issues" in admin("check")
     admin("migrate", "--no-input")
     assert str(venv) in admin("findstatic", "core/live.js")  # served from the installed package
+    # The Sprouts opening book is package data too: the installed analysis answers the openings from it.
+    printed = admin("shell", "-c", "from games.sprouts import book; print(book.BOOK_PATH, len(book.read()))")
+    path, openings = printed.splitlines()[-1].split()
+    assert path.startswith(str(venv)) and int(openings) == len(sprouts_book.read())
     page = admin("shell", "-c", "from django.test import Client; "
                                 "print(Client().get('/accounts/login/', HTTP_HOST='localhost').content.decode())")
     assert 'name="password"' in page

@@ -19,7 +19,7 @@ class OptimalBot:
     the longest game can still be played, leaving the opponent the most room to go wrong; while more than
     EXACT_LENGTH_LIVES lives are left, that search is too long, and the move leaving the most regions
     still playable stands in for it. That stand-in also plays any position the solver cannot settle
-    within THINK_SECONDS (the first moves of a large game)."""
+    within THINK_SECONDS (a large game's first moves beyond the opening book)."""
 
     # Its moves depend on the position alone (the solver's caches are shared, not its memory): at a table,
     # where each decision starts it afresh, it is not asked its earlier searches of up to THINK_SECONDS again.
@@ -32,7 +32,7 @@ class OptimalBot:
         try:
             with solver.deadline(THINK_SECONDS):
                 for action, game in zip(obs["legal_actions"], results):
-                    if not solver.mover_wins(game, misere):
+                    if not solver.outcome(game, misere):  # the opening book answers the first moves at once
                         return action
                 if lives_after <= EXACT_LENGTH_LIVES:
                     room = [solver.game_length(game) for game in results]

@@ -36,13 +36,13 @@ import itertools
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from ..contracts import KEEPS_WIN, LOST_POSITION, THROWS_WIN, UNSETTLED, AnalysisRow
-from . import fast
+from . import book, fast
 from .canon import canonical_key, least_rotation
-from .notation import Position, format_position, initial_position, named_moves, spot_lives
+from .notation import Position, format_position, initial_position, named_moves, parse_position, spot_lives
 from .store import STORE_MIN_LIVES, SolvedStore
 
 # A canonical key: the pure solver's regions of boundaries of tokens (-lives, or a linked spot's number), or
@@ -601,8 +601,8 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
     (`winning_moves`, `winning_moves_complete`) are all searched without `seconds`; with it, only after a
     move that threw the win away (its text names them), with what is left of `seconds`, as many as are
     found. Past `seconds` before the verdict, the row says so (verdict "unsettled") and what it settled
-    (that the move left the opponent a win, or from the store that the position before was won; lost, it
-    is the verdict); what was solved meanwhile is kept. `result`: the position the move led to, if the caller has it (a
+    (that the move left the opponent a win, or from the opening book or the store that the position before
+    was won; lost, it is the verdict); what was solved meanwhile is kept. `result`: the position the move led to, if the caller has it (a
     replay's action carries it); then the position's moves are listed only to name the winning ones (the
     2,605 moves of a 10-spot start take a third of a second), and `name` is taken as legal."""
     ends = None if seconds is None else time.monotonic() + seconds
@@ -620,14 +620,14 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
                 if name not in moves():
                     raise ValueError(f"move {step + 1} ({name}) is not legal in {format_position(position)}")
                 result = moves()[name].result
-            opponent_wins = mover_wins(components_of(result), misere)
-            won = not opponent_wins or mover_wins(components_of(position), misere)
+            opponent_wins = outcome(components_of(result), misere)
+            won = not opponent_wins or outcome(components_of(position), misere)
             kept = not opponent_wins
     except SolveTimeout:
-        # The position after not settled in time: the store may still know the one before (the warm-up
-        # settles the misere 10-spot start by its winning move, while the start's join move leads to a
-        # position no search settles in minutes). Lost, the verdict needs nothing more.
-        won_before = None if opponent_wins else stored_outcome(components_of(position), misere)
+        # The position after not settled in time: the opening book or the store may still know the one
+        # before (a move out of the book's last positions, or out of those the warm-up solved, into a
+        # position no search settles within the time). Lost, the verdict needs nothing more.
+        won_before = None if opponent_wins else known_outcome(components_of(position), misere)
         if won_before is not False:
             settled = ("the move leaves the opponent a win; whether there was a win to keep is not settled yet"
                        if opponent_wins else "the position was won; whether this move keeps the win is not "
@@ -659,15 +659,15 @@ def _winning_moves(moves: dict, known: str | None, misere: bool, seconds: float 
     outcomes: dict[Game, bool | None] = {}
     try:
         with deadline(seconds):
-            # Many moves lead to the same position. What the store holds first, for every move: one hard
-            # move searched in order must not keep the stored winning ones behind it from being named.
+            # Many moves lead to the same position. What the book or the store holds first, for every move:
+            # one hard move searched in order must not keep the known winning ones behind it from being named.
             for name, move in moves.items():
                 _stop_past_deadline()
                 games[name] = game = components_of(move.result)
                 if name == known:
                     outcomes[game] = False
                 elif game not in outcomes:
-                    outcomes[game] = stored_outcome(game, misere)
+                    outcomes[game] = known_outcome(game, misere)
             for game, outcome in outcomes.items():
                 if outcome is None:
                     outcomes[game] = mover_wins(game, misere)
@@ -675,6 +675,32 @@ def _winning_moves(moves: dict, known: str | None, misere: bool, seconds: float 
         pass
     winning = [name for name, game in games.items() if outcomes[game] is False]
     return winning, len(games) == len(moves) and all(outcome is not None for outcome in outcomes.values())
+
+
+def _book() -> dict[tuple[bool, Game], bool]:
+    """The opening book's outcomes (book.py) by play and game, keyed as this process keys games."""
+    return _book_keyed(fast.CORE is not None)
+
+
+@lru_cache(maxsize=2)
+def _book_keyed(compiled: bool) -> dict[tuple[bool, Game], bool]:  # the core's keys, or the pure solver's
+    return {(opening.misere, components_of(parse_position(opening.position))): opening.mover_wins
+            for opening in book.read()}
+
+
+def known_outcome(game: Game, misere: bool) -> bool | None:
+    """The outcome of `game` (True: the mover wins) if the opening book or the store holds it, without a
+    search."""
+    known = _book().get((misere, game))
+    return stored_outcome(game, misere) if known is None else known
+
+
+def outcome(game: Game, misere: bool) -> bool:
+    """Who wins `game` (True: the mover), from the opening book where it answers, else searched
+    (mover_wins). For the analysis and the optimal bot; the solve command and its bench search every
+    position (they measure the solver, and the book is checked against it)."""
+    known = _book().get((misere, game))
+    return mover_wins(game, misere) if known is None else known
 
 
 def stored_outcome(game: Game, misere: bool, heap: int = 0) -> bool | None:
@@ -706,35 +732,51 @@ def opening_games(spots: int, moves: int) -> dict[Game, Position]:
 
 
 def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) -> dict[str, int]:
-    """Solve the openings of classroom games into the store, so that the analysis of their first moves (the
-    hard ones: the most lives) answers at once: every position up to `moves` moves from the start, for each
-    number of `spots` and both plays, normal play first (it settles; the misere openings of 10 spots take
-    up to minutes each), the shallowest first, each for at most `seconds_per_position`, all for at most
-    `seconds`. Those not settled in their time get what is left of `seconds` in further passes, each
-    position four times as long as in the pass before (a misere 10-spot position one move in needs 8 to
-    over 90 s of CPU alone). A position left over whose winning move was solved meanwhile (the misere
-    10-spot start, once its move to a lost position is) settles at once by looking it up (the core is told
-    what the search in turns decides: fast.learn). Not the deepest first: in a pass of 30 s each, the 89
-    misere 10-spot positions two moves in took the 600 s; in a later pass, the 12 left of them took it
-    before the start was asked again. How many were solved, and how many were left unsettled."""
+    """Solve the openings of classroom games that the opening book does not answer into the store, so that
+    the analysis of their first moves (the hard ones: the most lives) answers at once: every position up to
+    `moves` moves from the start, for each number of `spots` and both plays, normal play first, the
+    shallowest first, each for at most `seconds_per_position`, all for at most `seconds`. Those not settled
+    in their time get what is left of `seconds` in further passes, each position four times as long as in
+    the pass before. A position left over whose winning move was solved meanwhile settles at once by
+    looking it up (the core is told what the search in turns decides: fast.learn). Not the deepest first:
+    in a pass of 30 s each, the 89 misere 10-spot positions two moves in took 600 s. How many positions
+    the book answered, how many were solved, and how many were left unsettled."""
     ends = time.monotonic() + seconds
-    queue = [(game, misere) for misere in (False, True) for depth in range(moves + 1) for count in spots
-             for game in opening_games(count, depth)]
-    total, solved = len(queue), 0
+    openings = [(game, misere) for misere in (False, True) for depth in range(moves + 1) for count in spots
+                for game in opening_games(count, depth)]
+    queue = [(game, misere) for game, misere in openings if _book().get((misere, game)) is None]
+    counts = {"in_book": len(openings) - len(queue), "solved": 0, "unsettled": len(queue)}
     while queue:
         left_over = []
         for game, misere in queue:
             left = ends - time.monotonic()
             if left <= 0:
-                return {"solved": solved, "unsettled": total - solved}
+                return counts
             try:
                 with deadline(min(seconds_per_position, left)):
                     mover_wins(game, misere)
-                solved += 1
+                counts["solved"] += 1
+                counts["unsettled"] -= 1
             except SolveTimeout:
                 left_over.append((game, misere))
         queue, seconds_per_position = left_over, seconds_per_position * 4
-    return {"solved": solved, "unsettled": 0}
+    return counts
+
+
+def book_openings() -> Iterator[book.Opening]:
+    """Every position of the opening book, solved by the search with no time limit (never by the book
+    itself), as it is solved: the deepest first, so that the search of a position finds its options'
+    outcomes in the tables and the store. Hours of CPU on an empty store (the misere 10-spot join move alone
+    takes about 24 minutes); `python -m games solve sprouts --book` writes the file from it. Each under a
+    deadline a day away, so that the search runs in turns (_widened), as the analysis and the warm-up do: a
+    won position settles by its easy winning move instead of holding one hard line to its end."""
+    for depth in range(book.BOOK_MOVES, -1, -1):
+        for misere in (False, True):
+            for spots in book.BOOK_SPOTS:
+                for game, position in opening_games(spots, depth).items():
+                    with deadline(24 * 3600):
+                        wins = mover_wins(game, misere)
+                    yield book.Opening(misere, spots, depth, format_position(position), wins)
 
 
 def positions_before(start: Position, names: list[str]) -> list[Position]:

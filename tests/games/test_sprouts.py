@@ -348,13 +348,17 @@ def test_ten_spots_are_played_and_the_optimal_bot_answers_within_its_time():
         GAME.new_game(config={"spots": 11})
 
 
-def test_a_move_is_analysed_alone_and_a_young_position_says_it_is_not_settled():
+def test_a_move_is_analysed_alone_and_a_young_position_says_it_is_not_settled(monkeypatch):
     result = play_match(GAME, players("random", "random", seed=3), config={"spots": 10}, seed=3)
     replay_data = json.loads(json.dumps(result.replay))
     last = result.final_state.step - 1
     row = GAME.analyse_move(replay_data, last)
     assert row["step"] == last and row["verdict"] in ("keeps_win", "throws_win", "lost_position")
     forget_what_this_process_solved()  # (earlier tests of this process solve 10-spot positions)
+    # The first move answers from the opening book, however short the search...
+    assert GAME.analyse_move(replay_data, 0, seconds=0.2)["verdict"] != "unsettled"
+    # ...and a position neither the book nor a search of 0.2 s settles says so.
+    monkeypatch.setattr(solver, "_book", dict)
     first = GAME.analyse_move(replay_data, 0, seconds=0.2)
     assert first["verdict"] == "unsettled" and "not settled" in first["text"]
     with pytest.raises(IndexError):

@@ -278,6 +278,7 @@ def test_a_ten_spot_sprouts_replay_draws_every_step_and_streams_every_moves_anal
     texts = page.locator("#moves tbody td:nth-child(3)").all_inner_texts()
     assert len(texts) == last and all(texts)  # every move's analysis arrived (settled, or said not to be)
     settled = [text for text in texts if not text.startswith("not settled")]
+    assert texts[0] in settled and texts[1] in settled, texts[:2]  # the opening book answers the first two
     assert len(settled) >= last // 2  # the late positions at least are solved within their time
     # The progress line counts what the table shows, and says why any move is left unsettled.
     progress = page.inner_text("#analysis-progress")
