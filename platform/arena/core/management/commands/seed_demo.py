@@ -93,6 +93,10 @@ class Command(BaseCommand):
         sprouts = [Bot.objects.builtin("sprouts", name) for name in ("optimal", "random")]
         self._play(services.create_match("sprouts", sprouts, purpose=Match.Purpose.CHALLENGE, rated=True,
                                          config={"spots": 3}))
+        # The largest game a match allows, in misere play: its replay's drawing and analysis at full size (the
+        # opening book answers its first moves at once).
+        self._play(services.create_match("sprouts", sprouts, purpose=Match.Purpose.CHALLENGE, rated=False,
+                                         config={"spots": 10, "misere": True}, seed=10))
         self._tournament(accounts["instructor"], course, [bots["alice"], bots["bob"], greedy, optimal])
         self._graded_assignment(accounts, course, bots)
         self._play_in_the_browser(accounts, course)
