@@ -1,7 +1,7 @@
 """The replay page's Sprouts analysis, timed per move: random games of up to 10 spots, every move analysed
 as the site does it (solver.analyse_move with the site's ANALYSIS_SECONDS and the position each move led
 to; the last move first, then once more each move left unsettled, as the replay page asks), first with an
-empty store of solved positions (cold), then again in a new process that has only that store (again), and, with
+empty store of solved positions (cold: the opening book, games/sprouts/openings.txt, answers what it holds), then again in a new process that has only that store (again), and, with
 --warm SECONDS, once more on a store filled beforehand by `python -m games solve sprouts --warm SECONDS` as
 scripts/setup does (warmed: the openings of 6- to 10-spot games solved, nothing of these games' own).
 

@@ -186,7 +186,7 @@ SPROUTS_SECONDS_PER_MOVE = 5.0
 # `solve sprouts --warm SECONDS` (scripts/setup): the openings whose analysis is the slowest (the most
 # lives) solved into the shared store beforehand, for the classroom games' sizes; those up to two moves in
 # are in the opening book (games/sprouts/book.py), so the warm-up goes one move further.
-WARM_SPOTS, WARM_MOVES, WARM_SECONDS_PER_POSITION = (6, 10), 3, 30.0
+WARM_SPOTS, WARM_MOVES, WARM_SECONDS_PER_POSITION = (6, 10), 3, 5.0
 
 
 def solve_sprouts(args) -> int:

@@ -734,15 +734,16 @@ def opening_games(spots: int, moves: int) -> dict[Game, Position]:
 def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) -> dict[str, int]:
     """Solve the openings of classroom games that the opening book does not answer into the store, so that
     the analysis of their first moves (the hard ones: the most lives) answers at once: every position up to
-    `moves` moves from the start, for each number of `spots` and both plays, normal play first, the
-    shallowest first, each for at most `seconds_per_position`, all for at most `seconds`. Those not settled
-    in their time get what is left of `seconds` in further passes, each position four times as long as in
-    the pass before. A position left over whose winning move was solved meanwhile settles at once by
+    `moves` moves from the start, for each number of `spots` and both plays, the shallowest first, then the
+    most spots first and misere play first (the analysis settles the others within its time on an empty
+    store: bench/sprouts_analysis.py), each for at most `seconds_per_position`, all for at most `seconds`.
+    Those not settled in their time get what is left of `seconds` in further passes, each position four
+    times as long as in the pass before. A position left over whose winning move was solved meanwhile settles at once by
     looking it up (the core is told what the search in turns decides: fast.learn). Not the deepest first:
     in a pass of 30 s each, the 89 misere 10-spot positions two moves in took 600 s. How many positions
     the book answered, how many were solved, and how many were left unsettled."""
     ends = time.monotonic() + seconds
-    openings = [(game, misere) for misere in (False, True) for depth in range(moves + 1) for count in spots
+    openings = [(game, misere) for depth in range(moves + 1) for count in reversed(spots) for misere in (True, False)
                 for game in opening_games(count, depth)]
     queue = [(game, misere) for game, misere in openings if _book().get((misere, game)) is None]
     counts = {"in_book": len(openings) - len(queue), "solved": 0, "unsettled": len(queue)}
