@@ -602,9 +602,10 @@ def analyse_move(position: Position, name: str, step: int, misere: bool, seconds
     move that threw the win away (its text names them), with what is left of `seconds`, as many as are
     found. Past `seconds` before the verdict, the row says so (verdict "unsettled") and what it settled
     (that the move left the opponent a win, or from the opening book or the store that the position before
-    was won; lost, it is the verdict); what was solved meanwhile is kept. `result`: the position the move led to, if the caller has it (a
-    replay's action carries it); then the position's moves are listed only to name the winning ones (the
-    2,605 moves of a 10-spot start take a third of a second), and `name` is taken as legal."""
+    was won; lost, it is the verdict); what was solved meanwhile is kept. `result`: the position the move
+    led to, if the caller has it (a replay's action carries it); then the position's moves are listed only
+    to name the winning ones (the 2,605 moves of a 10-spot start take a third of a second), and `name` is
+    taken as legal."""
     ends = None if seconds is None else time.monotonic() + seconds
     listed: dict | None = None
     opponent_wins: bool | None = None
@@ -738,10 +739,10 @@ def warm(spots: range, moves: int, seconds: float, seconds_per_position: float) 
     most spots first and misere play first (the analysis settles the others within its time on an empty
     store: bench/sprouts_analysis.py), each for at most `seconds_per_position`, all for at most `seconds`.
     Those not settled in their time get what is left of `seconds` in further passes, each position four
-    times as long as in the pass before. A position left over whose winning move was solved meanwhile settles at once by
-    looking it up (the core is told what the search in turns decides: fast.learn). Not the deepest first:
-    in a pass of 30 s each, the 89 misere 10-spot positions two moves in took 600 s. How many positions
-    the book answered, how many were solved, and how many were left unsettled."""
+    times as long as in the pass before. A position left over whose winning move was solved meanwhile
+    settles at once by looking it up (the core is told what the search in turns decides: fast.learn). Not
+    the deepest first: in a pass of 30 s each, the 89 misere 10-spot positions two moves in took 600 s. How
+    many positions the book answered, how many were solved, and how many were left unsettled."""
     ends = time.monotonic() + seconds
     openings = [(game, misere) for depth in range(moves + 1) for count in reversed(spots) for misere in (True, False)
                 for game in opening_games(count, depth)]
