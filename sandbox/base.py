@@ -464,7 +464,12 @@ class SandboxPlayer(ABC):
             raise self._death() from None
         bank = f" and the {spare:.2f}s left in its bank" if spare else ""
         between = f", less the {idle_cpu:.2f}s of CPU it used between turns" if idle_cpu >= 0.01 else ""
-        reply = self._read_reply(seq, reply_type, deadline, f"did not answer within {allowance:g}s{bank}{between}")
+        try:
+            reply = self._read_reply(seq, reply_type, deadline, f"did not answer within {allowance:g}s{bank}{between}")
+        except BotFailure:
+            # Reading and checking what it sent is its time, its verdict's too (a crafted line is charged).
+            self.think_time += idle_cpu + time.monotonic() - began
+            raise
         wall = time.monotonic() - began
         cpu_after = self._cpu_seconds()
         cpu = cpu_after - cpu_before if cpu_after is not None and cpu_before is not None else 0.0
@@ -488,6 +493,10 @@ class SandboxPlayer(ABC):
                 reply = read_reply(line, seq, reply_type)
             except ProtocolViolation as violation:
                 raise self._protocol(str(violation)) from None
+            if time.monotonic() > deadline:
+                # Checking its line is part of its clock: a line it sent in time but that took past its
+                # deadline to read is its timeout, the same as an answer that came late.
+                raise self._timeout(f"{late} (its {len(line)}-byte line was read and checked past its time)")
             if reply is None:
                 continue  # a late answer to an earlier message is never this decision's answer
             if reply.type == "error":
