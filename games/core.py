@@ -146,7 +146,7 @@ def text_nests_deeper_than(text: str, limit: int) -> bool:
 
     One pass of C-speed byte operations per step, so its cost grows with the text's length alone (a
     regular expression for a string literal rescanned the rest of the text from every quote of an
-    unclosed one, `"x` + `\\"` x 16,000 cost 0.7 s; tests/games/test_linear_checks.py). UTF-8 keeps every
+    unclosed one, `"x` + `\\"` x 16,000 cost 0.7 s; tests/games/test_games_linear_checks.py). UTF-8 keeps every
     byte of a non-ASCII character above 0x7f, so the ASCII quotes, backslashes and brackets read alike
     in bytes; a lone surrogate passes through as bytes that are none of them."""
     data = text.encode("utf-8", "surrogatepass")

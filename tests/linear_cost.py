@@ -1,5 +1,5 @@
 """How the cost of a check grows with its input: the work it does on an input 8 times longer, as a multiple
-of its work on the input itself, with no wall-clock bound (tests/*/test_linear_checks.py).
+of its work on the input itself, with no wall-clock bound (tests/*/test_*_linear_checks.py).
 
 The work is CPU time of this process, the best of a few runs (the least disturbed by the other processes
 on the machine), each run repeating the check enough times to be well above the clock's grain. A linear

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from linear_cost import assert_linear
+from quick_tier import examples
 
 from games.core import MAX_JSON_DEPTH, loads_json, nests_deeper_than, text_nests_deeper_than
 from games.sortinggame.complexity import parse, parse_bound
@@ -26,7 +27,7 @@ PREFIXES = ['{"username":"x', '{"v":1,"seq":1,"type":"action","action":"', "[", 
 # The size of the 1x input, in characters: large enough that a rescan per quote would dwarf every
 # constant cost (old code: 4 KB 0.05 s, 32 KB 3 s).
 BASE_CHARACTERS = 4096
-CHECKS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CHECKS = settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 units = st.sampled_from(PATHOLOGICAL_UNITS) | st.text(alphabet='"\\[]{}a:,', min_size=1, max_size=4)
 
@@ -57,7 +58,7 @@ def test_the_reported_request_body_is_refused_at_linear_cost():
     assert_linear(loads_json, body, 1)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(alphabet='"\\[]{}a\u2028é\ud800'),
                     lambda inner: st.lists(inner, max_size=3)
                     | st.dictionaries(st.text(alphabet='"\\[]{}a'), inner, max_size=3), max_leaves=40),
@@ -92,7 +93,7 @@ def _lexical_depth(text: str) -> int:
     return deepest
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(st.text(alphabet='"\\[]{}a,:é\ud800', max_size=24), st.integers(0, 4))
 def test_nesting_check_never_counts_less_than_a_parser_reaches(text, limit):
     """Not JSON: never less than the depth a parser reaches before its first fault (exact when the text

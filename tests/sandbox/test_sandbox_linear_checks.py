@@ -16,6 +16,7 @@ from hostile import answer_line
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from linear_cost import LINEAR_RATIO, SCALE, assert_linear, work
+from quick_tier import examples
 from sandbox_testkit import LIMITS, bot_file, open_player
 
 from games.core import BotFailure, Verdict
@@ -33,14 +34,15 @@ def crafted_line(prefix: bytes, unit: bytes, length: int) -> bytes:
     return prefix + unit * ((length - len(prefix)) // len(unit))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(prefix=st.sampled_from(PREFIXES),
        unit=st.sampled_from(UNITS) | st.binary(min_size=1, max_size=4).filter(lambda b: b"\n" not in b))
 def test_reading_a_reply_is_linear_on_crafted_lines(prefix, unit):
     assert_linear(parse_reply, lambda scale: crafted_line(prefix, unit, 4096 * scale), 1)
 
 
-@pytest.mark.parametrize("unit", ["\x00", "\ud800", "a\udfff", "\x00\ud800b"], ids=["nul", "surrogate", "pairs", "mixed"])
+@pytest.mark.parametrize("unit", ["\x00", "\ud800", "a\udfff", "\x00\ud800b"],
+                         ids=["nul", "surrogate", "pairs", "mixed"])
 def test_making_a_bot_log_storable_is_linear(unit):
     assert_linear(storable_text, lambda scale: unit * 4096 * scale, 1)
 
