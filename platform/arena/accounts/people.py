@@ -117,6 +117,7 @@ def import_roster(user, course: Course, text: str) -> RosterReport:
     """
     require_instructor(user, course)
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    rows = _roster_rows(reader)
     header = [name.strip().lower() for name in reader.fieldnames or []]
     missing = [column for column in ROSTER_COLUMNS if column not in header]
     if missing:
@@ -126,7 +127,7 @@ def import_roster(user, course: Course, text: str) -> RosterReport:
     report = RosterReport()
     seen_ids: dict[str, int] = {}
     seen_emails: dict[str, int] = {}
-    for line, row in enumerate(reader, start=2):
+    for line, row in enumerate(rows, start=2):
         values = {column: (row.get(column) or "").strip() for column in ROSTER_COLUMNS}
         try:
             _check_row(values, line, seen_ids, seen_emails)
@@ -137,6 +138,16 @@ def import_roster(user, course: Course, text: str) -> RosterReport:
             continue
         getattr(report, outcome).append(values["student_id"])
     return report
+
+
+def _roster_rows(reader: csv.DictReader) -> list[dict]:
+    """Every row of the roster, read before any is imported: a file the csv module cannot read (a quote
+    never closed holding a field past its 131,072-character limit, say) is refused whole, saying where."""
+    try:
+        return list(reader)
+    except csv.Error as exc:  # counted lines are those read to their end: the fault is on the next one
+        line = reader.line_num + 1
+        raise PeopleError(f"the roster is not a CSV file the platform can read (line {line}: {exc})") from None
 
 
 def _check_row(values: dict, line: int, seen_ids: dict, seen_emails: dict) -> None:
