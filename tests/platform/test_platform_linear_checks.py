@@ -16,12 +16,12 @@ from django.test import override_settings
 from grading_helpers import course_with_people
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from linear_cost import assert_linear
+from linear_cost import assert_linear, growth
 from quick_tier import examples
 from rest_framework.exceptions import ParseError
 
 from arena.accounts import people as people_services
-from arena.accounts.usernames import clean_username
+from arena.accounts.usernames import LONGEST_SPELLING, clean_username, username_key
 from arena.core.parsers import BoundedJSONParser
 
 TOKEN_URL = "/api/auth/token/"
@@ -118,3 +118,14 @@ def test_a_username_is_checked_in_linear_time(shape):
             pass
 
     assert_linear(check, shape, 2048)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("check", [clean_username, username_key], ids=["registration", "sign-in-limit"])
+def test_a_name_longer_than_any_username_is_never_normalised(check):
+    """NFKC makes U+FDFA 18 characters: a 1 MiB name in a sign-in body cost its limit 0.4 s of CPU. Past
+    the longest spelling of a username the work no longer grows with the name (it was 8x at 8x)."""
+    ratio = growth(check, lambda scale: "\ufdfa" * scale, 2 * LONGEST_SPELLING)
+    assert ratio < 3, f"8x the name cost {ratio:.1f}x the work"
+    with pytest.raises(ValidationError, match="at most 150 characters"):
+        clean_username("\ufdfa" * (LONGEST_SPELLING + 1))
