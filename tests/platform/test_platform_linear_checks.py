@@ -129,3 +129,26 @@ def test_a_name_longer_than_any_username_is_never_normalised(check):
     assert ratio < 3, f"8x the name cost {ratio:.1f}x the work"
     with pytest.raises(ValidationError, match="at most 150 characters"):
         clean_username("\ufdfa" * (LONGEST_SPELLING + 1))
+
+
+NOT_ASCII_NUMBERS = ["²", "١", "9" * 5000, "-1", " 1", ""]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("number", NOT_ASCII_NUMBERS, ids=["superscript", "arabic-indic", "5000-digits", "negative",
+                                                          "spaced", "empty"])
+def test_a_query_number_that_is_not_ascii_digits_is_a_4xx_or_ignored_never_a_server_error(client, signed_in,
+                                                                                          number):
+    """str.isdigit takes "²" (which int() refuses) and 5,000 nines (past int()'s digit limit): both were 500s."""
+    from platform_helpers import active_bot, play_now
+
+    from arena.bots.models import Bot
+    from arena.matches import services
+
+    mine = active_bot(signed_in)
+    page = client.get(f"/bots/{mine.pk}/", {"against": number})
+    assert page.status_code == 200
+    match = play_now(services.create_match("endgame", [Bot.objects.builtin("endgame", "greedy")] * 2,
+                                           purpose="challenge", rated=False))
+    replay = client.get(f"/matches/{match.pk}/replay/data/", {"seat": number})
+    assert replay.status_code == (200 if number == "" else 400), replay.content[:200]

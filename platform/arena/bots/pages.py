@@ -13,6 +13,7 @@ from games import get_game
 from arena.accounts.access import can_see_private, visible_matches
 from arena.core.live import Snapshot, event_stream, rendered_part
 from arena.core.pages import home
+from arena.core.pagination import ascii_number
 from arena.core.ratelimit import rate_limited
 from arena.core.throttles import UploadThrottle
 from arena.grading.selectors import starters
@@ -51,8 +52,8 @@ def render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Challe
     private = can_see_private(request.user, bot)
     if challenge_form is None:
         # ?against=BOT (the Challenge buttons of the ladder and other bots' pages) preselects the opponent.
-        against = request.GET.get("against", "")
-        initial = {"opponents": [int(against)]} if against.isdigit() else {}
+        against = ascii_number(request.GET.get("against", ""))
+        initial = {"opponents": [against]} if against is not None else {}
         challenge_form = ChallengeForm(bot=bot, user=request.user, initial=initial)
     context = {
         "bot": bot,

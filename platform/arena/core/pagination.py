@@ -12,6 +12,12 @@ from rest_framework.pagination import PageNumberPagination
 ASCII_NUMBER = re.compile(r"[0-9]{1,19}")
 
 
+def ascii_number(text: str) -> int | None:
+    """`text` as a number if it is 1 to 19 ASCII digits, else None: str.isdigit also takes "²" and "١",
+    which int() refuses or reads, and a run of thousands of digits that int() refuses (a server error)."""
+    return int(text) if ASCII_NUMBER.fullmatch(text) else None
+
+
 class StrictPageNumberPagination(PageNumberPagination):
     """DRF's pages, except that `?page=` empty, `last` or `١` is refused (404, as for a page past the last)
     rather than read as page 1, the last page or page 1."""

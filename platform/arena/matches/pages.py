@@ -20,6 +20,7 @@ from arena.accounts.access import bots_with_private_access, match_visible, publi
 from arena.bots.models import Bot
 from arena.bots.pages import own_bot, render_bot_page
 from arena.core.live import event_stream
+from arena.core.pagination import ascii_number
 from arena.core.ratelimit import rate_limited, too_many_requests
 from arena.core.throttles import ChallengeThrottle
 from arena.variants.access import RulesSeen
@@ -207,7 +208,7 @@ def replay_data(request, pk):
     match = _replayable_match(request, pk)
     seat = request.GET.get("seat", "")
     seats = match.seats.count()
-    if seat and not (seat.isdigit() and int(seat) < seats):
+    if seat and not (ascii_number(seat) is not None and int(seat) < seats):
         return JsonResponse({"detail": f"seat must be 0 to {seats - 1}"}, status=400)
     response = JsonResponse(finished_view(match, int(seat) if seat else None, compacted=True))
     # Signed-in viewers only, so no shared cache; the browser may keep it: it will not change.

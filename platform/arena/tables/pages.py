@@ -14,6 +14,7 @@ from games.table import DEFAULT_MOVE_SECONDS, check_move_seconds
 
 from arena.accounts.access import courses_seen_by, seatable_bots
 from arena.core.live import Snapshot, event_stream
+from arena.core.pagination import ascii_number
 from arena.bots.models import Bot
 from arena.core.errors import Invalid, NotFound
 from arena.matches.pages import ReplayLinks, render_replay, replay_modules
@@ -197,7 +198,7 @@ def replay_data(request, pk):
     """The viewer's frames, in the full view or ?seat=N's."""
     table = _finished(request, pk)
     seat, seats = request.GET.get("seat", ""), table.seats.count()
-    if seat and not (seat.isdigit() and int(seat) < seats):
+    if seat and not (ascii_number(seat) is not None and int(seat) < seats):
         return JsonResponse({"detail": f"seat must be 0 to {seats - 1}"}, status=400)
     return JsonResponse(kept_view(_kept_name(table), lambda: services.finished_replay(table),
                                   int(seat) if seat else None, compacted=True))
