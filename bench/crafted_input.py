@@ -23,19 +23,17 @@ import csv
 import io
 import json
 import os
-import sys
 import tempfile
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+from games.core import MAX_JSON_DEPTH, loads_json, text_nests_deeper_than
+from sandbox.protocol import parse_reply
 
-from games.core import MAX_JSON_DEPTH, loads_json, text_nests_deeper_than  # noqa: E402
-from sandbox.protocol import parse_reply  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
 SIZES = [1024, 8192, 65536, 1 << 20]
 ACTION = b'{"v":1,"seq":1,"type":"action","action":"'
