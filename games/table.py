@@ -15,6 +15,12 @@ JSON (`to_json`) and taken up again exactly (`Table.from_json`) after any restar
   by `bot_move_afresh`: started as a match starts it, then told the game so far exactly as a match would have
   told it (`seat_observations`: its own seat's earlier observations, in order), so a bot that keeps state
   between decisions plays at a table as it plays a match;
+- a bot whose process a holder keeps between its moves (the platform's, sandbox/holder.py) decides by
+  `bot_move_kept`: the table tells the holder where the seat stands (`seat_history`: how many decisions it
+  recorded and digests of the events before the last of them and before this one), and the holder asks
+  its kept bot this decision only when that bot was last asked exactly where the table recorded the
+  seat's last decision; otherwise (no process kept, a restart, a decision recorded elsewhere) it starts
+  the bot afresh and tells it the game so far once, as `bot_move_afresh` does, then keeps it;
 - a person has `move_seconds` per move (None: no limit). A move after the deadline, or `expire` called once
   it has passed, ends the seat with the verdict `timeout`, as a bot's time running out does; the game then
   goes on or ends as its rules for a failed seat say. `leave` does the same when a person leaves the table.
@@ -26,10 +32,12 @@ observation), optionally as it was `delay` events ago while the game is played.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import math
 import time
-from collections.abc import Mapping
-from typing import TypeGuard
+from collections.abc import Callable, Mapping
+from typing import Protocol, TypeGuard
 
 from . import replay as replays
 from .contracts import ActionEvent, Replay, ReplayEvent, VerdictEvent, is_verdict
@@ -72,6 +80,40 @@ class Seat:
 
     name: str
     human: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class SeatHistory:
+    """Where a bot's seat stands at a table: what a process kept between its decisions must have been told
+    to decide this one as in a match (`Table.seat_history`)."""
+
+    seat: int
+    # The seat's decisions recorded so far (its actions; a verdict ends a seat).
+    told: int
+    # Digests (`events_digest`) of the table's events before the seat's last recorded decision ("" before its
+    # first), and before this one.
+    previous: str
+    position: str
+
+
+class KeptPlayer(Protocol):
+    """A Player whose process may be kept between a seat's decisions (sandbox/holder.py's `HeldPlayer`): told
+    where the seat stands before `act`, and how to catch up if its process was not kept."""
+
+    def follow(self, history: SeatHistory, setup: dict, earlier: Callable[[], list[dict]]) -> None: ...
+
+    def act(self, observation: dict) -> object: ...
+
+
+def events_digest(events: list[ReplayEvent]) -> str:
+    """A digest of a table's events (a seat's history, see `SeatHistory`): equal digests, equal events."""
+    return hashlib.sha256(json.dumps(events, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def catching_up_detail(message: str, number: int, count: int) -> str:
+    """The detail of a bot's fault while it was told again its earlier decisions at a table."""
+    return (f"{message} (when told again its decision {number} of {count}: a table starts its bots afresh for "
+            "each decision unless their process is kept)")
 
 
 def check_move_seconds(value: object) -> float | None:
@@ -243,11 +285,28 @@ class Table:
             try:
                 player.act(observation)
             except BotFailure as failure:
-                self._fail(seat, failure.verdict, f"{failure.message} (when told again its decision {number} of "
-                                                  f"{len(earlier)}: a table starts its bots afresh for each "
-                                                  "decision)", _now(now))
+                self._fail(seat, failure.verdict, catching_up_detail(failure.message, number, len(earlier)),
+                           _now(now))
                 return None
         return self.bot_move(player, now)
+
+    def bot_move_kept(self, player: KeptPlayer, now: float | None = None) -> JSON | None:
+        """`bot_move` for a bot whose process may have been kept since its last decision at this table (see
+        the module's docstring): `player` is told where the seat stands (`seat_history`), its setup and how
+        to get the seat's earlier observations should it have to start afresh and catch up (only then are
+        they computed), then decides as in `bot_move`: a fault at any point (its setup, catching up, this
+        decision) is its verdict, recorded at this turn. Its action, or None when it failed."""
+        seat = self._check_move(self.seat_on_move, self.turn, human=False)
+        player.follow(self.seat_history(seat), setup_info(self.game, self.state, seat),
+                      lambda: self.seat_observations(seat))
+        return self.bot_move(player, now)
+
+    def seat_history(self, seat: int) -> SeatHistory:
+        """Where `seat` stands now (a `SeatHistory`): its decisions recorded so far, and digests of the events
+        before the last of them and now."""
+        mine = [index for index, event in enumerate(self.events) if event["seat"] == seat and not is_verdict(event)]
+        previous = events_digest(self.events[:mine[-1]]) if mine else ""
+        return SeatHistory(seat=seat, told=len(mine), previous=previous, position=events_digest(self.events))
 
     def seat_observations(self, seat: int) -> list[dict]:
         """What `seat` was asked to decide on so far, in order: its observation before each of its actions,

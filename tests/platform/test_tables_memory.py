@@ -1,5 +1,6 @@
-"""A bot at a person's table keeps its memory between its decisions, as in a match (arena.tables): each decision
-starts it afresh and tells it the game so far from the database, so a worker restarted mid-game loses nothing."""
+"""A bot at a person's table keeps its memory between its decisions, as in a match (arena.tables): the host's seat
+holder keeps its process, and a bot it does not hold is started afresh and told the game so far from the
+database, so a worker restarted mid-game loses nothing."""
 
 import os
 from datetime import timedelta
@@ -53,10 +54,14 @@ def in_a_match(bot_file, seed, board=BOARD):
     return play_match(ENDGAME, players, config={"board": board}, seed=seed).replay["events"]
 
 
-def play_against(table, person):
-    """Play the person's seat (always the left end) and the bots' turns here, as the worker would, to the end."""
+def play_against(table, person, *, forget=False):
+    """Play the person's seat (always the left end) and the bots' turns here, as the worker would, to the end;
+    with `forget`, the seat holder lets go of the bots after each of their turns (their next decision starts
+    them afresh)."""
     while reread(table).status == Table.Status.PLAYING:
         services.play_bot_turns(table.pk)
+        if forget:
+            services.release_bots(table.pk)
         table = reread(table)
         if table.status == Table.Status.PLAYING:
             services.move(table, person, len(table.facts["events"]), "left")
@@ -99,7 +104,7 @@ def test_a_bot_that_misbehaves_only_while_catching_up_gets_its_verdict_not_a_pla
             f"    if again and calls == 1:\n        {misbehaviour}\n    return 'left'\n")
     table = services.open_table(ada, "endgame", [SeatChoice(bot=active_bot(ada, code=code.encode())),
                                                  SeatChoice(user=ada)], config={"board": BOARD})
-    table = play_against(table, ada)
+    table = play_against(table, ada, forget=True)
     assert table.facts["events"] == [{"seat": 0, "action": "left"}, {"seat": 1, "action": "left"},
                                      {"seat": 0, "verdict": verdict}]
     assert table.winners == [1] and "when told again its decision 1 of 1" in table.facts["details"][0]
