@@ -96,13 +96,12 @@ class SeatHistory:
     position: str
 
 
-class KeptPlayer(Protocol):
+class KeptPlayer(Player, Protocol):
     """A Player whose process may be kept between a seat's decisions (sandbox/holder.py's `HeldPlayer`): told
     where the seat stands before `act`, and how to catch up if its process was not kept."""
 
-    def follow(self, history: SeatHistory, setup: dict, earlier: Callable[[], list[dict]]) -> None: ...
-
-    def act(self, observation: dict) -> object: ...
+    def follow(self, history: SeatHistory, setup: dict, earlier: Callable[[], list[dict]]) -> None:
+        """Before `act`: where the seat stands, its setup, and its earlier observations (computed if called)."""
 
 
 def events_digest(events: list[ReplayEvent]) -> str:

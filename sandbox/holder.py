@@ -43,6 +43,7 @@ import logging
 import logging.handlers
 import os
 import shutil
+import signal
 import socket
 import socketserver
 import subprocess
@@ -57,6 +58,7 @@ from typing import Any
 from games.core import BotFailure, Verdict
 
 from .base import SandboxUnavailable, pid_namespace
+from .pool import make_private_folder
 
 logger = logging.getLogger(__name__)
 
@@ -81,14 +83,22 @@ class HolderUnavailable(RuntimeError):
     """No holder answers on this host and none could be started: the caller plays the decision itself."""
 
 
+# The code a holder runs: a worker never asks a holder of another checkout or release (one started before an
+# upgrade idles out on its own).
+RELEASE_FILES = ("holder.py", "base.py", "pool.py", "supervisor.py", "harness.py", "protocol.py")
+
+
 def holder_dir() -> Path:
-    """This host's holder folder for this user, PID namespace and code checkout (ARENA_TABLE_HOLDER_DIR
-    overrides it): two checkouts of Arena on one host never share a holder."""
+    """This host's holder folder for this user, PID namespace, code checkout and release
+    (ARENA_TABLE_HOLDER_DIR overrides it)."""
     chosen = os.environ.get("ARENA_TABLE_HOLDER_DIR")
     if chosen:
         return Path(chosen)
-    checkout = hashlib.sha256(str(Path(__file__).resolve().parent).encode()).hexdigest()[:10]
-    return Path(tempfile.gettempdir()) / f"arena-holder-{os.geteuid()}-ns{pid_namespace()}-{checkout}"
+    here = Path(__file__).resolve().parent
+    release = hashlib.sha256(str(here).encode())
+    for name in RELEASE_FILES:
+        release.update((here / name).read_bytes())
+    return Path(tempfile.gettempdir()) / f"arena-holder-{os.geteuid()}-ns{pid_namespace()}-{release.hexdigest()[:12]}"
 
 
 # --- the holder process -----------------------------------------------------------------------------------
@@ -118,7 +128,8 @@ class HeldSeat:
 class Holder:
     """The held bots of this host (see the module's docstring), safe to use from many threads."""
 
-    def __init__(self, *, idle_seconds: float = IDLE_SECONDS, max_held: int = MAX_HELD, max_age: float = MAX_AGE):
+    def __init__(self, folder: Path, *, idle_seconds: float = IDLE_SECONDS, max_held: int = MAX_HELD,
+                 max_age: float = MAX_AGE):
         self.idle_seconds, self.max_held, self.max_age = idle_seconds, max_held, max_age
         self.seats: dict[str, HeldSeat] = {}
         self.starts: dict[str, int] = {}  # bots started per seat key (counted for the operator and tests)
@@ -126,7 +137,8 @@ class Holder:
         self._locks: dict[str, threading.Lock] = {}  # one per seat in use: one decision of a seat at a time
         self._in_flight = 0
         self.last_busy = time.monotonic()
-        self.folder = Path(tempfile.mkdtemp(prefix="arena-held-"))
+        self.folder = folder
+        folder.mkdir(mode=0o700, exist_ok=True)
 
     def decide(self, request: dict) -> dict:
         key, history = request["key"], request["history"]
@@ -140,8 +152,8 @@ class Holder:
                 if request.get("earlier") is None:
                     return {"miss": True}
                 held, failure = self._start(key, request)
-                if failure is not None:
-                    return failure
+                if held is None:
+                    return failure or {"error": "the bot was not started"}
             try:
                 action = held.player.act(request["observation"])
             except BotFailure as failure:
@@ -159,6 +171,9 @@ class Holder:
         from games.bots import BotSpecError, make_player
         from games.table import catching_up_detail
 
+        from .limits import Limits
+        from .pool import shared_pool
+
         self._make_room()
         bot = request["bot"]
         folder = Path(tempfile.mkdtemp(prefix="seat-", dir=self.folder))
@@ -168,9 +183,17 @@ class Holder:
             path = folder / "bot.py"
             path.write_text(bot["code"], encoding="utf-8")
             spec = str(path)
+        game = get_game(bot["game"])
+        player: Any
         try:
-            player = make_player(get_game(bot["game"]), spec, sandbox=bot["sandbox"], seed=bot["seed"],
-                                 seat=bot["seat"], key=bot["key"])
+            if bot["sandbox"] == "docker-warm" and not bot["builtin"]:
+                # The host's warm containers of its deployment, shared with its workers (a version their
+                # validation warmed up is warm here, and the other way round).
+                player = shared_pool(bot["scope"]).player(spec, key=bot["key"], name=path.name,
+                                                          limits=Limits.for_game(game))
+            else:
+                player = make_player(game, spec, sandbox=bot["sandbox"], seed=bot["seed"], seat=bot["seat"],
+                                     key=bot["key"])
         except (BotFailure, BotSpecError) as failure:
             shutil.rmtree(folder, ignore_errors=True)
             verdict = failure.verdict if isinstance(failure, BotFailure) else Verdict.CRASH
@@ -297,7 +320,7 @@ class _Handler(socketserver.StreamRequestHandler):
         line = self.rfile.readline(LINE_BYTES + 1)
         if not line.endswith(b"\n"):
             return
-        holder = self.server.holder
+        holder: Holder = self.server.holder  # type: ignore[attr-defined]  # set by `serve` on its _Server
         try:
             request = json.loads(line)
             operation = request["op"]
@@ -322,9 +345,8 @@ class _Handler(socketserver.StreamRequestHandler):
 def serve(folder: Path, *, idle_seconds: float, max_held: int, ready=None) -> None:
     """Be this folder's holder until nothing was held for `idle_seconds` (returns at once if another
     process is); `ready()` is called once the socket accepts."""
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if folder.stat().st_uid != os.geteuid() or folder.stat().st_mode & 0o077:
-        raise SystemExit(f"{folder} must be this user's own and private (0700)")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    make_private_folder(folder)  # whoever may write there could pose as the holder
     lock = os.open(folder / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -336,7 +358,9 @@ def serve(folder: Path, *, idle_seconds: float, max_held: int, ready=None) -> No
     socket_path = folder / "holder.sock"
     socket_path.unlink(missing_ok=True)
     server = _Server(str(socket_path), _Handler)
-    server.holder = holder = Holder(idle_seconds=idle_seconds, max_held=max_held)
+    seats = folder / "seats"  # the bots' files; what a killed holder left goes now
+    shutil.rmtree(seats, ignore_errors=True)
+    server.holder = holder = Holder(seats, idle_seconds=idle_seconds, max_held=max_held)
     os.chmod(socket_path, 0o600)
     stop = threading.Event()
 
@@ -348,6 +372,9 @@ def serve(folder: Path, *, idle_seconds: float, max_held: int, ready=None) -> No
                 return
 
     threading.Thread(target=reaper, daemon=True, name="reaper").start()
+    if threading.current_thread() is threading.main_thread():
+        # An operator's stop (SIGTERM) lets go of every bot, as the idle end does.
+        signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown, daemon=True).start())
     if ready:
         ready()
     try:
@@ -380,7 +407,8 @@ def main(argv: list[str] | None = None) -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     for stream in (0, 1, 2):  # the starter waits for the end of our stdout: it must not wait for the holder's
         os.dup2(devnull, stream)
-    options.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    options.folder.parent.mkdir(parents=True, exist_ok=True)
+    make_private_folder(options.folder)
     log = logging.handlers.RotatingFileHandler(options.folder / "holder.log", maxBytes=1 << 20, backupCount=1)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s holder %(levelname)s %(message)s", handlers=[log])
 
@@ -431,7 +459,6 @@ class HolderClient:
 
     def start(self) -> None:
         """Start this host's holder unless one runs (a file lock picks one of several starting at once)."""
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
             starter = subprocess.run(
                 [sys.executable, "-m", "sandbox.holder", str(self.folder), "--idle-seconds", str(self.idle_seconds),
@@ -463,9 +490,9 @@ class HeldPlayer:
         self.client, self.key, self.bot = client, key, bot
         self.fingerprint = hashlib.sha256(json.dumps(bot, sort_keys=True).encode()).hexdigest()
         self.name = bot.get("name", key)
-        self.history = None
+        self.history: Any = None
         self._setup: dict | None = None
-        self._earlier: Callable[[], list[dict]] | None = None
+        self._earlier: Callable[[], list[dict]] = list
         # Whether the last decision found its bot kept (False: it was started and caught up).
         self.kept: bool | None = None
 

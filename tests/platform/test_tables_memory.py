@@ -25,15 +25,15 @@ BOARD = [-1, 3, 9, 4, 7, 2]
 # A bot that keeps state: it remembers every board it was shown (and refuses to go on if its memory does not
 # fit the board it is shown now), and plays left, right, left... by the count of its own decisions. Started
 # afresh with nothing told, it would play left every time.
-REMEMBERING_BOT = (
+MEMORY_CHECK = (
     b"seen = []\n\n"
     b"def act(observation):\n"
     b"    board = observation['board']\n"
     b"    if seen and len(seen[-1]) != len(board) + 2:\n"
     b"        raise RuntimeError(f'my memory {seen} does not lead to {board}')\n"
     b"    seen.append(board)\n"
-    b"    return 'left' if len(seen) % 2 else 'right'\n"
 )
+REMEMBERING_BOT = MEMORY_CHECK + b"    return 'left' if len(seen) % 2 else 'right'\n"
 # What it plays first against a person who always takes the left end of BOARD, in a match as at a table.
 REMEMBERED_GAME = [{"seat": 0, "action": "left"}, {"seat": 1, "action": "left"}, {"seat": 0, "action": "right"},
                    {"seat": 1, "action": "left"}, {"seat": 0, "action": "left"}, {"seat": 1, "action": "left"}]

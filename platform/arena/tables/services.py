@@ -327,10 +327,19 @@ def holder():
     return HolderClient(idle_seconds=settings.ARENA_TABLE_HOLD_SECONDS, max_held=settings.ARENA_TABLE_HOLD_MAX)
 
 
+def deployment() -> str:
+    """This deployment as a host's shared sandboxes know it (its database; see matches.tasks
+    .share_warm_sandboxes): the seat holder serves every deployment of its host, never mixing them."""
+    from django.db import connection
+
+    database = connection.settings_dict
+    return f"{database['HOST']}:{database['PORT']}/{database['NAME']}"
+
+
 def held_key(table_id: int, seat: int | None = None) -> str:
-    """What the seat holder keeps a seat's bot under (a prefix of them all for a table, without `seat`): this
-    deployment's database, the table, the seat. Two deployments on a host never share a held bot."""
-    scope = f"{settings.DATABASES['default']['NAME']}/table:{table_id}/"
+    """What the seat holder keeps a seat's bot under (a prefix of them all for a table, without `seat`): the
+    deployment, the table, the seat."""
+    scope = f"{deployment()}/table:{table_id}/"
     return scope if seat is None else f"{scope}seat:{seat}/"
 
 
@@ -346,7 +355,7 @@ def _decide_held(table: Table, row: TableSeat, game, game_table: GameTable) -> b
     builtin = row.bot.builtin_name if row.bot.is_builtin else None
     bot = {"game": game.name, "builtin": builtin, "code": "" if builtin else row.version.code,
            "key": None if builtin else runner.warm_key(row.bot, row.version), "sandbox": runner.playing_backend(),
-           "seed": table.seed, "seat": row.seat, "name": row.label}
+           "seed": table.seed, "seat": row.seat, "name": row.label, "scope": deployment()}
     try:
         game_table.bot_move_kept(HeldPlayer(holder(), held_key(table.pk, row.seat), bot))
     except HolderUnavailable as error:
