@@ -96,6 +96,15 @@ class SeatHistory:
     position: str
 
 
+@dataclasses.dataclass(frozen=True)
+class Checkpoint:
+    """A table's events and the position they led to (`Table.checkpoint`): a state is never changed in place
+    (each move makes a new one), so it stays the position after exactly these events."""
+
+    events: list[ReplayEvent]
+    state: GameState
+
+
 class KeptPlayer(Player, Protocol):
     """A Player whose process may be kept between a seat's decisions (sandbox/holder.py's `HeldPlayer`): told
     where the seat stands before `act`, and how to catch up if its process was not kept."""
@@ -160,9 +169,13 @@ class Table:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Table":
+    def from_json(cls, data: dict, known: "Checkpoint | None" = None) -> "Table":
         """The table `data` (from `to_json`) describes, its position rebuilt by replaying its events; TableError
-        for data that is not a table or does not replay."""
+        for data that is not a table or does not replay.
+
+        `known`, a `checkpoint()` of this table taken earlier (a process's cache), spares replaying the events
+        it has seen when they begin `data`'s (same game, options, seed and seats): only the later ones are
+        replayed, so taking a table up again after each move costs that move, not the whole game."""
         if not isinstance(data, dict) or not set(TABLE_FIELDS) <= set(data):
             raise TableError(f"not a table: a table is an object with {', '.join(TABLE_FIELDS)}")
         seats, details, started = data["seats"], data["details"], data["turn_started"]
@@ -178,12 +191,30 @@ class Table:
                          "config": data["config"], "seed": data["seed"], "num_players": len(seats),
                          "events": data["events"]}
         try:
-            state = replays.final_state(facts)
+            state = cls._replayed(facts, known)
         except (KeyError, ValueError) as exc:  # ReplayError, ConfigError and unknown games (KeyError)
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             raise TableError(f"not a table that replays: {message}") from None
         return cls(state.game, [Seat(**seat) for seat in seats], state, move_seconds=data["move_seconds"],
                    events=list(data["events"]), details=list(details), turn_started=float(started))
+
+    @staticmethod
+    def _replayed(facts: Replay, known: "Checkpoint | None") -> GameState:
+        events = facts["events"]
+        if known is None or not isinstance(events, list) or len(events) < len(known.events) \
+                or (known.state.game.name, known.state.config, known.state.seed, known.state.num_players) \
+                != (facts["game"], facts["config"], facts["seed"], facts["num_players"]) \
+                or events[:len(known.events)] != known.events:
+            return replays.final_state(facts)
+        state = known.state
+        for index in range(len(known.events), len(events)):
+            state = replays.next_state(state, events[index], index)
+        return state
+
+    def checkpoint(self) -> "Checkpoint":
+        """The table's events and position now, for `from_json(..., known=)` (a copy: changing the table
+        later changes nothing in it)."""
+        return Checkpoint(events=list(self.events), state=self.state)
 
     def replay(self) -> Replay:
         """The game so far as a replay, like any match's (`python -m games replay` shows it with its analysis)."""

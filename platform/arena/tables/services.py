@@ -18,6 +18,8 @@ The API other apps use (the pairing room): `open_table` (seats, course, `tag`), 
 import logging
 import random
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
@@ -29,7 +31,8 @@ from games import ConfigError, get_game
 from games.contracts import is_verdict
 from games.core import IllegalAction
 from games.referee import seated
-from games.table import (DEFAULT_MOVE_SECONDS, MoveTooLate, NotYourTurn, Seat, StaleTurn, TableError, TableOver)
+from games.table import (DEFAULT_MOVE_SECONDS, Checkpoint, MoveTooLate, NotYourTurn, Seat, StaleTurn, TableError,
+                         TableOver)
 from games.table import Table as GameTable
 
 from arena.accounts.access import may_seat_bot
@@ -49,6 +52,11 @@ log = logging.getLogger(__name__)
 # its limits let that decision last (`_bot_task_patience`).
 BOT_TASK_PATIENCE = timedelta(seconds=60)
 INVITED = "(invited)"
+# The position this process last rebuilt or recorded of each of the tables it touched lately: taking one up
+# again replays only the moves since (GameTable.from_json's `known`), not the whole game at every move.
+KNOWN_TABLES = 256
+_known: OrderedDict[int, Checkpoint] = OrderedDict()
+_known_lock = threading.Lock()
 
 
 class TableRefused(Invalid):
@@ -164,11 +172,26 @@ def seat_of(table: Table, user) -> int | None:
     return table.seats.filter(user=user).values_list("seat", flat=True).first()
 
 
+def _known_position(table_id: int) -> Checkpoint | None:
+    with _known_lock:
+        return _known.get(table_id)
+
+
+def _remember(table_id: int, game_table: GameTable) -> None:
+    """Keep where `game_table` is (a checkpoint) for this process's next rebuild of the table."""
+    with _known_lock:
+        _known[table_id] = game_table.checkpoint()
+        _known.move_to_end(table_id)
+        while len(_known) > KNOWN_TABLES:
+            _known.popitem(last=False)
+
+
 def current(table: Table) -> GameTable:
     """The table's game as it is now, after ending the turn of a person whose time ran out: every read checks
     it, so a lost timer task loses nothing."""
     for _ in range(3):
-        game_table = GameTable.from_json(table.facts)
+        game_table = GameTable.from_json(table.facts, known=_known_position(table.pk))
+        _remember(table.pk, game_table)
         if table.status != Table.Status.PLAYING:
             return game_table
         if game_table.expire():
@@ -243,6 +266,7 @@ def _save(table: Table, game_table: GameTable) -> None:
             raise TableConflict("the table changed meanwhile (another move came first): look at it again")
         for name, value in fields.items():
             setattr(table, name, value)
+        _remember(table.pk, game_table)
         _after_change(table, game_table)
         if table.status == Table.Status.FINISHED:
             table_finished.send(sender=Table, table=table)
