@@ -347,6 +347,12 @@ def serve(folder: Path, *, idle_seconds: float, max_held: int, ready=None) -> No
     process is); `ready()` is called once the socket accepts."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     make_private_folder(folder)  # whoever may write there could pose as the holder
+    # What a bot's start needs, loaded once here rather than by the first table's first decision.
+    import games.bots  # noqa: F401
+    import games.table  # noqa: F401
+    from games import available_games
+
+    available_games()
     lock = os.open(folder / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
