@@ -74,9 +74,9 @@ MAX_AGE = 3600.0
 # A request or answer is one line; earlier observations of a long game make the longest (a few MiB).
 LINE_BYTES = 256 << 20
 STARTUP_SECONDS = 15.0
-# Connecting to the holder and waiting for a decision: the bot's own clock bounds the decision (its setup,
-# catching up and this decision, each within its limits); this only bounds a holder that stopped answering.
-ANSWER_SECONDS = 3600.0
+# Waiting for an answer that is no bot's decision (status, release), or for a decision when the caller names
+# no bound (a decision's own bound is its bot's limits: `HeldPlayer`'s `patience`).
+ANSWER_SECONDS = 60.0
 
 
 class HolderUnavailable(RuntimeError):
@@ -438,23 +438,24 @@ class HolderClient:
     def socket_path(self) -> Path:
         return self.folder / "holder.sock"
 
-    def request(self, message: dict, *, start: bool = True) -> dict:
-        """The holder's answer to `message`; HolderUnavailable if none answers (and, with `start`, none
-        could be started)."""
+    def request(self, message: dict, *, start: bool = True, timeout: float = ANSWER_SECONDS) -> dict:
+        """The holder's answer to `message` within `timeout` seconds (TimeoutError past it: a holder that
+        stopped answering is a platform fault, and the table's task is sent again); HolderUnavailable if none
+        answers (and, with `start`, none could be started)."""
         try:
-            return self._ask(message)
+            return self._ask(message, timeout)
         except (FileNotFoundError, ConnectionError) as error:  # none runs, or it died while answering
             if not start:
                 raise HolderUnavailable(f"no holder answers at {self.socket_path}") from error
         self.start()
         try:
-            return self._ask(message)
+            return self._ask(message, timeout)
         except OSError as error:
             raise HolderUnavailable(f"the holder started at {self.socket_path} does not answer: {error}") from error
 
-    def _ask(self, message: dict) -> dict:
+    def _ask(self, message: dict, timeout: float) -> dict:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-            connection.settimeout(ANSWER_SECONDS)
+            connection.settimeout(timeout)
             connection.connect(str(self.socket_path))
             connection.sendall(json.dumps(message, separators=(",", ":")).encode() + b"\n")
             with connection.makefile("rb") as answers:
@@ -492,8 +493,10 @@ class HeldPlayer:
     `follow` says where the seat stands, `act` asks the holder (and, if it kept no such bot, asks again
     with what a fresh bot must be told)."""
 
-    def __init__(self, client: HolderClient, key: str, bot: dict):
-        self.client, self.key, self.bot = client, key, bot
+    def __init__(self, client: HolderClient, key: str, bot: dict, *, patience: float = ANSWER_SECONDS):
+        # `patience`: how long the decision may last within the bot's limits, caught up or not (the holder
+        # stops the bot itself by then; this only bounds a holder that stopped answering).
+        self.client, self.key, self.bot, self.patience = client, key, bot, patience
         self.fingerprint = hashlib.sha256(json.dumps(bot, sort_keys=True).encode()).hexdigest()
         self.name = bot.get("name", key)
         self.history: Any = None
@@ -508,10 +511,11 @@ class HeldPlayer:
     def act(self, observation: dict) -> Any:
         message = {"op": "decide", "key": self.key, "fingerprint": self.fingerprint, "bot": self.bot,
                    "history": dataclasses.asdict(self.history), "observation": observation}
-        answer = self.client.request(message)
+        answer = self.client.request(message, timeout=self.patience)
         self.kept = not answer.get("miss")
         if answer.get("miss"):
-            answer = self.client.request({**message, "setup": self._setup, "earlier": self._earlier()})
+            answer = self.client.request({**message, "setup": self._setup, "earlier": self._earlier()},
+                                         timeout=self.patience)
         if "unavailable" in answer:
             raise SandboxUnavailable(answer["unavailable"])
         if "error" in answer:

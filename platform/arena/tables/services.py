@@ -381,7 +381,8 @@ def _decide_held(table: Table, row: TableSeat, game, game_table: GameTable) -> b
            "key": None if builtin else runner.warm_key(row.bot, row.version), "sandbox": runner.playing_backend(),
            "seed": table.seed, "seat": row.seat, "name": row.label, "scope": deployment()}
     try:
-        game_table.bot_move_kept(HeldPlayer(holder(), held_key(table.pk, row.seat), bot))
+        game_table.bot_move_kept(HeldPlayer(holder(), held_key(table.pk, row.seat), bot,
+                                            patience=_bot_task_patience(game_table).total_seconds()))
     except HolderUnavailable as error:
         log.warning("table %s: no seat holder (%s); the bot is started afresh for this decision", table.pk, error)
         return False
