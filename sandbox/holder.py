@@ -132,7 +132,7 @@ class Holder:
                  max_age: float = MAX_AGE):
         self.idle_seconds, self.max_held, self.max_age = idle_seconds, max_held, max_age
         self.seats: dict[str, HeldSeat] = {}
-        self.starts: dict[str, int] = {}  # bots started per seat key (counted for the operator and tests)
+        self.starts: dict[str, int] = {}  # bots started per seat held (counted for the operator and tests)
         self.lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}  # one per seat in use: one decision of a seat at a time
         self._in_flight = 0
@@ -236,8 +236,9 @@ class Holder:
             with self.lock:
                 self.last_busy = time.monotonic()
                 self._in_flight -= 1
-                if not self._in_flight:  # nobody waits on a lock: those of seats not held may go
+                if not self._in_flight:  # nobody waits on a lock: those (and the counts) of seats not held go
                     self._locks = {key: lock for key, lock in self._locks.items() if key in self.seats}
+                    self.starts = {key: count for key, count in self.starts.items() if key in self.seats}
 
     def _drop(self, key: str) -> None:
         with self.lock:
@@ -471,7 +472,9 @@ class HolderClient:
                 [sys.executable, "-m", "sandbox.holder", str(self.folder), "--idle-seconds", str(self.idle_seconds),
                  "--max-held", str(self.max_held)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                timeout=STARTUP_SECONDS, start_new_session=True, close_fds=True, cwd="/")
+                # From the folder holding this `sandbox` package (and `games`, in a checkout or site-packages
+                # alike), which `-m` puts first on the holder's path.
+                timeout=STARTUP_SECONDS, start_new_session=True, close_fds=True, cwd=Path(__file__).resolve().parents[1])
         except (OSError, subprocess.TimeoutExpired) as error:
             raise HolderUnavailable(f"the holder could not be started: {error}") from error
         if starter.stdout.strip() != b"ready":
