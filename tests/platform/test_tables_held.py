@@ -243,3 +243,17 @@ def test_a_held_bot_in_a_warm_container_keeps_its_container_and_gives_it_back_at
         return waiting_in_shared_pool(container)
 
     wait_for(given_back, 30, "the container back in the warm pool, idle, or removed")
+
+
+def test_two_seats_of_one_bot_at_one_table_are_two_processes_each_told_its_own_seat_only(
+        make_user, in_process_sandbox, holder, tmp_path):
+    ada = make_user("ada")
+    mine = active_bot(ada, code=REMEMBERING_BOT)
+    table = services.open_table(ada, "endgame", [SeatChoice(bot=mine), SeatChoice(bot=mine)],
+                                config={"board": BOARD}, seed=4)
+    assert services.play_bot_turns(table.pk) == len(BOARD)  # the whole game, no person to wait for
+    table = reread(table)
+    (tmp_path / "bot.py").write_bytes(REMEMBERING_BOT)
+    players = [make_player(ENDGAME, str(tmp_path / "bot.py"), sandbox="none") for _ in range(2)]
+    assert table.facts["events"] == play_match(ENDGAME, players, config={"board": BOARD}, seed=4).replay["events"]
+    assert table.facts["details"] == ["", ""] and holder().status()["held"] == {}  # released at the end
