@@ -90,7 +90,7 @@ class SeatHistory:
     seat: int
     # The seat's decisions recorded so far (its actions; a verdict ends a seat).
     told: int
-    # Digests (`events_digest`) of the table's events before the seat's last recorded decision ("" before its
+    # Digests (`Table.digest`) of the table's events before the seat's last recorded decision ("" before its
     # first), and before this one.
     previous: str
     position: str
@@ -103,6 +103,8 @@ class Checkpoint:
 
     events: list[ReplayEvent]
     state: GameState
+    # The digests of the events' prefixes computed so far (`Table.digest`), a table's with them spares.
+    digests: list[str]
 
 
 class KeptPlayer(Player, Protocol):
@@ -111,11 +113,6 @@ class KeptPlayer(Player, Protocol):
 
     def follow(self, history: SeatHistory, setup: dict, earlier: Callable[[], list[dict]]) -> None:
         """Before `act`: where the seat stands, its setup, and its earlier observations (computed if called)."""
-
-
-def events_digest(events: list[ReplayEvent]) -> str:
-    """A digest of a table's events (a seat's history, see `SeatHistory`): equal digests, equal events."""
-    return hashlib.sha256(json.dumps(events, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def catching_up_detail(message: str, number: int, count: int) -> str:
@@ -143,6 +140,8 @@ class Table:
         self.game, self.seats, self.state = game, list(seats), state
         self.move_seconds = check_move_seconds(move_seconds)
         self.events, self.details, self.turn_started = events, details, turn_started
+        # digest(n) for n = 0, 1, ... as far as computed: events are only ever appended, so they stay true.
+        self._digests = [""]
 
     @classmethod
     def open(cls, game: Game, seats: list[Seat], *, config: dict | None = None, seed: int = 0,
@@ -191,30 +190,43 @@ class Table:
                          "config": data["config"], "seed": data["seed"], "num_players": len(seats),
                          "events": data["events"]}
         try:
-            state = cls._replayed(facts, known)
+            state, known_used = cls._replayed(facts, known)
         except (KeyError, ValueError) as exc:  # ReplayError, ConfigError and unknown games (KeyError)
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             raise TableError(f"not a table that replays: {message}") from None
-        return cls(state.game, [Seat(**seat) for seat in seats], state, move_seconds=data["move_seconds"],
-                   events=list(data["events"]), details=list(details), turn_started=float(started))
+        table = cls(state.game, [Seat(**seat) for seat in seats], state, move_seconds=data["move_seconds"],
+                    events=list(data["events"]), details=list(details), turn_started=float(started))
+        if known_used and known is not None:
+            table._digests = list(known.digests)
+        return table
 
     @staticmethod
-    def _replayed(facts: Replay, known: "Checkpoint | None") -> GameState:
+    def _replayed(facts: Replay, known: "Checkpoint | None") -> tuple[GameState, bool]:
+        """The position `facts` lead to, and whether it was replayed from `known`."""
         events = facts["events"]
         if known is None or not isinstance(events, list) or len(events) < len(known.events) \
                 or (known.state.game.name, known.state.config, known.state.seed, known.state.num_players) \
                 != (facts["game"], facts["config"], facts["seed"], facts["num_players"]) \
                 or events[:len(known.events)] != known.events:
-            return replays.final_state(facts)
+            return replays.final_state(facts), False
         state = known.state
         for index in range(len(known.events), len(events)):
             state = replays.next_state(state, events[index], index)
-        return state
+        return state, True
 
     def checkpoint(self) -> "Checkpoint":
         """The table's events and position now, for `from_json(..., known=)` (a copy: changing the table
         later changes nothing in it)."""
-        return Checkpoint(events=list(self.events), state=self.state)
+        return Checkpoint(events=list(self.events), state=self.state, digests=list(self._digests))
+
+    def digest(self, count: int) -> str:
+        """A digest of the table's first `count` events ("" for none): equal digests, equal events. A chain
+        (each the hash of the one before and of its event), so a table taken up from a checkpoint hashes only
+        the events after it."""
+        for index in range(len(self._digests) - 1, count):
+            event = json.dumps(self.events[index], sort_keys=True, separators=(",", ":"))
+            self._digests.append(hashlib.sha256(f"{self._digests[index]}\n{event}".encode()).hexdigest())
+        return self._digests[count]
 
     def replay(self) -> Replay:
         """The game so far as a replay, like any match's (`python -m games replay` shows it with its analysis)."""
@@ -335,8 +347,8 @@ class Table:
         """Where `seat` stands now (a `SeatHistory`): its decisions recorded so far, and digests of the events
         before the last of them and now."""
         mine = [index for index, event in enumerate(self.events) if event["seat"] == seat and not is_verdict(event)]
-        previous = events_digest(self.events[:mine[-1]]) if mine else ""
-        return SeatHistory(seat=seat, told=len(mine), previous=previous, position=events_digest(self.events))
+        return SeatHistory(seat=seat, told=len(mine), previous=self.digest(mine[-1]) if mine else "",
+                           position=self.digest(self.turn))
 
     def seat_observations(self, seat: int) -> list[dict]:
         """What `seat` was asked to decide on so far, in order: its observation before each of its actions,

@@ -509,6 +509,10 @@ def test_a_table_taken_up_from_a_checkpoint_replays_only_the_later_moves_and_is_
     assert again.to_json() == whole.to_json() == table.to_json()
     assert again.public_view() == whole.public_view()
     assert all(again.choices(seat) == whole.choices(seat) for seat in range(game.min_players))
+    # Where each seat stands (what a kept bot is checked against) is the same, however the table was rebuilt.
+    assert all(again.seat_history(seat) == whole.seat_history(seat) == table.seat_history(seat)
+               for seat in range(game.min_players))
+    assert len({whole.digest(count) for count in range(table.turn + 1)}) == table.turn + 1
 
 
 def test_a_checkpoint_of_another_game_or_history_is_not_taken_for_this_tables():
