@@ -287,7 +287,8 @@ class Holder:
         with self.lock:
             seats = dict(self.seats)
             starts = dict(self.starts)
-        return {"pid": os.getpid(), "starts": starts,
+            in_flight, idle_for = self._in_flight, time.monotonic() - self.last_busy
+        return {"pid": os.getpid(), "starts": starts, "in_flight": in_flight, "idle_seconds": round(idle_for, 1),
                 "held": {key: {"told": held.told, "sandbox": _sandbox_of(held.player)} for key, held in seats.items()}}
 
     def idle(self) -> bool:
