@@ -79,18 +79,25 @@ def states(replay: Replay) -> Iterator[tuple[GameState, ReplayEvent | None]]:
     state = game.new_game(replay["num_players"], replay["config"], replay["seed"])
     yield state, None
     for index, event in enumerate(replay["events"]):
-        if is_verdict(event):
-            if event["seat"] in state.failed_seats or state.is_terminal():
-                raise ReplayError(f"event {index}: seat {event['seat']} fails, but it is out or the game is over")
-            state = state.forfeit(event["seat"], Verdict(event["verdict"]))
-        else:
-            if state.current_player() != event["seat"]:
-                raise ReplayError(f"event {index}: seat {event['seat']} acts but it is seat {state.current_player()}'s turn")
-            try:
-                state = state.apply_action(event["action"])
-            except IllegalAction as exc:
-                raise ReplayError(f"event {index}: {exc}") from None
+        state = next_state(state, event, index)
         yield state, event
+
+
+def next_state(state: GameState, event: ReplayEvent, index: int) -> GameState:
+    """The state after `event`, the replay's event number `index` (checked as `check` checks it), from `state`;
+    ReplayError if it cannot follow `state`."""
+    if not _is_event(event, state.num_players):
+        raise ReplayError(f"event {index} is not a seat's action or verdict: {short_repr(event)}")
+    if is_verdict(event):
+        if event["seat"] in state.failed_seats or state.is_terminal():
+            raise ReplayError(f"event {index}: seat {event['seat']} fails, but it is out or the game is over")
+        return state.forfeit(event["seat"], Verdict(event["verdict"]))
+    if state.current_player() != event["seat"]:
+        raise ReplayError(f"event {index}: seat {event['seat']} acts but it is seat {state.current_player()}'s turn")
+    try:
+        return state.apply_action(event["action"])
+    except IllegalAction as exc:
+        raise ReplayError(f"event {index}: {exc}") from None
 
 
 def final_state(replay: Replay) -> GameState:

@@ -15,6 +15,12 @@ JSON (`to_json`) and taken up again exactly (`Table.from_json`) after any restar
   by `bot_move_afresh`: started as a match starts it, then told the game so far exactly as a match would have
   told it (`seat_observations`: its own seat's earlier observations, in order), so a bot that keeps state
   between decisions plays at a table as it plays a match;
+- a bot whose process a holder keeps between its moves (the platform's, sandbox/holder.py) decides by
+  `bot_move_kept`: the table tells the holder where the seat stands (`seat_history`: how many decisions it
+  recorded and digests of the events before the last of them and before this one), and the holder asks
+  its kept bot this decision only when that bot was last asked exactly where the table recorded the
+  seat's last decision; otherwise (no process kept, a restart, a decision recorded elsewhere) it starts
+  the bot afresh and tells it the game so far once, as `bot_move_afresh` does, then keeps it;
 - a person has `move_seconds` per move (None: no limit). A move after the deadline, or `expire` called once
   it has passed, ends the seat with the verdict `timeout`, as a bot's time running out does; the game then
   goes on or ends as its rules for a failed seat say. `leave` does the same when a person leaves the table.
@@ -26,10 +32,12 @@ observation), optionally as it was `delay` events ago while the game is played.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import math
 import time
-from collections.abc import Mapping
-from typing import TypeGuard
+from collections.abc import Callable, Mapping
+from typing import Protocol, TypeGuard
 
 from . import replay as replays
 from .contracts import ActionEvent, Replay, ReplayEvent, VerdictEvent, is_verdict
@@ -74,6 +82,45 @@ class Seat:
     human: bool = False
 
 
+@dataclasses.dataclass(frozen=True)
+class SeatHistory:
+    """Where a bot's seat stands at a table: what a process kept between its decisions must have been told
+    to decide this one as in a match (`Table.seat_history`)."""
+
+    seat: int
+    # The seat's decisions recorded so far (its actions; a verdict ends a seat).
+    told: int
+    # Digests (`Table.digest`) of the table's events before the seat's last recorded decision ("" before its
+    # first), and before this one.
+    previous: str
+    position: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Checkpoint:
+    """A table's events and the position they led to (`Table.checkpoint`): a state is never changed in place
+    (each move makes a new one), so it stays the position after exactly these events."""
+
+    events: list[ReplayEvent]
+    state: GameState
+    # The digests of the events' prefixes computed so far (`Table.digest`), a table's with them spares.
+    digests: list[str]
+
+
+class KeptPlayer(Player, Protocol):
+    """A Player whose process may be kept between a seat's decisions (sandbox/holder.py's `HeldPlayer`): told
+    where the seat stands before `act`, and how to catch up if its process was not kept."""
+
+    def follow(self, history: SeatHistory, setup: dict, earlier: Callable[[], list[dict]]) -> None:
+        """Before `act`: where the seat stands, its setup, and its earlier observations (computed if called)."""
+
+
+def catching_up_detail(message: str, number: int, count: int) -> str:
+    """The detail of a bot's fault while it was told again its earlier decisions at a table."""
+    return (f"{message} (when told again its decision {number} of {count}: a table starts its bots afresh for "
+            "each decision unless their process is kept)")
+
+
 def check_move_seconds(value: object) -> float | None:
     """`value` as a person's time per move (None: no limit), or TableError."""
     if value is None:
@@ -93,6 +140,8 @@ class Table:
         self.game, self.seats, self.state = game, list(seats), state
         self.move_seconds = check_move_seconds(move_seconds)
         self.events, self.details, self.turn_started = events, details, turn_started
+        # digest(n) for n = 0, 1, ... as far as computed: events are only ever appended, so they stay true.
+        self._digests = [""]
 
     @classmethod
     def open(cls, game: Game, seats: list[Seat], *, config: dict | None = None, seed: int = 0,
@@ -119,9 +168,13 @@ class Table:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Table":
+    def from_json(cls, data: dict, known: "Checkpoint | None" = None) -> "Table":
         """The table `data` (from `to_json`) describes, its position rebuilt by replaying its events; TableError
-        for data that is not a table or does not replay."""
+        for data that is not a table or does not replay.
+
+        `known`, a `checkpoint()` of this table taken earlier (a process's cache), spares replaying the events
+        it has seen when they begin `data`'s (same game, options, seed and seats): only the later ones are
+        replayed, so taking a table up again after each move costs that move, not the whole game."""
         if not isinstance(data, dict) or not set(TABLE_FIELDS) <= set(data):
             raise TableError(f"not a table: a table is an object with {', '.join(TABLE_FIELDS)}")
         seats, details, started = data["seats"], data["details"], data["turn_started"]
@@ -137,12 +190,43 @@ class Table:
                          "config": data["config"], "seed": data["seed"], "num_players": len(seats),
                          "events": data["events"]}
         try:
-            state = replays.final_state(facts)
+            state, known_used = cls._replayed(facts, known)
         except (KeyError, ValueError) as exc:  # ReplayError, ConfigError and unknown games (KeyError)
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             raise TableError(f"not a table that replays: {message}") from None
-        return cls(state.game, [Seat(**seat) for seat in seats], state, move_seconds=data["move_seconds"],
-                   events=list(data["events"]), details=list(details), turn_started=float(started))
+        table = cls(state.game, [Seat(**seat) for seat in seats], state, move_seconds=data["move_seconds"],
+                    events=list(data["events"]), details=list(details), turn_started=float(started))
+        if known_used and known is not None:
+            table._digests = list(known.digests)
+        return table
+
+    @staticmethod
+    def _replayed(facts: Replay, known: "Checkpoint | None") -> tuple[GameState, bool]:
+        """The position `facts` lead to, and whether it was replayed from `known`."""
+        events = facts["events"]
+        if known is None or not isinstance(events, list) or len(events) < len(known.events) \
+                or (known.state.game.name, known.state.config, known.state.seed, known.state.num_players) \
+                != (facts["game"], facts["config"], facts["seed"], facts["num_players"]) \
+                or events[:len(known.events)] != known.events:
+            return replays.final_state(facts), False
+        state = known.state
+        for index in range(len(known.events), len(events)):
+            state = replays.next_state(state, events[index], index)
+        return state, True
+
+    def checkpoint(self) -> "Checkpoint":
+        """The table's events and position now, for `from_json(..., known=)` (a copy: changing the table
+        later changes nothing in it)."""
+        return Checkpoint(events=list(self.events), state=self.state, digests=list(self._digests))
+
+    def digest(self, count: int) -> str:
+        """A digest of the table's first `count` events ("" for none): equal digests, equal events. A chain
+        (each the hash of the one before and of its event), so a table taken up from a checkpoint hashes only
+        the events after it."""
+        for index in range(len(self._digests) - 1, count):
+            event = json.dumps(self.events[index], sort_keys=True, separators=(",", ":"))
+            self._digests.append(hashlib.sha256(f"{self._digests[index]}\n{event}".encode()).hexdigest())
+        return self._digests[count]
 
     def replay(self) -> Replay:
         """The game so far as a replay, like any match's (`python -m games replay` shows it with its analysis)."""
@@ -243,11 +327,28 @@ class Table:
             try:
                 player.act(observation)
             except BotFailure as failure:
-                self._fail(seat, failure.verdict, f"{failure.message} (when told again its decision {number} of "
-                                                  f"{len(earlier)}: a table starts its bots afresh for each "
-                                                  "decision)", _now(now))
+                self._fail(seat, failure.verdict, catching_up_detail(failure.message, number, len(earlier)),
+                           _now(now))
                 return None
         return self.bot_move(player, now)
+
+    def bot_move_kept(self, player: KeptPlayer, now: float | None = None) -> JSON | None:
+        """`bot_move` for a bot whose process may have been kept since its last decision at this table (see
+        the module's docstring): `player` is told where the seat stands (`seat_history`), its setup and how
+        to get the seat's earlier observations should it have to start afresh and catch up (only then are
+        they computed), then decides as in `bot_move`: a fault at any point (its setup, catching up, this
+        decision) is its verdict, recorded at this turn. Its action, or None when it failed."""
+        seat = self._check_move(self.seat_on_move, self.turn, human=False)
+        player.follow(self.seat_history(seat), setup_info(self.game, self.state, seat),
+                      lambda: self.seat_observations(seat))
+        return self.bot_move(player, now)
+
+    def seat_history(self, seat: int) -> SeatHistory:
+        """Where `seat` stands now (a `SeatHistory`): its decisions recorded so far, and digests of the events
+        before the last of them and now."""
+        mine = [index for index, event in enumerate(self.events) if event["seat"] == seat and not is_verdict(event)]
+        return SeatHistory(seat=seat, told=len(mine), previous=self.digest(mine[-1]) if mine else "",
+                           position=self.digest(self.turn))
 
     def seat_observations(self, seat: int) -> list[dict]:
         """What `seat` was asked to decide on so far, in order: its observation before each of its actions,

@@ -966,6 +966,9 @@ class DockerPlayer(WarmPlayer):
 
 _default: tuple[int, WarmPool] | None = None
 _share_dir: Path | None = None
+# This process's pools by deployment (`shared_pool`).
+_shared: dict[str, WarmPool] = {}
+_shared_lock = threading.Lock()
 
 
 def share_default_pool(scope: str) -> None:
@@ -1008,13 +1011,32 @@ def default_pool() -> WarmPool:
     """This process's pool (a forked worker gets its own: the parent's streams are not its to use)."""
     global _default
     if _default is None or _default[0] != os.getpid():
-        # 32: a round robin seats every entrant each round, and a pool smaller than the field evicts each
-        # container before its bot comes back (32 idle containers cost about 180 MiB).
-        pool = WarmPool(max_containers=int(os.environ.get("ARENA_WARM_MAX_CONTAINERS", "32")),
-                        idle_seconds=float(os.environ.get("ARENA_WARM_IDLE_SECONDS", "300")), share_dir=_share_dir)
-        _default = (os.getpid(), pool)
-        atexit.register(_close_if_own, os.getpid(), pool)
+        _default = (os.getpid(), _new_pool(_share_dir))
     return _default[1]
+
+
+def shared_pool(scope: str) -> WarmPool:
+    """A pool of this process that shares the host's idle warm containers of `scope` (a deployment, as
+    `share_default_pool`), one per scope: for a process that serves several deployments, the seat holder
+    (sandbox/holder.py). A folder that is not this user's own is not used: the pool is then its own alone."""
+    with _shared_lock:
+        if scope not in _shared:
+            try:
+                folder = host_share_dir(scope)
+            except SandboxUnavailable as error:
+                logger.warning("warm containers are not shared: %s", error)
+                folder = None
+            _shared[scope] = _new_pool(folder)
+        return _shared[scope]
+
+
+def _new_pool(share_dir: Path | None) -> WarmPool:
+    # 32: a round robin seats every entrant each round, and a pool smaller than the field evicts each
+    # container before its bot comes back (32 idle containers cost about 180 MiB).
+    pool = WarmPool(max_containers=int(os.environ.get("ARENA_WARM_MAX_CONTAINERS", "32")),
+                    idle_seconds=float(os.environ.get("ARENA_WARM_IDLE_SECONDS", "300")), share_dir=share_dir)
+    atexit.register(_close_if_own, os.getpid(), pool)
+    return pool
 
 
 def _close_if_own(pid: int, pool: WarmPool) -> None:

@@ -304,6 +304,13 @@ ARENA_SANDBOX = os.environ.get("ARENA_SANDBOX", "")
 # With Docker, matches after a version's validation reuse warm containers kept for that version
 # (sandbox/pool.py); ARENA_WARM_IDLE_SECONDS and ARENA_WARM_MAX_CONTAINERS size each worker process's pool.
 ARENA_WARM_SANDBOX = env_bool("ARENA_WARM_SANDBOX", True)
+# A table's bots are kept running between their decisions by the host's seat holder (sandbox/holder.py), so a
+# decision costs the same at any turn: each is released after ARENA_TABLE_HOLD_SECONDS without a decision (and
+# at the table's end), and a host holds at most ARENA_TABLE_HOLD_MAX (the least recently used go first).
+# ARENA_TABLE_HOLD=0 starts every bot afresh and replays its past at each decision, as before.
+ARENA_TABLE_HOLD = env_bool("ARENA_TABLE_HOLD", True)
+ARENA_TABLE_HOLD_SECONDS = float(os.environ.get("ARENA_TABLE_HOLD_SECONDS", "360"))
+ARENA_TABLE_HOLD_MAX = int(os.environ.get("ARENA_TABLE_HOLD_MAX", "32"))
 ARENA_MAX_UPLOAD_BYTES = int(os.environ.get("ARENA_MAX_UPLOAD_BYTES", str(64 * 1024)))
 # The largest course variant (its options as JSON, e.g. an instructor's SortingGame deck).
 ARENA_MAX_VARIANT_BYTES = int(os.environ.get("ARENA_MAX_VARIANT_BYTES", str(256 * 1024)))

@@ -483,3 +483,52 @@ def test_leaving_any_seat_is_the_persons_leaving_or_refused(seat):
         assert 0 < len(str(refused)) < 500 and table.events == []
         return
     assert seat == 0 and table.events == [{"seat": 0, "verdict": "timeout"}]
+
+
+@pytest.mark.parametrize("name, game", GAMES, ids=IDS)
+def test_a_table_taken_up_from_a_checkpoint_replays_only_the_later_moves_and_is_the_same_table(name, game,
+                                                                                                monkeypatch):
+    table = Table.open(game, [Seat(f"bot{seat}") for seat in range(game.min_players)], seed=7)
+    bots = random_bots(game.min_players, seed=3)
+    for _ in range(6):
+        if not table.over:
+            table.bot_move(bots[table.seat_on_move])
+    checkpoint = table.checkpoint()
+    for _ in range(5):
+        if not table.over:
+            table.bot_move(bots[table.seat_on_move])
+    facts = json.loads(json.dumps(table.to_json()))
+    replayed = []
+    original = replays.next_state
+    monkeypatch.setattr(replays, "next_state", lambda *args: replayed.append(args[2]) or original(*args))
+    again = Table.from_json(facts, known=checkpoint)
+    assert replayed == list(range(len(checkpoint.events), table.turn))  # the later moves only
+    replayed.clear()
+    whole = Table.from_json(facts)
+    assert replayed == list(range(table.turn))
+    assert again.to_json() == whole.to_json() == table.to_json()
+    assert again.public_view() == whole.public_view()
+    assert all(again.choices(seat) == whole.choices(seat) for seat in range(game.min_players))
+    # Where each seat stands (what a kept bot is checked against) is the same, however the table was rebuilt.
+    assert all(again.seat_history(seat) == whole.seat_history(seat) == table.seat_history(seat)
+               for seat in range(game.min_players))
+    assert len({whole.digest(count) for count in range(table.turn + 1)}) == table.turn + 1
+
+
+def test_a_checkpoint_of_another_game_or_history_is_not_taken_for_this_tables():
+    table = endgame_table(human_seats=())
+    for _ in range(3):
+        table.bot_move(greedy())
+    facts = table.to_json()
+    other_seed = Table.open(ENDGAME, list(table.seats), config={"board": BOARD}, seed=1)
+    other_seed.bot_move(greedy())
+    forked = endgame_table(human_seats=())  # another history of the same table: its first move differs
+    forked._record_action(0, "left" if table.events[0]["action"] == "right" else "right", START)
+    longer = Table.from_json(facts)
+    longer.bot_move(greedy())
+    for known in (other_seed.checkpoint(), forked.checkpoint(), longer.checkpoint()):
+        assert Table.from_json(facts, known=known).to_json() == table.to_json()
+    broken = json.loads(json.dumps(facts))
+    broken["events"].append({"seat": 5, "action": "left"})
+    with pytest.raises(TableError, match="event 3"):
+        Table.from_json(broken, known=table.checkpoint())

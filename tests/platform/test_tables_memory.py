@@ -1,7 +1,9 @@
-"""A bot at a person's table keeps its memory between its decisions, as in a match (arena.tables): each decision
-starts it afresh and tells it the game so far from the database, so a worker restarted mid-game loses nothing."""
+"""A bot at a person's table keeps its memory between its decisions, as in a match (arena.tables): the host's seat
+holder keeps its process, and a bot it does not hold is started afresh and told the game so far from the
+database, so a worker restarted mid-game loses nothing."""
 
 import os
+import signal
 from datetime import timedelta
 
 import pytest
@@ -24,15 +26,15 @@ BOARD = [-1, 3, 9, 4, 7, 2]
 # A bot that keeps state: it remembers every board it was shown (and refuses to go on if its memory does not
 # fit the board it is shown now), and plays left, right, left... by the count of its own decisions. Started
 # afresh with nothing told, it would play left every time.
-REMEMBERING_BOT = (
+MEMORY_CHECK = (
     b"seen = []\n\n"
     b"def act(observation):\n"
     b"    board = observation['board']\n"
     b"    if seen and len(seen[-1]) != len(board) + 2:\n"
     b"        raise RuntimeError(f'my memory {seen} does not lead to {board}')\n"
     b"    seen.append(board)\n"
-    b"    return 'left' if len(seen) % 2 else 'right'\n"
 )
+REMEMBERING_BOT = MEMORY_CHECK + b"    return 'left' if len(seen) % 2 else 'right'\n"
 # What it plays first against a person who always takes the left end of BOARD, in a match as at a table.
 REMEMBERED_GAME = [{"seat": 0, "action": "left"}, {"seat": 1, "action": "left"}, {"seat": 0, "action": "right"},
                    {"seat": 1, "action": "left"}, {"seat": 0, "action": "left"}, {"seat": 1, "action": "left"}]
@@ -53,10 +55,14 @@ def in_a_match(bot_file, seed, board=BOARD):
     return play_match(ENDGAME, players, config={"board": board}, seed=seed).replay["events"]
 
 
-def play_against(table, person):
-    """Play the person's seat (always the left end) and the bots' turns here, as the worker would, to the end."""
+def play_against(table, person, *, forget=False):
+    """Play the person's seat (always the left end) and the bots' turns here, as the worker would, to the end;
+    with `forget`, the seat holder lets go of the bots after each of their turns (their next decision starts
+    them afresh)."""
     while reread(table).status == Table.Status.PLAYING:
         services.play_bot_turns(table.pk)
+        if forget:
+            services.release_bots(table.pk)
         table = reread(table)
         if table.status == Table.Status.PLAYING:
             services.move(table, person, len(table.facts["events"]), "left")
@@ -99,7 +105,7 @@ def test_a_bot_that_misbehaves_only_while_catching_up_gets_its_verdict_not_a_pla
             f"    if again and calls == 1:\n        {misbehaviour}\n    return 'left'\n")
     table = services.open_table(ada, "endgame", [SeatChoice(bot=active_bot(ada, code=code.encode())),
                                                  SeatChoice(user=ada)], config={"board": BOARD})
-    table = play_against(table, ada)
+    table = play_against(table, ada, forget=True)
     assert table.facts["events"] == [{"seat": 0, "action": "left"}, {"seat": 1, "action": "left"},
                                      {"seat": 0, "verdict": verdict}]
     assert table.winners == [1] and "when told again its decision 1 of 1" in table.facts["details"][0]
@@ -164,7 +170,9 @@ def test_a_sandboxed_bot_keeps_its_memory_across_a_worker_restart_mid_game(make_
     table = services.open_table(ada, "endgame", [SeatChoice(bot=active_bot(ada, code=REMEMBERING_BOT)),
                                                  SeatChoice(user=ada)], config={"board": BOARD}, move_seconds=None)
     wait_for(lambda: len(reread(table).facts["events"]) == 1, 120, "the bot's first decision, by the first worker")
-    first.stop()  # the restart: nothing of the game is left in any process
+    first.stop()  # the restart: the host's seat holder still keeps the bot
+    # And the holder is lost too: nothing of the game is left in any process, the bot is caught up once.
+    os.kill(services.holder().status()["pid"], signal.SIGKILL)
     services.move(reread(table), ada, 1, "left")
     table_worker("second")
     wait_for(lambda: len(reread(table).facts["events"]) == 3, 120, "the bot's second decision, by a new worker")

@@ -18,17 +18,21 @@ The API other apps use (the pairing room): `open_table` (seats, course, `tag`), 
 import logging
 import random
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from games import ConfigError, get_game
 from games.contracts import is_verdict
 from games.core import IllegalAction
 from games.referee import seated
-from games.table import (DEFAULT_MOVE_SECONDS, MoveTooLate, NotYourTurn, Seat, StaleTurn, TableError, TableOver)
+from games.table import (DEFAULT_MOVE_SECONDS, Checkpoint, MoveTooLate, NotYourTurn, Seat, StaleTurn, TableError,
+                         TableOver)
 from games.table import Table as GameTable
 
 from arena.accounts.access import may_seat_bot
@@ -48,6 +52,11 @@ log = logging.getLogger(__name__)
 # its limits let that decision last (`_bot_task_patience`).
 BOT_TASK_PATIENCE = timedelta(seconds=60)
 INVITED = "(invited)"
+# The position this process last rebuilt or recorded of each of the tables it touched lately: taking one up
+# again replays only the moves since (GameTable.from_json's `known`), not the whole game at every move.
+KNOWN_TABLES = 256
+_known: OrderedDict[int, Checkpoint] = OrderedDict()
+_known_lock = threading.Lock()
 
 
 class TableRefused(Invalid):
@@ -163,11 +172,26 @@ def seat_of(table: Table, user) -> int | None:
     return table.seats.filter(user=user).values_list("seat", flat=True).first()
 
 
+def _known_position(table_id: int) -> Checkpoint | None:
+    with _known_lock:
+        return _known.get(table_id)
+
+
+def _remember(table_id: int, game_table: GameTable) -> None:
+    """Keep where `game_table` is (a checkpoint) for this process's next rebuild of the table."""
+    with _known_lock:
+        _known[table_id] = game_table.checkpoint()
+        _known.move_to_end(table_id)
+        while len(_known) > KNOWN_TABLES:
+            _known.popitem(last=False)
+
+
 def current(table: Table) -> GameTable:
     """The table's game as it is now, after ending the turn of a person whose time ran out: every read checks
     it, so a lost timer task loses nothing."""
     for _ in range(3):
-        game_table = GameTable.from_json(table.facts)
+        game_table = GameTable.from_json(table.facts, known=_known_position(table.pk))
+        _remember(table.pk, game_table)
         if table.status != Table.Status.PLAYING:
             return game_table
         if game_table.expire():
@@ -242,9 +266,11 @@ def _save(table: Table, game_table: GameTable) -> None:
             raise TableConflict("the table changed meanwhile (another move came first): look at it again")
         for name, value in fields.items():
             setattr(table, name, value)
+        _remember(table.pk, game_table)
         _after_change(table, game_table)
         if table.status == Table.Status.FINISHED:
             table_finished.send(sender=Table, table=table)
+            publish_on_commit("tables.tasks.release_bots", table.pk)  # on a worker: where the holder runs
 
 
 def _after_change(table: Table, game_table: GameTable) -> None:
@@ -280,10 +306,13 @@ def play_bot_turns(table_id: int) -> int:
     turn it is, and a decision another task recorded first is dropped (the compare-and-set). The number of
     decisions recorded.
 
-    No process keeps a bot between its moves: each decision starts it afresh (a warm container) and tells it
-    the game so far from the table's facts (GameTable.bot_move_afresh), with the table's seed as a match
-    gives its seed (a seeded built-in draws as in a match), so a bot that keeps state plays as in a match,
-    and a restart of any process mid-game loses nothing of what it was told."""
+    The host's seat holder (sandbox/holder.py) keeps each seat's bot running between its decisions
+    (`_decide_held`), so a decision costs the same at any turn, whichever worker process of the host runs
+    it. A bot it does not hold (its first decision, a decision taken on another host, a holder restarted,
+    its idle time up) is started afresh there and told the game so far from the table's facts, then kept;
+    the same happens in this process where no holder can be had (GameTable.bot_move_afresh). Either way the
+    table's seed is given as a match gives its seed (a seeded built-in draws as in a match), a bot that keeps
+    state plays as in a match, and a restart of any process mid-game loses nothing of what it was told."""
     from arena.matches import runner
     from sandbox.base import local_owner_prefix
 
@@ -298,16 +327,71 @@ def play_bot_turns(table_id: int) -> int:
         seat = game_table.seat_on_move
         row = table.seats.select_related("bot", "version").get(seat=seat)
         game = get_game(table.game)
-        with tempfile.TemporaryDirectory(prefix=f"{runner.FOLDER_PREFIX}{local_owner_prefix()}-table{table.pk}-") \
-                as folder, seated([runner.seat_opener(row, game, runner.playing_backend(), folder,
-                                                      table.seed)]) as (player,):
-            game_table.bot_move_afresh(player)
+        if not _decide_held(table, row, game, game_table):
+            with tempfile.TemporaryDirectory(
+                    prefix=f"{runner.FOLDER_PREFIX}{local_owner_prefix()}-table{table.pk}-") as folder, \
+                    seated([runner.seat_opener(row, game, runner.playing_backend(), folder, table.seed)]) as (player,):
+                game_table.bot_move_afresh(player)
         try:
             with transaction.atomic():
                 _save(table, game_table)
         except TableConflict:
             return recorded  # another task or a person's leaving changed the table first
         recorded += 1
+        if game_table.over:
+            release_bots(table.pk)
+        elif seat in game_table.state.failed_seats:  # its verdict is recorded: it is never asked again
+            holder().release(held_key(table.pk, seat))
+
+
+def holder():
+    """This host's seat holder as the settings size it (sandbox/holder.py)."""
+    from sandbox.holder import HolderClient
+
+    return HolderClient(idle_seconds=settings.ARENA_TABLE_HOLD_SECONDS, max_held=settings.ARENA_TABLE_HOLD_MAX)
+
+
+def deployment() -> str:
+    """This deployment as a host's shared sandboxes know it (its database; see matches.tasks
+    .share_warm_sandboxes): the seat holder serves every deployment of its host, never mixing them."""
+    from django.db import connection
+
+    database = connection.settings_dict
+    return f"{database['HOST']}:{database['PORT']}/{database['NAME']}"
+
+
+def held_key(table_id: int, seat: int | None = None) -> str:
+    """What the seat holder keeps a seat's bot under (a prefix of them all for a table, without `seat`): the
+    deployment, the table, the seat."""
+    scope = f"{deployment()}/table:{table_id}/"
+    return scope if seat is None else f"{scope}seat:{seat}/"
+
+
+def _decide_held(table: Table, row: TableSeat, game, game_table: GameTable) -> bool:
+    """The decision of `row`'s bot taken by the host's seat holder (recorded in `game_table` as any bot's: its
+    action or its verdict); False, with nothing recorded, where no holder can be had (ARENA_TABLE_HOLD off,
+    or none could be started)."""
+    from arena.matches import runner
+    from sandbox.holder import HeldPlayer, HolderUnavailable
+
+    if not settings.ARENA_TABLE_HOLD:
+        return False
+    builtin = row.bot.builtin_name if row.bot.is_builtin else None
+    bot = {"game": game.name, "builtin": builtin, "code": "" if builtin else row.version.code,
+           "key": None if builtin else runner.warm_key(row.bot, row.version), "sandbox": runner.playing_backend(),
+           "seed": table.seed, "seat": row.seat, "name": row.label, "scope": deployment()}
+    try:
+        game_table.bot_move_kept(HeldPlayer(holder(), held_key(table.pk, row.seat), bot,
+                                            patience=_bot_task_patience(game_table).total_seconds()))
+    except HolderUnavailable as error:
+        log.warning("table %s: no seat holder (%s); the bot is started afresh for this decision", table.pk, error)
+        return False
+    return True
+
+
+def release_bots(table_id: int) -> int:
+    """Let go of the bots this host's seat holder keeps for table `table_id` (at its end); how many."""
+    return holder().release(held_key(table_id))
 
 
 def expire_turn(table_id: int) -> None:

@@ -1,5 +1,5 @@
-"""Celery tasks of the tables: a bot's decisions, the check at a person's deadline, the periodic sweep. Each
-is idempotent: the database says whose turn it is (see services)."""
+"""Celery tasks of the tables: a bot's decisions, the check at a person's deadline, the periodic sweep, letting
+go of a finished table's bots. Each is idempotent: the database says whose turn it is (see services)."""
 
 from celery import shared_task
 
@@ -19,3 +19,8 @@ def expire_turn(table_id: int) -> None:
 @shared_task(name="tables.tasks.resume_tables")
 def resume_tables() -> int:
     return services.resume_tables()
+
+
+@shared_task(name="tables.tasks.release_bots")
+def release_bots(table_id: int) -> int:
+    return services.release_bots(table_id)
