@@ -20,6 +20,12 @@ wsgi_app = "arena.asgi:application"
 bind = os.environ.get("ARENA_WEB_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("ARENA_WEB_WORKERS", "4"))
 worker_class = "arena.asgi.Worker"
+# Exported for the workers' Django settings. Under ASGI each request has a database connection of its own
+# (Django's connections follow the request's context, not the thread): kept open after the request
+# (DATABASE_CONN_MAX_AGE > 0), they piled up until PostgreSQL refused new clients (bench/hall.py, 1,000
+# watchers). Closed at each request's end, a page pays a local connection (about a millisecond), and a live
+# stream holds none between its reads (arena/core/live.py).
+os.environ.setdefault("DATABASE_CONN_MAX_AGE", "0")
 # A stream lasts ARENA_LIVE_STREAM_SECONDS: the worker ends them at once on SIGTERM (arena/asgi.py), so a
 # stop waits only for the pages' requests.
 graceful_timeout = 30
