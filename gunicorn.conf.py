@@ -22,10 +22,8 @@ workers = int(os.environ.get("ARENA_WEB_WORKERS", "4"))
 worker_class = "arena.asgi.Worker"
 # Exported for the workers' Django settings. Under ASGI each request has a database connection of its own
 # (Django's connections follow the request's context, not the thread): kept open after the request
-# (DATABASE_CONN_MAX_AGE > 0), they piled up until PostgreSQL refused new clients (bench/hall.py, 1,000
-# watchers). Closed at each request's end, a page pays a local connection (about a millisecond), and a live
-# stream holds none between its reads (arena/core/live.py).
-os.environ.setdefault("DATABASE_CONN_MAX_AGE", "0")
-# A stream lasts ARENA_LIVE_STREAM_SECONDS: the worker ends them at once on SIGTERM (arena/asgi.py), so a
-# stop waits only for the pages' requests.
-graceful_timeout = 30
+# (DATABASE_CONN_MAX_AGE > 0) or left by a request its client abandoned, they piled up until PostgreSQL
+# refused new clients (bench/hall.py, 1,000 watchers). A pool per process (psycopg_pool, at most
+# DATABASE_POOL_SIZE connections, 10 unless set: 4 processes hold at most 40 of PostgreSQL's 100) lends each
+# request one and takes it back; a live stream holds none between its reads (arena/core/live.py).
+os.environ.setdefault("DATABASE_POOL_SIZE", "10")

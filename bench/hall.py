@@ -75,10 +75,9 @@ def prepare(watchers: int, students: int) -> dict:
               + ["hall-teacher", "hall-ada", "hall-ben"])
     users.objects.bulk_create([users(username=name) for name in wanted if name not in made])
     people = {user.username: user for user in users.objects.filter(username__in=wanted)}
-    course, created = Course.objects.get_or_create(code="hall", defaults={"name": "A lecture hall"})
-    if created:
-        course.instructors.add(people["hall-teacher"])
-        course.students.add(*[user for name, user in people.items() if name != "hall-teacher"])
+    course, _ = Course.objects.get_or_create(code="hall", defaults={"name": "A lecture hall"})
+    course.instructors.add(people["hall-teacher"])
+    course.students.add(*[user for name, user in people.items() if name != "hall-teacher"])
     example = (ROOT / "docs" / "bots" / "examples" / "endgame_example.py").read_bytes()
 
     def accepted_bot(owner, name: str) -> Bot:

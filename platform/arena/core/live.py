@@ -562,8 +562,12 @@ def event_stream(request, topic: str, snapshot: SnapshotFunction, audience: str 
             f"retry: {int(retry * 1000)}\n\nevent: refused\ndata: {refusal}\n\n"
             + ("" if first.version == known else first.event), content_type=SSE_CONTENT_TYPE))
     stream = _Stream(topic, audience, snapshot, first, known, lambda: holders.give_back(holder, token))
-    content = stream.async_events() if isinstance(request, ASGIRequest) else stream.events()
-    return _sse_headers(StreamingHttpResponse(content, content_type=SSE_CONTENT_TYPE))
+    if not isinstance(request, ASGIRequest):
+        return _sse_headers(StreamingHttpResponse(stream.events(), content_type=SSE_CONTENT_TYPE))
+    # Under ASGI the request's database connection would last as long as the stream: closed now (the stream
+    # closes it again when it starts, in case the middleware after this view opened one).
+    connections.close_all()
+    return _sse_headers(StreamingHttpResponse(stream.async_events(), content_type=SSE_CONTENT_TYPE))
 
 
 SSE_CONTENT_TYPE = "text/event-stream; charset=utf-8"
