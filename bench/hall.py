@@ -11,8 +11,9 @@ round-robin, the watchers and the students (sessions made directly: no password 
 
 Phases (an async client: aiohttp, one process, uvloop when installed):
 1. warm-up (15 s): the students browse; the web processes' memory is read at its end ("before");
-2. hall (--seconds): each watcher holds the table's stream and the tournament's, reconnecting as a browser's
-   EventSource does (after the server's `retry:`, with Last-Event-ID); the two players move once a second
+2. hall (--seconds): each watcher holds the table's stream, and each student the tournament's (its page open
+   in a tab while browsing), reconnecting as a browser's EventSource does (after the server's `retry:`,
+   with Last-Event-ID); the watchers arrive over ARRIVAL_SECONDS; the two players move once a second
    through the API; the students go on browsing (home, ladder, tournament, table, their bot, the API's
    lists), reading each page --think seconds on average (uniformly from 0.4 to 1.6 times it: 200 students
    at 5 s are 40 pages a second), and each uploads a version or sends a challenge once (API, token);
@@ -46,6 +47,7 @@ os.environ["ALLOWED_HOSTS"] = "127.0.0.1"
 
 GOALS = {"delivery p95 ms": 300, "pages p95 ms": 200, "memory growth %": 10}
 WARM_UP_SECONDS = 15
+ARRIVAL_SECONDS = 20  # a hall opening the page after the lecturer shows its address
 AFTER_SECONDS = 15
 PRE_PLAYED_MOVES = 300
 PAGE_TIMEOUT = 30
@@ -329,16 +331,16 @@ async def hall(args, data: dict, server: subprocess.Popen) -> dict:
         memory = {"before": web_memory_mb(server)}
         warm_pages = len(figures.pages)
         watching = asyncio.Event()
-        watchers = []
-        for session in data["watchers"]:
-            watchers.append(Watcher(f"{base}/tables/{data['table']}/events/", session, figures, "table"))
-            watchers.append(Watcher(f"{base}/tournaments/{data['tournament']}/live/", session, figures, "tournament"))
+        watchers = [Watcher(f"{base}/tables/{data['table']}/events/", session, figures, "table")
+                    for session in data["watchers"]]
+        watchers += [Watcher(f"{base}/tournaments/{data['tournament']}/live/", session, figures, "tournament")
+                     for session, _, _ in data["students"]]
+        random.Random(1).shuffle(watchers)
         tasks = []
-        for number, watcher in enumerate(watchers):  # arriving over 5 s, as a hall opening the page
+        for watcher in watchers:
             tasks.append(asyncio.create_task(watcher.run(http, watching)))
-            if number % 40 == 39:
-                await asyncio.sleep(0.1)
-        await asyncio.sleep(3)
+            await asyncio.sleep(ARRIVAL_SECONDS / len(watchers))
+        await asyncio.sleep(2)
         moving = asyncio.Event()
         mover = asyncio.create_task(players(pages, base, data, figures, moving))
         peak = 0.0
@@ -388,7 +390,8 @@ def report(args, result: dict, load: tuple[float, float]) -> None:
     growth = (memory["after"] - memory["before"]) / memory["before"] * 100
     d95, p95 = percentile(delivery, 0.95), percentile(pages, 0.95)
     errors = sum(figures.errors.values())
-    print(f"\nhall: {result['watchers']} watchers (table + tournament streams each), {args.students} students, "
+    print(f"\nhall: {result['watchers']} watchers of the table, {args.students} students (the tournament's stream "
+          f"each, browsing every {args.think:g} s on average), "
           f"{args.seconds} s, {os.cpu_count()} cores shared with the other helpers' work; load average "
           f"{load[0]:.1f} before, {load[1]:.1f} after")
     print(f"  moves played: {len(figures.moves)}; move delivery to watchers: p50 {percentile(delivery, 0.5):.0f} ms, "

@@ -62,20 +62,8 @@ def database_from_url(url: str | None) -> dict:
             # tenth of a short match's time (bench/platform_throughput.py). Checked before reuse after errors.
             "CONN_MAX_AGE": int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
             "CONN_HEALTH_CHECKS": True,
-            **_postgres_pool(),
         }
     raise ImproperlyConfigured(f"DATABASE_URL: unsupported scheme {parts.scheme!r} (use postgres:// or sqlite://)")
-
-
-def _postgres_pool() -> dict:
-    """DATABASE_POOL_SIZE > 0: each process keeps at most that many connections in a pool (psycopg_pool),
-    which Django's ASGI handler needs (gunicorn.conf.py sets it): there a connection belongs to a request's
-    context, not to a thread, and without a pool each request opened one, more at once than PostgreSQL
-    allows under a lecture hall's load (bench/hall.py). A request waits for a free one at most 10 s."""
-    size = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
-    if size <= 0:
-        return {}
-    return {"CONN_MAX_AGE": 0, "OPTIONS": {"pool": {"min_size": 1, "max_size": size, "timeout": 10}}}
 
 
 # Where no EMAIL_URL is set (the demo), mail is printed and kept for the operators' outbox page (/outbox/).

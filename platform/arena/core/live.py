@@ -660,8 +660,10 @@ class _Stream:
         fanout = _Fanout.of_this_loop()
         watch = fanout.join(self.topic)
         try:
-            # The view's database connection (its request's, under ASGI) is not held while the stream lasts.
-            await sync_to_async(connections.close_all)()
+            # The view's database connection (its request's, under ASGI) is not held while the stream lasts,
+            # nor the thread Django ran the view in (one per request): the stream's reads use the loop's few.
+            await sync_to_async(connections.close_all, thread_sensitive=False)()
+            _release_request_thread()
             await fanout.wait_subscribed()
             changed = watch.changed
             current = await watch.read(self) or self.current
@@ -707,6 +709,22 @@ async def _woken(changed: asyncio.Event, seconds: float) -> bool:
         return False
 
 
+def _release_request_thread() -> None:
+    """Django's ASGI handler gives each request a thread of its own for its sync code (asgiref's
+    ThreadSensitiveContext), kept until the response ends: for a stream, its whole life. Once the view and
+    its middleware are done, nothing of the request needs it: it is let go (it ends once idle), so that 1,000
+    streams are not 1,000 waiting threads. A later sync call of the request gets a new one."""
+    from asgiref.sync import SyncToAsync
+
+    try:
+        context = SyncToAsync.thread_sensitive_context.get()
+    except LookupError:
+        return
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
 def _read_and_disconnect(stream: _Stream) -> Snapshot | None:
     """`stream`'s shared snapshot, read in the context of the stream's request, whose database connection
     is then closed: under ASGI a connection belongs to its request's context and would otherwise stay open
@@ -738,8 +756,8 @@ class _Watch:
 
         pending = self.reads.get(stream.audience)
         if pending is None or pending[0] != self.wakeups:
-            # In the thread of the process's views: the snapshot reads the database as a view does.
-            future = asyncio.ensure_future(sync_to_async(_read_and_disconnect)(stream))
+            # In one of the event loop's few threads (the stream gave its request's own back).
+            future = asyncio.ensure_future(sync_to_async(_read_and_disconnect, thread_sensitive=False)(stream))
             pending = self.reads[stream.audience] = (self.wakeups, future)
             future.add_done_callback(lambda done, audience=stream.audience: self._finished(audience, done))
         return await asyncio.shield(pending[1])  # a stream going away never cancels the others' read
