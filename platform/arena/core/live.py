@@ -316,6 +316,7 @@ class _StreamCount:
     def __init__(self):
         self.lock = threading.Condition()
         self.open = 0
+        self.peak = 0
         self.closing = threading.Event()
 
     def enter(self) -> bool:
@@ -324,12 +325,19 @@ class _StreamCount:
             if self.closing.is_set() or (limit and self.open >= limit):
                 return False
             self.open += 1
+            self.peak = max(self.peak, self.open)
             return True
 
     def leave(self) -> None:
         with self.lock:
             self.open -= 1
             self.lock.notify_all()
+            # A hall left (a quarter of the most held since the last return, or none at all).
+            emptied = self.open == 0 or (self.peak >= 64 and self.open <= self.peak // 4)
+            if emptied:
+                self.peak = self.open
+        if emptied:
+            _give_memory_back()
 
     def close_all(self, timeout: float) -> bool:
         """Ends every stream of this process within about CLOSING_CHECK_SECONDS (their clients reconnect,
@@ -340,6 +348,29 @@ class _StreamCount:
 
 
 streams = _StreamCount()
+
+# The least time between two returns of memory to the system (each a full garbage collection).
+MEMORY_RETURN_SECONDS = 30.0
+_memory_returned_at = -MEMORY_RETURN_SECONDS
+
+
+def _give_memory_back() -> None:
+    """The process's streams are mostly gone: what a hall of them left in the heap (their buffers, their requests)
+    goes back to the system, not only to Python's allocator, so that the process is its size of before the
+    hall (glibc's malloc_trim; elsewhere only the collection). At most every MEMORY_RETURN_SECONDS."""
+    global _memory_returned_at
+    now = time.monotonic()
+    if now - _memory_returned_at < MEMORY_RETURN_SECONDS:
+        return
+    _memory_returned_at = now
+    import ctypes
+    import gc
+
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the collection is all there is
+        pass
 
 
 def stop_streams(timeout: float = 10.0) -> bool:
