@@ -29,5 +29,6 @@ COPY manage.py gunicorn.conf.py ./
 RUN useradd --system --uid 10001 arena && mkdir -p /var/lib/arena && chown arena /var/lib/arena
 USER arena
 EXPOSE 8000
-# Processes, threads and the address: gunicorn.conf.py (read from the working directory).
+# The web server: gunicorn with uvicorn workers (ASGI: live streams are coroutines), its processes and address
+# in gunicorn.conf.py (read from the working directory).
 CMD ["gunicorn", "--config", "gunicorn.conf.py"]

@@ -1,45 +1,34 @@
 """gunicorn's settings for the web service, read from the working directory (the image's /app, the
-repository's root): `gunicorn arena.wsgi:application` needs nothing more.
+repository's root): `gunicorn --config gunicorn.conf.py` needs nothing more.
 
-Four processes, each with 2 threads: a request spends part of its time waiting on PostgreSQL and Redis,
-and a waiting thread no longer holds a whole process; but threads of one process share its interpreter
-lock, so a page that is mostly Python waits for the other threads' pages. bench/load_run.py on the shared
-2 cores, 50 people pausing about 1 s between requests, two runs each (p95, match page / API match list):
-3x4 78-80 / 110-133 ms, 6x1 55-80 / 85-98 ms, 4x2 42-67 / 75-79 ms; closed loop 4x2 also served more
-of each URL than 3x4 (match page 105/s against 95/s, the trivial view 475/s against 364/s).
-Both can be set for a larger machine (ARENA_WEB_WORKERS, ARENA_WEB_THREADS), and the address
-(ARENA_WEB_BIND).
+Four processes of uvicorn's gunicorn worker (arena/asgi.py: ASGI, an event loop with uvloop and httptools
+each). A live page's stream (arena/core/live.py) is a coroutine waiting on one Redis pub/sub connection per
+process, not a thread: once its view has run it gives back the thread Django's ASGI handler lends each
+request for its sync code, and holds no database connection between its reads. The pages are the same
+Django views, each request in a thread of its own. The processes can be set for a larger machine
+(ARENA_WEB_WORKERS), and the address (ARENA_WEB_BIND).
 
-A live page (arena/core/live.py) holds a thread for as long as its stream is open, waiting on a socket (no
-CPU, no interpreter lock): each process gets ARENA_LIVE_MAX_STREAMS threads more for them (16 unless set),
-and the platform never lets streams take more than that many of a process's threads, so the page threads
-stay free (beyond it a live page polls every few seconds instead; docs/operator-guide.md, "Live pages").
+uvicorn rather than daphne: it runs as gunicorn's worker (the arbiter keeps restarting dead workers,
+graceful reloads, the same configuration file as before), and with httptools and uvloop it is the faster of
+the two at many idle long-lived responses; daphne is Channels' server, which the platform does not use.
 """
 
 import os
 
-wsgi_app = "arena.wsgi:application"
+wsgi_app = "arena.asgi:application"
 bind = os.environ.get("ARENA_WEB_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("ARENA_WEB_WORKERS", "4"))
-# Exported for the workers' Django settings: the cap on streams matches the threads added for them.
-live_streams = int(os.environ.setdefault("ARENA_LIVE_MAX_STREAMS", "16"))
-threads = int(os.environ.get("ARENA_WEB_THREADS", "2")) + live_streams
-worker_class = "gthread"
-
-
-def post_worker_init(worker):
-    """A worker told to stop (SIGTERM: a deploy, a restart, the arbiter replacing it) ends its live streams at
-    once rather than waiting out `graceful_timeout` (30 s) for them: a stream is a client that reconnects by
-    itself, to the next server, with the last version it got. The pages' requests still finish as before."""
-    import signal
-
-    from arena.core import live
-
-    stop_gracefully = worker.handle_exit
-
-    def stop_ending_streams(sig, frame):
-        stop_gracefully(sig, frame)
-        live.stop_streams(timeout=0)  # the flag only: the streams end themselves within a second
-
-    signal.signal(signal.SIGTERM, stop_ending_streams)
-    signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn has it: active requests are not disturbed
+worker_class = "arena.asgi.Worker"
+# Exported for the workers' Django settings. Under ASGI each request has a database connection of its own
+# (Django's connections follow the request's context, not the thread): kept open after the request
+# (DATABASE_CONN_MAX_AGE > 0) they piled up until PostgreSQL refused new clients (bench/hall.py, 1,000
+# watchers). Closed at each request's end, a page pays a local connection (about a millisecond), and a live
+# stream holds none between its reads (arena/core/live.py). (A pool, psycopg_pool, was tried and left: a
+# request its client abandons while it waits for its thread never gives its connection back, and the pool
+# ran dry for good; an unpooled connection left that way is closed when it is collected.)
+os.environ.setdefault("DATABASE_CONN_MAX_AGE", "0")
+# A stream costs nothing while it waits here (a coroutine), but each reconnection is a request (the session,
+# the viewer's rights, a Redis read): 10 minutes rather than the threaded servers' minute, so that a hall of
+# 1,000 reconnects about twice a second rather than 17 times; the keepalive comment every 15 s keeps a proxy
+# from closing it (nginx's proxy_read_timeout is 60 s by default).
+os.environ.setdefault("ARENA_LIVE_STREAM_SECONDS", "600")

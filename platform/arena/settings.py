@@ -375,8 +375,16 @@ ARENA_LIVE_STREAM_SECONDS = float(os.environ.get("ARENA_LIVE_STREAM_SECONDS", "6
 # A comment is sent after this long without an event, so that proxies keep the connection open.
 ARENA_LIVE_KEEPALIVE_SECONDS = float(os.environ.get("ARENA_LIVE_KEEPALIVE_SECONDS", "15"))
 # Streams one web process holds at once (0: no limit); beyond, a page gets its snapshot and comes back in a
-# few seconds. gunicorn.conf.py gives each process this many threads more than its page threads.
+# few seconds. Under gunicorn's uvicorn workers (gunicorn.conf.py) a stream is a coroutine, not a thread:
+# no limit is needed; a threaded server (runserver, or gunicorn gthread) should set one.
 ARENA_LIVE_MAX_STREAMS = int(os.environ.get("ARENA_LIVE_MAX_STREAMS", "0"))
+# Streams one signed-in person holds at once (their tabs, across every web process), and streams visitors
+# who are not signed in hold from one client address (a lecture hall behind one NAT address signs in: it is
+# counted per person). 0: no cap. Beyond it a page gets its state, is told why, and asks again every
+# ARENA_LIVE_REFUSED_RETRY_SECONDS (docs/operator-guide.md, "Live pages").
+ARENA_LIVE_STREAMS_PER_USER = int(os.environ.get("ARENA_LIVE_STREAMS_PER_USER", "8"))
+ARENA_LIVE_STREAMS_PER_ADDRESS = int(os.environ.get("ARENA_LIVE_STREAMS_PER_ADDRESS", "32"))
+ARENA_LIVE_REFUSED_RETRY_SECONDS = float(os.environ.get("ARENA_LIVE_REFUSED_RETRY_SECONDS", "10"))
 # A match being played shows spectators its position at most this often (one row written by the worker).
 ARENA_SPECTATOR_INTERVAL_SECONDS = float(os.environ.get("ARENA_SPECTATOR_INTERVAL_SECONDS", "0.15"))
 

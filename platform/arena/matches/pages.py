@@ -96,7 +96,9 @@ def match_stream(request, pk):
     its position (a tournament's delay behind) for whoever may see the match and its rules."""
     match = _shown_match(request, pk)
     with_view = RulesSeen(request.user)(match)
-    return event_stream(request, spectating.topic(match.pk), partial(spectating.snapshot, match.pk, with_view=with_view))
+    # What a spectator sees depends on that alone: every spectator of the match shares its snapshots.
+    return event_stream(request, spectating.topic(match.pk), partial(spectating.snapshot, match.pk, with_view=with_view),
+                        audience=f"spectators:{with_view}")
 
 
 def _match_context(request, match: Match) -> dict:

@@ -22,7 +22,7 @@ from arena.matches.replays import kept_move_analysis, kept_view, streams_analysi
 
 from . import services
 from .models import Table, TableSeat
-from .presentation import table_state
+from .presentation import table_home, table_state
 from .services import SeatChoice, TableRefused
 
 
@@ -136,8 +136,13 @@ def table_data(request, pk):
 def table_events(request, pk):
     """The table as a stream of server-sent events (arena.core.live): a new snapshot after each change, the
     stream ending once the game is over. Each snapshot is read afresh, so a person's time running out shows
-    even when no task told of it."""
-    _watched(request, pk)
+    even when no task told of it. Everyone without a seat or the invitations (the table's opener) sees the
+    same table, but for their way back to where it was opened: they share one snapshot per change."""
+    table = _watched(request, pk)
+    audience = None
+    if services.seat_of(table, request.user) is None and request.user.pk != table.opened_by_id:
+        home = table_home(table, request.user)
+        audience = "watchers:" + ("" if home is None else json.dumps([home.label, home.url, home.next_url]))
 
     def snapshot() -> Snapshot | None:
         table = Table.objects.filter(pk=pk).first()
@@ -145,7 +150,7 @@ def table_events(request, pk):
             return None
         return Snapshot(table.version, table_state(table, request.user), final=table.is_over)
 
-    return event_stream(request, services.topic(pk), snapshot)
+    return event_stream(request, services.topic(pk), snapshot, audience=audience)
 
 
 @login_required

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 from games import get_game
 
@@ -82,12 +83,17 @@ def live(request, pk):
     """The part of the page that changes while the tournament runs, as a stream of server-sent events
     (arena.core.live): rendered again after each change its topic announces, ending once it is over."""
     tournament = _tournament(request, pk)
+    # Who may steer it sees its forms (with their own CSRF token): theirs alone. Everyone else sees the part
+    # as the results' release lets them, in their time zone, and shares one rendering per change.
+    steer = may_steer(request.user, tournament)
+    audience = None if steer else (f"viewers:{tournament.results_visible_to(request.user)}:"
+                                   f"{timezone.get_current_timezone_name()}")
 
     def snapshot() -> Snapshot | None:
         fresh = Tournament.objects.filter(pk=tournament.pk).first()
         return None if fresh is None else _live_part(request, fresh)
 
-    return event_stream(request, services.topic(tournament.pk), snapshot)
+    return event_stream(request, services.topic(tournament.pk), snapshot, audience=audience)
 
 
 @login_required

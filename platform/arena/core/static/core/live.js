@@ -11,12 +11,30 @@
  * EventSource reconnects by itself with the last version it got (Last-Event-ID), so a dropped connection or
  * the stream's bounded life costs nothing; after the final snapshot the stream is closed here, and the server
  * answers a late reconnect with 204, which stops it too.
+ *
+ * A server refusing one more stream (the person's or the address's cap, ARENA_LIVE_STREAMS_PER_USER) sends
+ * the snapshot, a "refused" event saying why, and when to ask again: the page shows the reason in a note
+ * (role=status) before the live element and goes on updating at that pace; the note goes once it is live again.
  */
 (function () {
   "use strict";
 
-  function subscribe(url, onSnapshot, onEnd) {
+  function subscribe(url, onSnapshot, onEnd, onRefused) {
     var source = new EventSource(url);
+    var refused = false;
+    source.addEventListener("refused", function (message) {
+      refused = true;
+      try {
+        if (onRefused) onRefused(JSON.parse(message.data));
+      } catch (error) {
+        // not a refusal we can read: the page still updates at the server's pace
+      }
+    });
+    source.onopen = function () {
+      // A stream that opens is live again, unless its answer starts with a refusal (read just after).
+      if (refused && onRefused) setTimeout(function () { if (!refused) onRefused(null); }, 0);
+      refused = false;
+    };
     source.onmessage = function (message) {
       var snapshot;
       try {
@@ -43,6 +61,20 @@
       element.dispatchEvent(new CustomEvent("arena:live-end", {detail: snapshot}));
       // A part whose end changes the rest of the page (a grading run's grades): the page loads again.
       if (element.getAttribute("data-live-end") === "reload") window.location.reload();
+    }, function (refusal) {
+      var note = element.arenaLiveNote;
+      if (!refusal) {
+        if (note) note.hidden = true;
+        return;
+      }
+      if (!note) {
+        note = element.arenaLiveNote = document.createElement("p");
+        note.className = "hint live-refused";
+        note.setAttribute("role", "status");
+        element.parentNode.insertBefore(note, element);
+      }
+      note.textContent = refusal.reason;
+      note.hidden = false;
     });
     return element.arenaLive;
   }

@@ -155,7 +155,11 @@
   }
 
   function follow() {
-    ArenaLive.subscribe(config.events, (snapshot) => take(snapshot.payload));
+    ArenaLive.subscribe(config.events, (snapshot) => take(snapshot.payload), null, (refusal) => {
+      // Over the person's cap of live pages: the table still updates, more slowly, and says why.
+      $("live-refused").textContent = refusal ? refusal.reason : "";
+      $("live-refused").hidden = !refusal;
+    });
     let expired = false;
     setInterval(() => {
       if (state.status !== "playing") return;
