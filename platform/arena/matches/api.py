@@ -23,6 +23,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     that bot's code."""
 
     serializer_class = serializers.MatchSerializer
+    budget_actions = ("create",)  # a challenge draws from the user's budget for bot work (arena.core.budget): 429
     pagination_class = RecentCountPagination
 
     def get_queryset(self):

@@ -213,7 +213,8 @@ class Busy:
 
 
 # A queued match whose bots' warm containers on this host are all in other matches is passed over, at most
-# this many times in all, for the oldest queued match whose bots' are not (its message sent again ahead of
+# this many times in all, for the most urgent then oldest queued match whose bots' are not, never one of a
+# less urgent priority (its message sent again ahead of
 # the queue: the next free worker process takes it), or waits for them (matches.tasks.run_match, each wait
 # a pass): the match playing them ends within a match or two of the other process's, and a match is never
 # deferred for ever.
@@ -346,8 +347,11 @@ def _route(match: Match, route: Route, now) -> Match | Busy:
     if not held_mine:
         return match
     if route.passes < MAX_PASSES:
+        # Never one of a less urgent priority (_next_to_play): a student's burst does not overtake the staff's
+        # or the platform's match waiting for its containers.
         other = (Match.objects.queued().exclude(pk=match.pk).exclude(seats__version__in=held.keys())
-                 .select_for_update(skip_locked=True, of=("self",)).order_by("pk").first())
+                 .filter(priority__lte=match.priority)
+                 .select_for_update(skip_locked=True, of=("self",)).order_by("priority", "pk").first())
         if other is not None:
             log.info("match %s: its bots' containers are in matches; match %s is played first", match.pk, other.pk)
             dispatch(match, again=True, passes=route.passes + 1)
