@@ -374,7 +374,7 @@ ARENA_LIVE_MAX_STREAMS = int(os.environ.get("ARENA_LIVE_MAX_STREAMS", "0"))
 ARENA_SPECTATOR_INTERVAL_SECONDS = float(os.environ.get("ARENA_SPECTATOR_INTERVAL_SECONDS", "0.15"))
 
 # Requests per period (s, min, hour, day), per user or (anonymous) per client address; a request over the
-# rate is answered 429 with Retry-After. Each is set by ARENA_RATE_<NAME>, e.g. ARENA_RATE_CHALLENGE=10/min.
+# rate is answered 429 with Retry-After. Each is set by ARENA_RATE_<NAME>, e.g. ARENA_RATE_UPLOAD=10/min.
 ARENA_RATES = {
     name: os.environ.get(f"ARENA_RATE_{name.upper()}", default)
     for name, default in {

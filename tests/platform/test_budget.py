@@ -12,7 +12,7 @@ import threading
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
@@ -24,7 +24,7 @@ from arena.matches import batches, services
 from arena.matches.models import Match
 from arena.tables import services as tables
 from arena.tables.models import Table
-from platform_helpers import EXAMPLE_BOT, active_bot
+from platform_helpers import EXAMPLE_BOT, active_bot, wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -216,6 +216,27 @@ def test_a_grading_runs_games_are_played_before_a_student_burst(make_user, broke
     assert played[6:] == burst
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_plays_the_grading_run_first_and_another_student_before_the_burst(live_worker, make_user,
+                                                                                       settings):
+    """The production path: Redis, a Celery worker of two processes, the sandbox. Everything is queued in one
+    commit, the burst's messages first; what the worker starts first is read from the matches' start times."""
+    settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "in_flight": 8, "rate": "8/min"}
+    ann, ben = make_user("ann"), make_user("ben")
+    bots = [Bot.objects.builtin("endgame", "greedy"), Bot.objects.builtin("endgame", "random")]
+    with transaction.atomic():
+        burst = queued_challenges(ann, 8)
+        bens = queued_challenges(ben, 1)
+        grading = [batches.queue("endgame", bots, purpose=Match.Purpose.GRADING, seed=n, versions={}, config={}).pk
+                   for n in range(2)]
+    everything = Match.objects.filter(pk__in=burst + bens + grading)
+    wait_for(lambda: not everything.exclude(status=Match.Status.FINISHED).exists(), 180, "the worker to play them all")
+
+    started = list(everything.order_by("started_at").values_list("pk", flat=True))
+    assert set(started[:2]) == set(grading)
+    assert bens[0] in started[2:5]  # within ann's first two, not after her eight
+
+
 def test_the_broker_hands_out_the_more_urgent_classes_first():
     ordered = sorted([(queue.broker_priority(p), p) for p in Priority])
     assert [p for _, p in ordered] == [Priority.GRADING, Priority.TOURNAMENT, Priority.STAFF, Priority.STUDENT]
@@ -283,3 +304,25 @@ def test_hostile_query_strings_and_fields_never_buy_more_budget_or_priority(api_
     Table.objects.filter(opened_by=ada).delete()
     statuses = [api_client.post(tables_path, {**BOTS_ALONE, **extra}, format="json").status_code for _ in range(2)]
     assert statuses[1] in (400, 429) and Table.objects.filter(opened_by=ada).count() <= 1
+
+
+def test_a_pairing_rooms_round_is_admitted_whole_from_the_staffs_budget(make_user, settings):
+    from arena.rooms import services as rooms
+
+    course = Course.objects.create(name="Algorithms", code="ALG1")
+    teacher = make_user("teacher")
+    course.instructors.add(teacher)
+    course.students.add(*[make_user(f"s{number}") for number in range(3)])
+    room = rooms.open_room(teacher, course, "endgame")
+    for student in course.students.all():
+        rooms.join(student, room)
+    # The odd student out plays the room's bot twice: two starts, past a staff rate of 1.
+    settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "staff_rate": "1/min"}
+    with pytest.raises(budget.OverBudget, match="this round's games against the room's bot"):
+        rooms.start_round(teacher, room)
+    room.refresh_from_db()
+    assert room.rounds == 0 and not Table.objects.exists()  # the round did not start at all
+
+    settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "staff_rate": "2/min"}
+    games = rooms.start_round(teacher, room)
+    assert len(games) == 4 and Table.objects.count() == 2  # both first games; the second ones open later
