@@ -72,8 +72,9 @@ class Match(models.Model):
     purpose = models.CharField(max_length=12, choices=Purpose.choices, default=Purpose.CHALLENGE)
     rated = models.BooleanField(default=False)
     priority = models.PositiveSmallIntegerField(
-        default=int(Priority.STUDENT), choices=[(int(p), p.name.lower()) for p in Priority], help_text="Whose work it is, most urgent first (arena.core.queue.Priority): 0 grading, "
-                             "1 tournament, 2 staff, 3 students. Workers take the most urgent queued match first.")
+        default=int(Priority.STUDENT), choices=[(int(p), p.name.lower()) for p in Priority],
+        help_text="Whose work it is, most urgent first (arena.core.queue.Priority): 0 grading, "
+                  "1 tournament, 2 staff, 3 students. Workers take the most urgent queued match first.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches_created"

@@ -89,7 +89,8 @@ def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, creat
         seated = bots[shift:] + bots[:shift]
         match = Match.objects.create(
             game=game, config=config or {}, variant=variant, seed=seed, purpose=purpose, rated=rated,
-            created_by=created_by, priority=priority_of(purpose, created_by), deadline=dispatch_deadline(), spectator_delay=spectator_delay,
+            created_by=created_by, priority=priority_of(purpose, created_by), deadline=dispatch_deadline(),
+            spectator_delay=spectator_delay,
         )
         MatchSeat.objects.bulk_create(
             MatchSeat(match=match, seat=number, bot=bot,
@@ -214,10 +215,9 @@ class Busy:
 
 # A queued match whose bots' warm containers on this host are all in other matches is passed over, at most
 # this many times in all, for the most urgent then oldest queued match whose bots' are not, never one of a
-# less urgent priority (its message sent again ahead of
-# the queue: the next free worker process takes it), or waits for them (matches.tasks.run_match, each wait
-# a pass): the match playing them ends within a match or two of the other process's, and a match is never
-# deferred for ever.
+# less urgent priority (its message sent again ahead of the queue: the next free worker process takes it),
+# or waits for them (matches.tasks.run_match, each wait a pass): the match playing them ends within a match
+# or two of the other process's, and a match is never deferred for ever.
 MAX_PASSES = 4
 # When no other queued match is free of them either, its worker waits for those matches to end at most as
 # long as starting containers takes on the host lately (runner.container_start_seconds: the seats' start
