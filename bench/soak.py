@@ -196,6 +196,7 @@ class ChallengeStream(threading.Thread):
 
     def _send(self) -> bool:
         """One challenge the rules allow (False if none of a few tries was: every student at its limit)."""
+        from arena.core.budget import OverBudget
         from arena.matches import services
 
         for _ in range(20):
@@ -203,7 +204,7 @@ class ChallengeStream(threading.Thread):
             opponent = self.rng.choice([o for o in self.opponents if o.owner_id != bot.owner_id])
             try:
                 services.challenge(bot.owner, bot, [opponent], rated=True)
-            except services.ChallengeError:  # fair play, or the owner's challenges in flight
+            except (services.ChallengeError, OverBudget):  # fair play, or the owner's budget for bot work
                 self.refused += 1
                 continue
             self.sent += 1

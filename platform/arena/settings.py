@@ -389,11 +389,10 @@ ARENA_LIVE_REFUSED_RETRY_SECONDS = float(os.environ.get("ARENA_LIVE_REFUSED_RETR
 ARENA_SPECTATOR_INTERVAL_SECONDS = float(os.environ.get("ARENA_SPECTATOR_INTERVAL_SECONDS", "0.15"))
 
 # Requests per period (s, min, hour, day), per user or (anonymous) per client address; a request over the
-# rate is answered 429 with Retry-After. Each is set by ARENA_RATE_<NAME>, e.g. ARENA_RATE_CHALLENGE=10/min.
+# rate is answered 429 with Retry-After. Each is set by ARENA_RATE_<NAME>, e.g. ARENA_RATE_UPLOAD=10/min.
 ARENA_RATES = {
     name: os.environ.get(f"ARENA_RATE_{name.upper()}", default)
     for name, default in {
-        "challenge": "10/min",  # challenges a user sends
         "upload": "10/min",  # bot versions a user uploads
         "sign_in": "10/min",  # sign-in and token attempts for one account from one client address
         "password_reset": "5/hour",  # password reset requests for one e-mail address from one client address
@@ -401,10 +400,21 @@ ARENA_RATES = {
         "register": "10/hour",  # new accounts from one client address
     }.items()
 }
-# Matches one user may have queued or running at once (challenges beyond it wait: 429).
 # An API token's lifetime in days (accounts/tokens.py); a password change revokes all the user's tokens at once.
 ARENA_TOKEN_DAYS = int(os.environ.get("ARENA_TOKEN_DAYS", "30"))
-ARENA_MAX_MATCHES_IN_FLIGHT = int(os.environ.get("ARENA_MAX_MATCHES_IN_FLIGHT", "5"))
+# One budget for the bot work a person starts (arena/core/budget.py; docs/operator-guide.md, "The budget for
+# bot work"): challenges, validations of uploads, tables with bots. Per user, pieces of work queued or being
+# played at once and pieces started per period (N/min, N/hour...); staff (operators, course instructors and
+# assistants) have their own. A refusal is a 429 saying when to come back: RETRY_SECONDS when the work in
+# flight is the limit (about one match). (ARENA_MAX_MATCHES_IN_FLIGHT and ARENA_RATE_CHALLENGE, the older
+# names of the students' limits, are still read.)
+ARENA_BUDGET = {
+    "in_flight": int(os.environ.get("ARENA_BUDGET_IN_FLIGHT", os.environ.get("ARENA_MAX_MATCHES_IN_FLIGHT", "5"))),
+    "rate": os.environ.get("ARENA_BUDGET_RATE", os.environ.get("ARENA_RATE_CHALLENGE", "10/min")),
+    "staff_in_flight": int(os.environ.get("ARENA_BUDGET_STAFF_IN_FLIGHT", "50")),
+    "staff_rate": os.environ.get("ARENA_BUDGET_STAFF_RATE", "120/min"),
+    "retry_seconds": int(os.environ.get("ARENA_BUDGET_RETRY_SECONDS", "30")),
+}
 # Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of owners, and per bot
 # against the built-in bots, at most this many rated matches in any 24 hours.
 ARENA_RATED_PER_PAIR_PER_DAY = int(os.environ.get("ARENA_RATED_PER_PAIR_PER_DAY", "3"))

@@ -100,7 +100,8 @@ def test_the_apps_errors_are_kinds_of_the_one_hierarchy():
     from arena.core import errors
     from arena.bots.validation import UploadRejected
     from arena.grading.services import GradingError, GradingNotAllowed
-    from arena.matches.services import ChallengeError, TooManyInFlight
+    from arena.core.budget import OverBudget
+    from arena.matches.services import ChallengeError
     from arena.tournaments.services import TournamentConflict, TournamentError, TournamentNotAllowed
 
     for invalid in (PeopleError, GradingError, UploadRejected, ChallengeError, TournamentError):
@@ -108,4 +109,4 @@ def test_the_apps_errors_are_kinds_of_the_one_hierarchy():
     for refused in (NotAllowed, PeopleNotAllowed, GradingNotAllowed, TournamentNotAllowed):
         assert errors.status_of(refused("x")) == 403
     assert errors.status_of(TournamentConflict("x")) == 409
-    assert errors.status_of(TooManyInFlight("x")) == 429 and TooManyInFlight("x").retry_after == 30
+    assert errors.status_of(OverBudget("x", retry_after=30)) == 429 and OverBudget("x", retry_after=30).retry_after == 30

@@ -106,7 +106,7 @@ def test_grades_are_reproducible_when_every_game_is_played_again(graded):
 def test_the_match_finished_hook_publishes_the_run_advance(graded, monkeypatch):
     assignment, people, _ = graded
     published = []
-    monkeypatch.setattr(runs, "publish_on_commit", lambda task, *args: published.append((task, args)))
+    monkeypatch.setattr(runs, "publish_on_commit", lambda task, *args, **options: published.append((task, args)))
     run = runs.start_run(people["instructor"], assignment)
     from platform_helpers import play_now
 

@@ -31,19 +31,24 @@ def challenge(api_client, bot):
     return api_client.post("/api/matches/", {"bot": bot.pk, "opponents": [opponent.pk]}, format="json")
 
 
+def budget_rate() -> int:
+    """How many pieces of bot work a student's budget (arena.core.budget) admits per period."""
+    return int(django_settings.ARENA_BUDGET["rate"].split("/")[0])
+
+
 def test_challenges_past_the_rate_are_refused(api_client, ada, settings):
-    settings.ARENA_MAX_MATCHES_IN_FLIGHT = 1000  # this test is about the rate alone
+    settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "in_flight": 1000}  # this test is about the rate alone
     bot = active_bot(ada)
-    for _ in range(allowed("challenge")):
+    for _ in range(budget_rate()):
         assert challenge(api_client, bot).status_code == 201
-    assert_throttled(challenge(api_client, bot), f"Too many challenges: at most {allowed('challenge')} per minute")
-    assert Match.objects.filter(purpose="challenge").count() == allowed("challenge")
+    assert_throttled(challenge(api_client, bot), f"Too many games of bots started: at most {budget_rate()} per minute")
+    assert Match.objects.filter(purpose="challenge").count() == budget_rate()
     # Reading is never limited.
     assert api_client.get("/api/matches/").status_code == 200
 
 
 def test_a_lowered_rate_applies_at_once(api_client, ada, settings):
-    settings.ARENA_RATES = {**settings.ARENA_RATES, "challenge": "2/hour"}
+    settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "rate": "2/hour"}
     bot = active_bot(ada)
     assert [challenge(api_client, bot).status_code for _ in range(3)] == [201, 201, 429]
     assert int(challenge(api_client, bot)["Retry-After"]) > 60
@@ -51,15 +56,17 @@ def test_a_lowered_rate_applies_at_once(api_client, ada, settings):
 
 def test_challenges_in_flight_are_capped(api_client, ada, settings):
     bot = active_bot(ada)
-    for _ in range(settings.ARENA_MAX_MATCHES_IN_FLIGHT):
+    for _ in range(settings.ARENA_BUDGET["in_flight"]):
         assert challenge(api_client, bot).status_code == 201
     response = challenge(api_client, bot)
-    assert_throttled(response, f"you already have {settings.ARENA_MAX_MATCHES_IN_FLIGHT} challenges queued or running")
+    assert_throttled(response, f"You already have {settings.ARENA_BUDGET['in_flight']} games of bots queued or being played")
     Match.objects.filter(purpose="challenge").update(status=Match.Status.FINISHED, replay={}, finished_at="2026-01-01T00:00Z")
     assert challenge(api_client, bot).status_code == 201
 
 
-def test_uploads_past_the_rate_are_refused(api_client, ada):
+def test_uploads_past_the_rate_are_refused(api_client, ada, settings):
+    # About the uploads' own rate alone: their validations' budget for bot work is test_budget.py's.
+    settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "in_flight": 1000, "rate": "1000/min"}
     bot = Bot.objects.create(owner=ada, game="endgame", name="mine")
     url = f"/api/bots/{bot.pk}/versions/"
     for _ in range(allowed("upload")):
@@ -142,11 +149,11 @@ def test_anonymous_registrations_are_limited_per_address(api_client, client, dja
 
 
 def test_challenges_from_the_page_are_limited_too(client, ada, settings):
-    settings.ARENA_RATES = {**settings.ARENA_RATES, "challenge": "1/min"}
+    settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "rate": "1/min"}
     client.force_login(ada)
     bot = active_bot(ada)
     opponent = Bot.objects.builtin("endgame", "random")
     assert client.post(f"/bots/{bot.pk}/challenge/", {"opponents": [opponent.pk]}).status_code == 302
     response = client.post(f"/bots/{bot.pk}/challenge/", {"opponents": [opponent.pk]})
     assert response.status_code == 429 and int(response["Retry-After"]) >= 1
-    assert "Too many challenges: at most 1 per minute" in response.content.decode()
+    assert "Too many games of bots started: at most 1 per minute" in response.content.decode()

@@ -30,7 +30,7 @@ def api_schema(db, settings, make_user, in_process_sandbox):
     settings.ALLOWED_HOSTS = ["*"]
     # Generous limits, so that the examples reach the views behind them (test_rate_limits tests the limits).
     settings.ARENA_RATES = {scope: "10000/min" for scope in settings.ARENA_RATES}
-    settings.ARENA_MAX_MATCHES_IN_FLIGHT = 10000
+    settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "in_flight": 10000, "rate": "10000/min"}
     user = make_user("fuzzer")
     course = Course.objects.create(code="algo", name="Algorithms")
     course.instructors.add(user)

@@ -36,7 +36,7 @@ def world_tokens(db, settings, make_user, in_process_sandbox):
     settings.ALLOWED_HOSTS = ["*"]
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.ARENA_RATES = {scope: "100000/min" for scope in settings.ARENA_RATES}
-    settings.ARENA_MAX_MATCHES_IN_FLIGHT = 10000
+    settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "in_flight": 10000, "rate": "10000/min"}
     users = {role: make_user(role) for role in ROLES if role != "anonymous"}
     users["operator"].is_superuser = users["operator"].is_staff = True
     users["operator"].save()

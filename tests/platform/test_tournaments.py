@@ -203,7 +203,7 @@ def test_a_finished_game_advances_only_its_own_series_and_the_sweep_looks_at_all
     Match.objects.filter(pk=failed.pk).update(status=Match.Status.CANCELLED)  # by an operator
 
     published = []
-    monkeypatch.setattr(services, "publish_on_commit", lambda task, *args: published.append((task, args)))
+    monkeypatch.setattr(services, "publish_on_commit", lambda task, *args, **options: published.append((task, args)))
     play_now(first.games.first().match)  # recording it sends match_finished, whose receiver publishes
     assert published == [("tournaments.tasks.advance_tournament", (tournament.pk, first.pk))]
 

@@ -7,7 +7,7 @@ from django.http import HttpResponse
 from django.db.models import Max
 from games import available_games
 
-from arena.core import live
+from arena.core import budget, live
 from arena.core.downloads import python_download
 
 from .models import Bot, BotVersion
@@ -25,11 +25,14 @@ def create_bot(owner, game: str, name: str) -> Bot:
 
 
 def upload_version(bot: Bot, data: bytes, filename: str) -> BotVersion:
-    """Store a new immutable version of `bot` (UploadRejected if the file is unusable) and validate it."""
+    """Store a new immutable version of `bot` (UploadRejected if the file is unusable) and validate it
+    (OverBudget, storing nothing, when its owner's budget for bot work does not admit the validation now)."""
     source = check_source(data, filename)
     with transaction.atomic():
         # Lock the bot so that concurrent uploads get distinct, consecutive numbers.
         Bot.objects.select_for_update().filter(pk=bot.pk).first()
+        # Its validation is a match: drawn from the owner's budget for bot work (OverBudget, 429, past it).
+        budget.admit(bot.owner, what="the validation of this upload")
         number = (bot.versions.aggregate(last=Max("number"))["last"] or 0) + 1
         version = BotVersion.objects.create(
             bot=bot, number=number, filename=filename, code=source, size=len(data),

@@ -1,7 +1,7 @@
 """The platform's one error hierarchy, and the one place each kind becomes an HTTP answer.
 
 Services raise these (or their apps' subclasses: GradingError is Invalid, GradingNotAllowed also NotAllowed,
-TooManyInFlight is TooMany...) and never think of HTTP. `api_exception_handler` (DRF) and `ArenaErrorMiddleware`
+OverBudget is TooMany...) and never think of HTTP. `api_exception_handler` (DRF) and `ArenaErrorMiddleware`
 (the pages) turn them into 403 not allowed, 404 not found, 400 invalid, 409 conflict, 429 too many, as JSON
 `{"detail": message}` under /api/ and as a page elsewhere. A refusal that is several kinds at once is the first
 of that order (a GradingNotAllowed is a 403).

@@ -7,6 +7,7 @@ tournaments.tasks.resume_tournaments) send it later: a request that queued work 
 """
 
 import logging
+from enum import IntEnum
 
 from celery import current_app
 from django.db import transaction
@@ -17,18 +18,36 @@ log = logging.getLogger(__name__)
 PUBLISH_RETRY = {"max_retries": 5, "interval_start": 0.1, "interval_step": 0.5, "interval_max": 2.0}
 
 
-# Redis hands out lower numbers first (kombu's priority steps 0, 3, 6 and 9, a list each; the embedded
-# broker ignores them). Work is sent at ORDINARY; work sent again because its worker died or its message
-# was lost goes AHEAD of everything sent after it, so a queue position counted by age stays true.
-AHEAD, ORDINARY = 0, 6
+class Priority(IntEnum):
+    """Whose work a task is, most urgent first: the platform's grading runs, then its tournaments, then the
+    staff's own work, then the students'. A student's burst never delays the classes before it: the broker
+    hands out the more urgent messages first (broker_priority), and a worker claiming a match takes the most
+    urgent one queued in the database whichever message woke it (matches.services.claim)."""
+
+    GRADING = 0
+    TOURNAMENT = 1
+    STAFF = 2
+    STUDENT = 3
 
 
-def publish_on_commit(task_name: str, *args, ahead: bool = False, countdown: float | None = None) -> None:
-    """Send `task_name` with `args` once the current transaction commits (`countdown` seconds later if given:
-    a table's time limit)."""
+# Redis hands out lower numbers first, a list for each of kombu's priority steps 0, 3, 6 and 9 (the embedded
+# broker ignores them): one step a class. Work sent again because its worker died or its message was lost
+# goes a step AHEAD of its class, before everything of its class sent after it, so a queue position counted
+# by age stays true.
+STEP = 3
+
+
+def broker_priority(priority: Priority, ahead: bool = False) -> int:
+    return max(0, STEP * int(priority) - (STEP if ahead else 0))
+
+
+def publish_on_commit(task_name: str, *args, ahead: bool = False, countdown: float | None = None,
+                      priority: Priority = Priority.STUDENT) -> None:
+    """Send `task_name` with `args` at `priority` once the current transaction commits (`countdown` seconds
+    later if given: a table's time limit)."""
     def publish():
         try:
-            current_app.send_task(task_name, args=args, priority=AHEAD if ahead else ORDINARY, retry=True,
+            current_app.send_task(task_name, args=args, priority=broker_priority(priority, ahead), retry=True,
                                   retry_policy=PUBLISH_RETRY, countdown=countdown)
         except Exception:  # never fail the request: the database holds the work, a sweep sends it
             log.exception("the broker refused %s%s; the periodic sweep will send it", task_name, args)

@@ -57,7 +57,8 @@ class ArenaAutoSchema(AutoSchema):
             codes.append("404")
         if self.method != "GET":  # a change the thing's state may refuse (arena.errors.Conflict)
             codes.append("409")
-        if any(self.method in getattr(throttle, "methods", ()) for throttle in self.view.get_throttles()):
+        if any(self.method in getattr(throttle, "methods", ()) for throttle in self.view.get_throttles()) \
+                or getattr(self.view, "action", None) in getattr(self.view, "budget_actions", ()):
             codes.append("429")
         return codes
 

@@ -1,4 +1,5 @@
-"""Rate limits (DRF throttles counted in the cache): challenges, uploads, sign-in attempts, registrations.
+"""Rate limits (DRF throttles counted in the cache): uploads, sign-in attempts, registrations. (The bot work
+a person starts, challenges among it, draws from one budget counted in the database: core/budget.py.)
 
 Rates come from settings.ARENA_RATES, read on every request, so an operator (or a test) can change them
 without a restart of this module. A request over its rate raises Throttled at once: 429, a message saying
@@ -42,10 +43,6 @@ class ArenaThrottle(SimpleRateThrottle):
         period = PERIOD_WORDS[self.rate.split("/")[1][0]]
         raise Throttled(wait=wait, detail=f"Too many {self.what}: at most {self.num_requests} per {period}. "
                                           f"Try again in {wait} second{'s' if wait != 1 else ''}.")
-
-
-class ChallengeThrottle(ArenaThrottle):
-    scope, what = "challenge", "challenges"
 
 
 class UploadThrottle(ArenaThrottle):

@@ -28,7 +28,7 @@ from games import get_game
 
 from arena.accounts.access import staffs
 from arena.core import live
-from arena.core.queue import publish_on_commit
+from arena.core.queue import Priority, publish_on_commit
 from arena.bots.models import Bot, BotVersion
 from arena.matches import batches
 from arena.matches import services as match_services
@@ -218,4 +218,4 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
     if match.purpose != Match.Purpose.GRADING:
         return
     for run_id in GradingRun.objects.awaiting().filter(games__match=match).values_list("pk", flat=True):
-        publish_on_commit("grading.tasks.advance_grading_run", run_id)
+        publish_on_commit("grading.tasks.advance_grading_run", run_id, priority=Priority.GRADING)

@@ -14,8 +14,9 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "purpose", "rated", "status", "attempts", "created_at", "finished_at", "error")
-    list_filter = ("status", "purpose", "game", "rated")
+    list_display = ("id", "game", "purpose", "priority", "created_by", "rated", "status", "attempts", "created_at",
+                    "finished_at", "error")
+    list_filter = ("status", "purpose", "priority", "game", "rated")
     # A set-aside match: filter by status "set aside", read `error` (its reason) and `fault` (the last exception
     # with its traceback), fix the cause, then re-queue it (docs/operator-guide.md).
     readonly_fields = ("claim", "replay", "winners", "attempts", "started_at", "finished_at", "deadline", "variant",

@@ -4,19 +4,17 @@ from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, Throttled
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from arena.accounts.access import match_visible, visible_matches
 from arena.core.api import ID_SCHEMA, query_number
 from arena.core.pagination import RecentCountPagination
-from arena.core.throttles import ChallengeThrottle
 from arena.variants.access import RulesSeen
 
 from . import serializers, services as match_services
 from .models import Match, MatchSeat
 from .replays import finished_view
-from .services import TooManyInFlight
 
 
 class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -25,7 +23,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     that bot's code."""
 
     serializer_class = serializers.MatchSerializer
-    throttle_classes = [ChallengeThrottle]
+    budget_actions = ("create",)  # a challenge draws from the user's budget for bot work (arena.core.budget): 429
     pagination_class = RecentCountPagination
 
     def get_queryset(self):
@@ -62,11 +60,9 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         challenge = serializers.ChallengeSerializer(data=request.data, context={"request": request})
         challenge.is_valid(raise_exception=True)
         data = challenge.validated_data
-        try:
-            match = match_services.challenge(request.user, data["bot"], data["opponents"], rated=data["rated"],
-                                             variant=data.get("variant"))
-        except TooManyInFlight as exc:  # as DRF's throttles say it (Throttled's wording); other refusals: arena.errors
-            raise Throttled(wait=exc.retry_after, detail=str(exc)) from exc
+        # Over the user's budget for bot work: OverBudget, a 429 with Retry-After (arena.core.errors).
+        match = match_services.challenge(request.user, data["bot"], data["opponents"], rated=data["rated"],
+                                         variant=data.get("variant"))
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[OpenApiParameter("seat", {"type": "integer", "minimum": 0},

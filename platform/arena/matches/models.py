@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from games import Verdict, get_game
 
+from arena.core.queue import Priority
+
 
 class MatchQuerySet(models.QuerySet):
     def without_replay(self):
@@ -69,6 +71,10 @@ class Match(models.Model):
     seed = models.BigIntegerField(help_text="All chance in the match comes from this seed.")
     purpose = models.CharField(max_length=12, choices=Purpose.choices, default=Purpose.CHALLENGE)
     rated = models.BooleanField(default=False)
+    priority = models.PositiveSmallIntegerField(
+        default=int(Priority.STUDENT), choices=[(int(p), p.name.lower()) for p in Priority],
+        help_text="Whose work it is, most urgent first (arena.core.queue.Priority): 0 grading, "
+                  "1 tournament, 2 staff, 3 students. Workers take the most urgent queued match first.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches_created"
@@ -103,6 +109,8 @@ class Match(models.Model):
     class Meta:
         ordering = ["-id"]
         verbose_name_plural = "matches"
+        # The claim's choice of the next match to play (services.claim): the queued ones by priority.
+        indexes = [models.Index(fields=["status", "priority", "created_by"], name="match_queue_order")]
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(status="finished") | models.Q(finished_at__isnull=False, replay__isnull=False),

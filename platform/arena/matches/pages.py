@@ -20,21 +20,20 @@ from arena.accounts.access import bots_with_private_access, match_visible, publi
 from arena.bots.models import Bot
 from arena.bots.pages import own_bot, render_bot_page
 from arena.core.live import event_stream
+from arena.core.budget import OverBudget
 from arena.core.pagination import ascii_number
-from arena.core.ratelimit import rate_limited, too_many_requests
-from arena.core.throttles import ChallengeThrottle
+from arena.core.ratelimit import too_many_requests
 from arena.variants.access import RulesSeen
 
 from . import services as match_services, spectating
 from .forms import ChallengeForm
 from .models import Match, MatchSeat
 from .replays import FINISHED_VIEW_SECONDS, finished_view, move_analysis, streams_analysis
-from .services import ChallengeError, TooManyInFlight
+from .services import ChallengeError
 
 
 @login_required
 @require_POST
-@rate_limited(ChallengeThrottle)
 def challenge(request, pk):
     bot = own_bot(request, pk)
     form = ChallengeForm(request.POST, bot=bot, user=request.user)
@@ -44,7 +43,7 @@ def challenge(request, pk):
     try:
         match = match_services.challenge(request.user, bot, list(form.cleaned_data["opponents"]),
                                          rated=form.cleaned_data["rated"], variant=form.cleaned_data["variant"])
-    except TooManyInFlight as exc:
+    except OverBudget as exc:
         return too_many_requests(request, str(exc), exc.retry_after)
     except ChallengeError as exc:
         # Refused as the API refuses it (400), on the bot's page with the reason.

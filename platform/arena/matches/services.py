@@ -39,14 +39,14 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Count, Max, Min, Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 from games import ConfigError, get_game
 
 from arena.accounts.access import attends
-from arena.core import live
-from arena.core.errors import Invalid, NotAllowed, TooMany
-from arena.core.queue import publish_on_commit
+from arena.core import budget, live
+from arena.core.errors import Invalid, NotAllowed
+from arena.core.queue import Priority, publish_on_commit
 from arena.bots.models import Bot, BotVersion
 
 from . import runner, spectating
@@ -63,13 +63,6 @@ class ChallengeError(Invalid):
 
 class ChallengeNotAllowed(ChallengeError, NotAllowed):
     """A challenge with a bot that is not the user's (403)."""
-
-
-class TooManyInFlight(ChallengeError, TooMany):
-    """The user already has the most challenges queued or running at once (answered 429, not 400)."""
-
-    # What a student over the limit is told to wait: a typical match takes well under a minute.
-    retry_after = 30
 
 
 # --- creating matches ---------------------------------------------------------------------------------
@@ -96,7 +89,8 @@ def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, creat
         seated = bots[shift:] + bots[:shift]
         match = Match.objects.create(
             game=game, config=config or {}, variant=variant, seed=seed, purpose=purpose, rated=rated,
-            created_by=created_by, deadline=dispatch_deadline(), spectator_delay=spectator_delay,
+            created_by=created_by, priority=priority_of(purpose, created_by), deadline=dispatch_deadline(),
+            spectator_delay=spectator_delay,
         )
         MatchSeat.objects.bulk_create(
             MatchSeat(match=match, seat=number, bot=bot,
@@ -130,10 +124,11 @@ def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None
             raise ChallengeError(f"{each} has no version that passed validation yet")
     if variant is not None:
         _check_variant(user, variant, game, len(everyone), rated)
-    _check_in_flight(user)
-    challenge_requested.send(sender=Match, user=user, bots=everyone, rated=rated, variant=variant)
-    return create_match(bot.game, everyone, purpose=Match.Purpose.CHALLENGE, rated=rated, created_by=user,
-                        variant=variant)
+    with transaction.atomic():
+        budget.admit(user, what="this challenge")
+        challenge_requested.send(sender=Match, user=user, bots=everyone, rated=rated, variant=variant)
+        return create_match(bot.game, everyone, purpose=Match.Purpose.CHALLENGE, rated=rated, created_by=user,
+                            variant=variant)
 
 
 def seating(game, bot: Bot, others: list[Bot]) -> list[Bot]:
@@ -143,13 +138,28 @@ def seating(game, bot: Bot, others: list[Bot]) -> list[Bot]:
     return [bot, *others]
 
 
-def _check_in_flight(user) -> None:
-    limit = settings.ARENA_MAX_MATCHES_IN_FLIGHT
-    in_flight = Match.objects.filter(created_by=user, purpose=Match.Purpose.CHALLENGE,
-                                     status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).count()
-    if in_flight >= limit:
-        raise TooManyInFlight(f"you already have {in_flight} challenges queued or running, the most at once "
-                              f"({limit}): wait until one finishes")
+def priority_of(purpose: str, created_by) -> Priority:
+    """The queue's priority of a match: the platform's grading runs and tournaments by their purpose, the
+    rest by whose it is (a challenge or validation of staff, or of a student)."""
+    if purpose == Match.Purpose.GRADING:
+        return Priority.GRADING
+    if purpose == Match.Purpose.TOURNAMENT:
+        return Priority.TOURNAMENT
+    return Priority.STAFF if budget.is_staff(created_by) else Priority.STUDENT
+
+
+class MatchWork:
+    """The matches people start, for their budget (arena.core.budget): challenges and validations."""
+
+    PEOPLES = (Match.Purpose.CHALLENGE, Match.Purpose.VALIDATION)
+
+    def in_flight(self, user_id: int) -> int:
+        return Match.objects.filter(created_by_id=user_id, purpose__in=self.PEOPLES,
+                                    status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).count()
+
+    def started_since(self, user_id: int, since) -> list:
+        return list(Match.objects.filter(created_by_id=user_id, purpose__in=self.PEOPLES, created_at__gte=since)
+                    .values_list("created_at", flat=True))
 
 
 def _check_variant(user, variant, game, players: int, rated: bool) -> None:
@@ -175,7 +185,8 @@ def dispatch(match: Match, *, again: bool = False, passes: int = 0) -> None:
     (its worker died, its message was lost, an operator re-queued it, it was passed over `passes` times
     for its bots' containers: see claim), ahead of the matches queued after it: its queue position counts
     by age."""
-    publish_on_commit("matches.tasks.run_match", match.pk, *([passes] if passes else []), ahead=again)
+    publish_on_commit("matches.tasks.run_match", match.pk, *([passes] if passes else []), ahead=again,
+                      priority=Priority(match.priority))
 
 
 # --- running matches ----------------------------------------------------------------------------------
@@ -203,10 +214,10 @@ class Busy:
 
 
 # A queued match whose bots' warm containers on this host are all in other matches is passed over, at most
-# this many times in all, for the oldest queued match whose bots' are not (its message sent again ahead of
-# the queue: the next free worker process takes it), or waits for them (matches.tasks.run_match, each wait
-# a pass): the match playing them ends within a match or two of the other process's, and a match is never
-# deferred for ever.
+# this many times in all, for the most urgent then oldest queued match whose bots' are not, never one of a
+# less urgent priority (its message sent again ahead of the queue: the next free worker process takes it),
+# or waits for them (matches.tasks.run_match, each wait a pass): the match playing them ends within a match
+# or two of the other process's, and a match is never deferred for ever.
 MAX_PASSES = 4
 # When no other queued match is free of them either, its worker waits for those matches to end at most as
 # long as starting containers takes on the host lately (runner.container_start_seconds: the seats' start
@@ -241,6 +252,12 @@ def claim(match_id: int, route: Route | None = None) -> Claim | Busy | float | N
             # keeps killing its worker (a poison match) stops here rather than being delivered forever.
             _set_aside(match, WORKER_LOST, now)
             return None
+        if route is not None and match.status == Match.Status.QUEUED:
+            chosen = _next_to_play(match, now)
+            if chosen.pk != match.pk:
+                log.info("match %s is played before match %s (its priority, or its owner's turn)", chosen.pk, match.pk)
+                dispatch(match, again=True, passes=route.passes)
+                match = chosen
         if route is not None and match.status == Match.Status.QUEUED and runner.routes_by_container(match):
             routed = _route(match, route, now)
             if isinstance(routed, Busy):
@@ -254,6 +271,56 @@ def claim(match_id: int, route: Route | None = None) -> Claim | Busy | float | N
         match.save(update_fields=["status", "claim", "attempts", "started_at", "deadline"])
         live.publish(spectating.topic(match.pk))
     return Claim(match, match.claim)
+
+
+def _next_to_play(match: Match, now) -> Match:
+    """The queued match the run task's message of queued `match` plays, locked: the database says what runs
+    next, whichever message woke the worker, so the broker's order is no more than a first cut.
+
+    The most urgent priority queued first (arena.core.queue.Priority): a grading run's games before a
+    tournament's, before the staff's work, before the students'; the platform's own in the order queued.
+    People's work goes round-robin between owners, not first come: the owner with the fewest matches
+    running, then the one whose last match started longest ago; each owner's own in the order queued (their
+    messages'). `match` itself unless another is due before it; its message is then sent again, ahead of
+    its class (claim), so every queued match keeps a message that plays it or one due before it."""
+    others = Match.objects.queued().exclude(pk=match.pk)
+    rivals = Q(priority__lt=match.priority)
+    if match.priority >= Priority.STAFF:
+        rivals |= Q(priority=match.priority) & ~Q(created_by=match.created_by)
+    top = others.filter(rivals).aggregate(top=Min("priority"))["top"]
+    if top is None:
+        return match
+    pool = Match.objects.queued().filter(priority=top).select_for_update(skip_locked=True, of=("self",))
+    if top < Priority.STAFF:  # the platform's own: in the order queued
+        return pool.order_by("pk").first() or match
+    owners = dict(Match.objects.queued().filter(priority=top).values_list("created_by").annotate(first=Min("pk")))
+    if match.priority == top:
+        owners[match.created_by_id] = match.pk  # its owner's turn plays this match: their messages' order
+    for owner in sorted(owners, key=_owner_turns(owners, now).__getitem__):
+        if owner == match.created_by_id and match.priority == top:
+            return match
+        chosen = pool.filter(created_by=owner).order_by("pk").first()
+        if chosen is not None:  # (None: another worker is claiming that owner's first at this moment)
+            return chosen
+    return match
+
+
+# How far back an owner's last match start counts for their turn (older ones are all long ago alike).
+TURN_MEMORY = timedelta(hours=1)
+
+
+def _owner_turns(owners: dict, now) -> dict:
+    """The order in which `owners` ({owner id or None: their first queued match}) have their turn: fewest
+    matches running, then longest since their last match started, then the oldest queued match."""
+    whose = Q(created_by__in=[owner for owner in owners if owner is not None])
+    if None in owners:
+        whose |= Q(created_by__isnull=True)
+    running = dict(Match.objects.filter(whose, status=Match.Status.RUNNING).values_list("created_by")
+                   .annotate(count=Count("pk")))
+    started = dict(Match.objects.filter(whose, started_at__gte=now - TURN_MEMORY).values_list("created_by")
+                   .annotate(last=Max("started_at")))
+    long_ago = now - TURN_MEMORY
+    return {owner: (running.get(owner, 0), started.get(owner, long_ago), first) for owner, first in owners.items()}
 
 
 def _route(match: Match, route: Route, now) -> Match | Busy:
@@ -280,8 +347,11 @@ def _route(match: Match, route: Route, now) -> Match | Busy:
     if not held_mine:
         return match
     if route.passes < MAX_PASSES:
+        # Never one of a less urgent priority (_next_to_play): a student's burst does not overtake the staff's
+        # or the platform's match waiting for its containers.
         other = (Match.objects.queued().exclude(pk=match.pk).exclude(seats__version__in=held.keys())
-                 .select_for_update(skip_locked=True, of=("self",)).order_by("pk").first())
+                 .filter(priority__lte=match.priority)
+                 .select_for_update(skip_locked=True, of=("self",)).order_by("priority", "pk").first())
         if other is not None:
             log.info("match %s: its bots' containers are in matches; match %s is played first", match.pk, other.pk)
             dispatch(match, again=True, passes=route.passes + 1)

@@ -31,7 +31,9 @@ def run_match(self, match_id: int, passes: int = 0) -> None:
         except TRANSIENT_ERRORS:
             ended = False  # (the claim that follows retries the database)
         passes += 1
-        claimed = _claim(self, match_id, services.Route(passes, wait=ended and passes < services.MAX_PASSES))
+        # The match the claim chose for this message (services._next_to_play: a more urgent one, whose
+        # message's own match was sent again) is the one it waited for.
+        claimed = _claim(self, claimed.match_id, services.Route(passes, wait=ended and passes < services.MAX_PASSES))
     if isinstance(claimed, float):
         # Another attempt holds the match: come back at its deadline, when it is presumed lost if still running.
         raise self.retry(countdown=claimed + 1)

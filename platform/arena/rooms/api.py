@@ -19,6 +19,7 @@ class RoomViewSet(viewsets.GenericViewSet):
     and are paired round by round."""
 
     serializer_class = serializers.RoomSerializer
+    budget_actions = ("start",)  # a round's games against the room's bot draw from the staff's budget: 429
     lookup_value_regex = r"[0-9]{1,19}"
 
     def get_queryset(self):

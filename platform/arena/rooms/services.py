@@ -18,7 +18,7 @@ from games.tournament.pairing_room import Pairing, builtin_games, meetings, pair
 
 from arena.accounts.access import attends, plays_in_rooms, runs_rooms
 from arena.bots.models import Bot
-from arena.core import live
+from arena.core import budget, live
 from arena.core.api import MAX_ID
 from arena.core.errors import Conflict, Invalid, NotAllowed, NotFound
 from arena.tables import services as tables
@@ -142,6 +142,11 @@ def start_round(user, room: Room) -> list[RoomGame]:
     every pair's first game opens at a table; the second opens when the first ends (game_over)."""
     with transaction.atomic():
         games = _pair_next_round(user, room)
+        # The games against the room's bot start the sandbox: the whole round's are drawn from the staff's
+        # budget for bot work now (OverBudget, the round not started, past it), so a pair's second game
+        # never meets a refusal when its first ends.
+        budget.admit(user, starts=sum(game.builtin_seat is not None for game in games), holds=0,
+                     what="this round's games against the room's bot")
         for game in games:
             if game.leg == 1:
                 _open_table(game)
@@ -202,7 +207,8 @@ def _open_table(game: RoomGame) -> None:
              for user in (game.first, game.second)]
     game.table = tables.open_table(room.opened_by or AnonymousUser(), room.game, seats, config=room.config,
                                    move_seconds=room.move_seconds, course=room.course,
-                                   tag=f"{room.topic}:round:{game.round}:pair:{game.pair}:game:{game.leg}")
+                                   tag=f"{room.topic}:round:{game.round}:pair:{game.pair}:game:{game.leg}",
+                                   admitted=True)  # with its round (start_round)
     game.save(update_fields=["table"])
     gone = set(RoomMember.objects.filter(room=room, present=False).values_list("user_id", flat=True))
     for user in (game.first, game.second):

@@ -16,6 +16,7 @@ class TableViewSet(viewsets.GenericViewSet):
     only watch (you opened it for others, or staff or take its course), the public view."""
 
     serializer_class = serializers.TableSerializer
+    budget_actions = ("create",)  # a table with bots draws from the opener's budget for bot work: 429
     lookup_value_regex = r"[0-9]{1,19}"
 
     def get_queryset(self):

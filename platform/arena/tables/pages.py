@@ -13,6 +13,7 @@ from games.core import loads_json
 from games.table import DEFAULT_MOVE_SECONDS, check_move_seconds
 
 from arena.accounts.access import courses_seen_by, seatable_bots
+from arena.core.budget import OverBudget
 from arena.core.live import Snapshot, event_stream
 from arena.core.pagination import ascii_number
 from arena.bots.models import Bot
@@ -31,10 +32,12 @@ def play(request):
     """Open a table (the game first, then who plays each seat) and the list of your tables."""
     games = sorted(available_games().values(), key=lambda game: game.title)
     game = get_game(request.GET.get("game")) if request.GET.get("game") in available_games() else games[0]
-    error = None
+    error, over_budget = None, None
     if request.method == "POST":
         try:
             table = _open_from_form(request, game)
+        except OverBudget as exc:  # the form again, with when to come back (429, Retry-After)
+            error, over_budget = str(exc), exc
         except (Invalid, TableRefused) as exc:
             error = str(exc)
         else:
@@ -49,12 +52,15 @@ def play(request):
     seats = [{"number": number, "optional": number >= game.min_players,
               "chosen": request.POST.get(f"seat{number}", _default_seat(number, game.min_players, builtins))}
              for number in range(game.max_players)]
-    return render(request, "tables/play.html", {
+    response = render(request, "tables/play.html", {
         "games": games, "game": game, "options": options, "seats": seats, "error": error, "tables": mine,
         "move_seconds": request.POST.get("move_seconds", f"{DEFAULT_MOVE_SECONDS:g}"),
         "config": request.POST.get("config", ""), "defaults": json.dumps(game.default_config()),
         "courses": courses_seen_by(request.user).order_by("name"), "course": request.POST.get("course", ""),
-    }, status=400 if error else 200)
+    }, status=429 if over_budget else 400 if error else 200)
+    if over_budget:
+        response["Retry-After"] = str(max(1, round(over_budget.retry_after)))
+    return response
 
 
 def _default_seat(number: int, needed: int, builtins: list[Bot]) -> str:

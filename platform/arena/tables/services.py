@@ -36,10 +36,10 @@ from games.table import (DEFAULT_MOVE_SECONDS, Checkpoint, MoveTooLate, NotYourT
 from games.table import Table as GameTable
 
 from arena.accounts.access import may_seat_bot
-from arena.core import live
+from arena.core import budget, live
 from arena.core.api import MAX_ID
 from arena.core.errors import Conflict, Invalid, NotAllowed, NotFound
-from arena.core.queue import publish_on_commit
+from arena.core.queue import Priority, publish_on_commit
 
 from .models import Table, TableSeat, new_invitation_token
 from .signals import table_finished
@@ -88,14 +88,17 @@ class SeatChoice:
 
 def open_table(opener, game_name: str, seats: list[SeatChoice], *, config: dict | None = None,
                move_seconds: float | None = DEFAULT_MOVE_SECONDS, course=None, tag: str = "",
-               seed: int | None = None) -> Table:
+               seed: int | None = None, admitted: bool = False) -> Table:
     """A new table of `game_name` opened by `opener`, one seat per entry of `seats` in order.
 
     A bot must be one `opener` may seat (accounts.access.seatable_bots), else NotAllowed; people are seated
     as given (a page seats only its user; the pairing room seats the students it paired), each at most once.
     The table plays at once unless a seat waits for an invitation to be taken (`join`). `tag` marks who
     opened it (the pairing room's round), `course` whose staff and students may watch it. TableRefused for a game, count,
-    option or time per move the game refuses."""
+    option or time per move the game refuses.
+
+    A table with a bot seat draws from `opener`'s budget for bot work (arena.core.budget; OverBudget, 429,
+    past it) unless the caller `admitted` it already (a pairing room's round): see `admit`."""
     try:
         game = get_game(game_name)
     except KeyError:
@@ -127,6 +130,8 @@ def open_table(opener, game_name: str, seats: list[SeatChoice], *, config: dict 
         raise TableRefused(str(exc)) from None
     waiting = any(row.token for row in rows)
     with transaction.atomic():
+        if not admitted:
+            admit(opener, rows)
         table = Table.objects.create(
             game=game.name, config=game_table.state.config, seed=game_table.state.seed,
             move_seconds=game_table.move_seconds,
@@ -137,6 +142,27 @@ def open_table(opener, game_name: str, seats: list[SeatChoice], *, config: dict 
         TableSeat.objects.bulk_create(rows)
         _save(table, game_table)
     return table
+
+
+def admit(opener, rows: list[TableSeat]) -> None:
+    """Draw a new table's bot work from `opener`'s budget: a table with a bot seat counts one start in the
+    rate; one with no person at it also holds a place in flight until it ends (its bots play on without
+    pause). A person's table holds none: its bots decide once per move of that person, at their pace."""
+    if any(row.bot is not None for row in rows):
+        alone = not any(row.bot is None for row in rows)
+        budget.admit(opener, starts=1, holds=1 if alone else 0, what="a table of bots" if alone else "this table")
+
+
+class TableWork:
+    """The tables people open with bots, for their budget (see `admit`)."""
+
+    def in_flight(self, user_id: int) -> int:
+        return (Table.objects.filter(opened_by_id=user_id).exclude(status=Table.Status.FINISHED)
+                .exclude(seats__bot__isnull=True).count())
+
+    def started_since(self, user_id: int, since) -> list:
+        return list(Table.objects.filter(opened_by_id=user_id, created_at__gte=since, seats__bot__isnull=False)
+                    .distinct().values_list("created_at", flat=True))
 
 
 def _game_seat(row: TableSeat) -> Seat:
@@ -295,7 +321,9 @@ def _bot_on_move(game_table: GameTable) -> bool:
 
 
 def _send_bot_turn(table: Table) -> None:
-    publish_on_commit("tables.tasks.play_bot_turns", table.pk)
+    # At the priority of whose table it is: a pairing room's (its staff) or staff's before the students'.
+    staff = bool(table.tag) or budget.is_staff(table.opened_by)
+    publish_on_commit("tables.tasks.play_bot_turns", table.pk, priority=Priority.STAFF if staff else Priority.STUDENT)
 
 
 # --- the bots' decisions (run by tasks.play_bot_turns) ------------------------------------------------------

@@ -32,7 +32,7 @@ from games.tournament.series import GameRecord, SeriesPlan, SeriesScore
 from arena.accounts.access import entry_consent, teaches
 from arena.core.errors import Conflict, Invalid, NotAllowed
 from arena.core import live
-from arena.core.queue import publish_on_commit
+from arena.core.queue import Priority, publish_on_commit
 from arena.bots.models import Bot
 from arena.matches import batches
 from arena.matches import services as match_services
@@ -516,4 +516,4 @@ def on_match_finished(sender, match: Match, **kwargs) -> None:
         return
     series = Series.objects.filter(games__match=match).values_list("tournament_id", "pk").first()
     if series is not None:
-        publish_on_commit("tournaments.tasks.advance_tournament", *series)
+        publish_on_commit("tournaments.tasks.advance_tournament", *series, priority=Priority.TOURNAMENT)
