@@ -106,6 +106,15 @@ class RosterReport:
                 "unchanged": self.unchanged, "failed": self.failed}
 
 
+def _read_csv(reader: csv.DictReader, read):
+    """`read()` of the roster's reader, all of it before anything is imported: a line the csv module cannot
+    read (a field over its 128 KiB limit, a NUL byte) refuses the whole file, saying which line."""
+    try:
+        return read()
+    except csv.Error as exc:
+        raise PeopleError(f"line {reader.line_num + 1}: not readable as CSV ({exc})") from exc
+
+
 def import_roster(user, course: Course, text: str) -> RosterReport:
     """Enrol or invite the students of a roster CSV (header `student_id,email,name`; a row per student).
 
@@ -117,7 +126,7 @@ def import_roster(user, course: Course, text: str) -> RosterReport:
     """
     require_instructor(user, course)
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [name.strip().lower() for name in reader.fieldnames or []]
+    header = [name.strip().lower() for name in _read_csv(reader, lambda: reader.fieldnames) or []]
     missing = [column for column in ROSTER_COLUMNS if column not in header]
     if missing:
         raise PeopleError(f"the roster's first line must name the columns {', '.join(ROSTER_COLUMNS)} "
@@ -126,7 +135,7 @@ def import_roster(user, course: Course, text: str) -> RosterReport:
     report = RosterReport()
     seen_ids: dict[str, int] = {}
     seen_emails: dict[str, int] = {}
-    for line, row in enumerate(reader, start=2):
+    for line, row in enumerate(_read_csv(reader, lambda: list(reader)), start=2):
         values = {column: (row.get(column) or "").strip() for column in ROSTER_COLUMNS}
         try:
             _check_row(values, line, seen_ids, seen_emails)
