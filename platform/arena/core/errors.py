@@ -139,7 +139,9 @@ def permission_denied(request, exception=None):
 
 
 def page_not_found(request, exception=None):
-    return error_response(request, 404, _message_of(exception))
+    where = request.path if len(request.path) <= 200 else request.path[:200] + "…"
+    return error_response(request, 404, _message_of(exception)
+                          or f"There is nothing at {where}, or it is not yours to see.")
 
 
 def csrf_failure(request, reason=""):
