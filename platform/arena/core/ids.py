@@ -15,12 +15,12 @@ DB_ID_MAX = 2**63 - 1
 
 
 def is_db_id(value) -> bool:
-    """True for an int (or its decimal text) a key of the database can be."""
+    """True for an int (or its decimal text) a key of the database can be (0 too: an index, or nothing found)."""
     try:
         number = int(str(value), 10) if len(str(value)) <= 20 else None
     except ValueError:
         return False
-    return number is not None and 0 < number <= DB_ID_MAX
+    return number is not None and 0 <= number <= DB_ID_MAX
 
 
 class IdConverter:
