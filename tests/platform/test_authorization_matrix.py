@@ -284,6 +284,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "accounts:invitation": page(expect(ANY_REDIRECT)),
     "grading:people": page(COURSE_PAGE),
     "grading:upload_roster": post_only(STEER_PAGE),
+    "grading:resend_invitation": post_only(STEER_PAGE),  # the world has no invitation: refused on the page
     "grading:add_assistant": post_only(STEER_PAGE),
     "grading:add_instructor": post_only(STEER_PAGE),
     "grading:create_team": post_only(STEER_PAGE),
@@ -667,7 +668,7 @@ class World:
         values = {
             "number": self.version.number, "variant_pk": self.variant.pk,
             "entrant_pk": tournament.entrants.get(bot=self.bots["ada"]).pk,
-            "game": "endgame", "slug": "bot-protocol", "verb": objects.get("verb", "start"), "step": 0, "answer": objects.get("answer"),
+            "game": "endgame", "slug": "bot-protocol", "invitation_pk": 0, "verb": objects.get("verb", "start"), "step": 0, "answer": objects.get("answer"),
             "app_label": "bots", "url": "no-such-page/", "path": "core/arena.css",
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,

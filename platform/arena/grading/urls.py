@@ -23,6 +23,8 @@ urlpatterns = [
     path("join/<str:code>/", pages.join, name="join"),
     path("courses/<id:pk>/people/", pages.people, name="people"),
     path("courses/<id:pk>/people/roster/", pages.upload_roster, name="upload_roster"),
+    path("courses/<id:pk>/people/invitations/<id:invitation_pk>/resend/", pages.resend_invitation,
+         name="resend_invitation"),
     path("courses/<id:pk>/people/assistants/", pages.add_assistant, name="add_assistant"),
     path("courses/<id:pk>/people/instructors/", pages.add_instructor, name="add_instructor"),
     path("courses/<id:pk>/people/teams/", pages.create_team, name="create_team"),
