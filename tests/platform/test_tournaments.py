@@ -312,3 +312,13 @@ def test_heats_that_can_never_narrow_a_larger_field_are_refused_at_creation_not_
         "games_per_series": 2, "visibility": "live", "seeding": "rating", "spectator_delay": 0})
     assert response.status_code == 400 and "cannot narrow 4 entrants" in response.content.decode()
     assert not course.tournaments.exists()
+
+
+@pytest.mark.parametrize("format", ["round-robin", "single-elimination", "double-elimination", "swiss", "heats"])
+def test_a_cooperative_game_is_refused_with_what_to_use_instead(make_user, client, format):
+    course, instructor, _ = course_with_bots(make_user, "sorted", 0)
+    with pytest.raises(services.TournamentError, match=r"Sorted! is cooperative.*ladder.*team score"):
+        services.create_tournament(instructor, course, name="Team cup", game="sorted", format=format)
+    client.force_login(instructor)
+    form = client.get(f"/courses/{course.pk}/tournaments/").content.decode()
+    assert 'value="sorted"' not in form and 'value="endgame"' in form

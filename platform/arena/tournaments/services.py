@@ -72,6 +72,13 @@ def create_tournament(user, course, *, name: str, game: str, format: str, games_
         rules = get_game(game)
     except KeyError as exc:
         raise TournamentError(f"unknown game {game!r}") from exc
+    if rules.cooperative:
+        # Every format here ranks competitors by series won; a cooperative game's seats are one team that wins
+        # or loses together, so a bracket of them names a champion by seed (issue 42: Sorted! did).
+        raise TournamentError(
+            f"{rules.title} is cooperative: one bot plays the whole team, so no tournament format here can rank "
+            f"bots against each other. Compare them on the {rules.title} ladder (ranked by average team score), "
+            f"or grade them with an assignment whose rubric has the 'team score' part.")
     if variant is not None:
         if variant.course_id != course.pk or variant.game != game:
             raise TournamentError(f"{variant.name} is not a {game} variant of this course")
