@@ -21,6 +21,7 @@ COPY sandbox ./sandbox
 COPY platform ./platform
 # The game guides the site renders (arena/variants/game_docs.py) and their example bots: installed with it.
 COPY docs/bots ./docs/bots
+COPY docs/bot-protocol.md docs/tournaments.md docs/platform-api.md docs/operator-guide.md ./docs/
 # The whole platform as one installed package (arena with games and sandbox; templates, static files,
 # migrations and the guides included): no path of its own, and `arena-admin` runs its commands anywhere.
 RUN pip install --no-cache-dir --disable-pip-version-check . gunicorn==23.0.0

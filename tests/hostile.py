@@ -109,3 +109,9 @@ hostile_json_texts = st.one_of(
     json_values.map(json.dumps),  # (NaN and Infinity as Python writes them)
     any_text,
 )
+
+
+# Ids as a person can send them in a URL, a form or a JSON body: past what a database key holds (SQLite raised
+# OverflowError at 2^63), negative, zero, not numbers, other scripts' digits, control characters, huge.
+HOSTILE_IDS: list = [2**63, 2**64, 10**30, -1, 0, -(2**63) - 1, "9999999999999999999", "1e999", "abc", "１２",
+                     "1\x00", "0x10", " 7 ", "9" * 5000, 1.5]

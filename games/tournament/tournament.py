@@ -99,3 +99,29 @@ class Tournament:
                 raise ValueError(f"the outcome of {key} must place and score exactly entrants {series.entrants}")
             if not series.drawable and len(set(outcome.placings.values())) < len(series.entrants):
                 raise ValueError(f"{key} cannot end with a shared place: {self.format} series are always decided")
+
+
+def smallest_field(format: str, largest: int, *, rounds: int | None = None, pod_size: int | None = None,
+                   advance: int | None = None, seats: tuple[str, int, int] | None = None) -> int:
+    """The fewest entrants these settings play; ValueError, saying why, unless they play every field from there
+    to `largest` (and, given `seats` = (game, fewest, most players), the game seats every table).
+
+    A format may need a field of some size (Swiss needs more entrants than rounds), but settings that play a
+    small field and not a larger one (heats with pods of 3 and 2 advancing: 3 entrants, never 4) can never be
+    trusted: they are refused before anyone enters, not at the start."""
+    smallest, refusal = None, None
+    for entrants in range(2, largest + 1):
+        try:
+            tournament = Tournament(format, entrants, rounds=rounds, pod_size=pod_size, advance=advance)
+            if seats is not None:
+                tournament.check_tables(*seats)
+        except ValueError as exc:
+            if smallest is not None:
+                raise ValueError(f"{exc} (these settings play {smallest} to {entrants - 1} entrants, "
+                                 f"not {entrants})") from exc
+            refusal = exc
+            continue
+        smallest = smallest or entrants
+    if smallest is None:
+        raise ValueError(f"these settings cannot run with any number of entrants: {refusal}")
+    return smallest

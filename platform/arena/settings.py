@@ -20,6 +20,10 @@ VAR_DIR = Path(os.environ.get("ARENA_VAR_DIR", (REPO_ROOT if IN_CHECKOUT else Pa
 # under <prefix>/share/arena/guides (pyproject.toml's data-files).
 ARENA_GUIDES_DIR = Path(os.environ.get("ARENA_GUIDES_DIR") or (
     REPO_ROOT / "docs" / "bots" if IN_CHECKOUT else Path(sys.prefix) / "share" / "arena" / "guides"))
+# The documents the site shows as its pages (the bot protocol, tournaments, the API guide, the operator guide):
+# docs/*.md, installed under <prefix>/share/arena/docs (arena/variants/game_docs.py, SITE_DOCS).
+ARENA_DOCS_DIR = Path(os.environ.get("ARENA_DOCS_DIR") or (
+    REPO_ROOT / "docs" if IN_CHECKOUT else Path(sys.prefix) / "share" / "arena" / "docs"))
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -128,6 +132,8 @@ SECRET_KEY = os.environ.get("SECRET_KEY") or generated_secret_key()
 ARENA_GRADING_SEED_SECRET = os.environ.get("ARENA_GRADING_SEED_SECRET") or SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# A refused form (an old tab, a session that ended) gets the site's error page, not Django's bare one.
+CSRF_FAILURE_VIEW = "arena.core.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -40,5 +40,8 @@ if settings.ARENA_SERVE_STATIC:
     # The embedded setup has no web server in front: Django serves the (small) static files itself.
     urlpatterns.append(re_path(r"^static/(?P<path>.*)$", serve, {"insecure": True}))
 
-# The 404 page is Django's view with core/templates/404.html; the 500 page keeps the site's header too.
-handler500 = "arena.core.pages.server_error"
+# Every error status is the site's page (or JSON under /api/), through arena.core.errors.
+handler400 = "arena.core.errors.bad_request"
+handler403 = "arena.core.errors.permission_denied"
+handler404 = "arena.core.errors.page_not_found"
+handler500 = "arena.core.errors.server_error"

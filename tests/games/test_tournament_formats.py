@@ -770,3 +770,26 @@ def test_swiss_at_its_round_limit_still_pairs_everybody_without_a_rematch(n, see
     assert len(met) == len(set(met))
     byes = [s.entrants[0] for s in listed if s.bye]
     assert len(byes) == len(set(byes)) == (max_rounds(n) if n % 2 else 0)
+
+
+@pytest.mark.parametrize(("pod_size", "advance"), [(3, 2), (4, 3), (6, 5)])
+def test_heats_settings_that_play_a_small_field_but_not_a_larger_one_are_refused(pod_size, advance):
+    from games.tournament.tournament import smallest_field
+
+    with pytest.raises(ValueError, match=f"pods of {pod_size} and {advance} advancing cannot narrow"):
+        smallest_field("heats", 64, pod_size=pod_size, advance=advance)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(FORMATS), st.integers(1, 12), st.integers(3, 6), st.integers(1, 5))
+def test_settings_accepted_play_every_field_from_their_smallest_to_the_largest(fmt, rounds, pod_size, advance):
+    from games.tournament.tournament import smallest_field
+
+    options = {"rounds": rounds} if fmt == "swiss" else {"pod_size": pod_size, "advance": advance} \
+        if fmt == "heats" else {}
+    try:
+        smallest = smallest_field(fmt, 40, **options)
+    except ValueError:
+        return
+    for entrants in range(smallest, 41):
+        Tournament(fmt, entrants, **options)  # none raises

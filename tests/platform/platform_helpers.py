@@ -133,3 +133,15 @@ def session_sandbox_containers(pids: list[int]) -> set[str]:
                 if local_owner_pid((row.get("Labels") or {}).get(OWNER_LABEL, "")) in pids}
     finally:
         client.close()
+
+
+def signed_in_page(chromium, url: str, user, viewport: dict | None = None):
+    """A new page of `chromium` with `user` signed in by the sign-in form (their password is the fixtures')."""
+    page = chromium.new_page(viewport=viewport or {"width": 1280, "height": 900})
+    page.set_default_timeout(BROWSER_TIMEOUT_MS)
+    page.goto(f"{url}/accounts/login/")
+    page.fill("input[name=username]", user.username)
+    page.fill("input[name=password]", f"{user.username}-pass-1234")
+    page.click("button[type=submit]")
+    page.wait_for_url(lambda address: "/accounts/login/" not in address)
+    return page

@@ -284,6 +284,7 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "accounts:invitation": page(expect(ANY_REDIRECT)),
     "grading:people": page(COURSE_PAGE),
     "grading:upload_roster": post_only(STEER_PAGE),
+    "grading:resend_invitation": post_only(STEER_PAGE),  # the world has no invitation: refused on the page
     "grading:add_assistant": post_only(STEER_PAGE),
     "grading:add_instructor": post_only(STEER_PAGE),
     "grading:create_team": post_only(STEER_PAGE),
@@ -309,11 +310,12 @@ ROUTES: dict[str, Case | tuple[Case, ...]] = {
     "ratings:ladder": page(PUBLIC),
     "variants:game_guide": page(PUBLIC),
     "variants:game_example": page(PUBLIC),
+    "variants:doc": page(PUBLIC),  # the bot protocol (the operator guide is for staff: test_site_links)
     # The world's assignment has no starter code: 404 for all (test_game_guides downloads one that has).
     "grading:assignment_starter": page(expect(404, anonymous=LOGIN)),
     # Tournament pages.
     "tournaments:course": Case({"GET": COURSE_PAGE, "POST": expect(  # an empty form is shown again, with errors
-        403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=200, operator=200)}),
+        403, anonymous=LOGIN, outsider=404, other_instructor=404, instructor=400, operator=400)}),
     "tournaments:detail": running(GET=COURSE_PAGE, POST=COURSE_PAGE),
     "tournaments:live": running(GET=COURSE_PAGE, POST=COURSE_PAGE),
     "tournaments:add_entrant": (
@@ -666,7 +668,7 @@ class World:
         values = {
             "number": self.version.number, "variant_pk": self.variant.pk,
             "entrant_pk": tournament.entrants.get(bot=self.bots["ada"]).pk,
-            "game": "endgame", "verb": objects.get("verb", "start"), "step": 0, "answer": objects.get("answer"),
+            "game": "endgame", "slug": "bot-protocol", "invitation_pk": 0, "verb": objects.get("verb", "start"), "step": 0, "answer": objects.get("answer"),
             "app_label": "bots", "url": "no-such-page/", "path": "core/arena.css",
             "uidb64": "MQ", "token": "not-a-token",
             "id": self.users["ada"].pk,

@@ -68,7 +68,7 @@ def test_an_adjustment_of_1e308_is_refused(instructor_client, make_user):
 
 
 def test_a_server_error_under_the_api_is_json(client, settings):
-    from arena.core.pages import server_error
+    from arena.core.errors import server_error
 
     response = server_error(__import__("django.test", fromlist=["RequestFactory"]).RequestFactory().get("/api/x/"))
     assert response.status_code == 500 and json.loads(response.content)["detail"]

@@ -22,7 +22,7 @@ def test_every_game_has_a_public_guide_naming_its_rule_book_with_a_downloadable_
     page = client.get(f"/games/{game}/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert "<h2>Rule book</h2>" in html and "seed 00" not in html
+    assert '<h2 id="rule-book">Rule book</h2>' in html and "seed 00" not in html
     assert "legal_actions" in html, "the observation is explained"
     assert "<table>" in html and '<div class="table-scroll"><table>' in html, "tables rendered, in a scroll box"
 
@@ -43,7 +43,7 @@ def test_a_guide_is_sanitised_whatever_its_markdown_holds():
     html = game_docs.render_markdown("# Hi\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) "
                                      "<img src=x onerror=alert(1)> <a href=\"javascript:alert(2)\">y</a>\n\n| a |\n|---|\n| b |\n")
     assert "<script" not in html and "href=\"javascript" not in html and "onerror" not in html and "<img" not in html
-    assert "<h1>Hi</h1>" in html and "<td>b</td>" in html
+    assert '<h1 id="hi">Hi</h1>' in html and "<td>b</td>" in html
 
 
 def test_an_unknown_game_has_no_guide(client):

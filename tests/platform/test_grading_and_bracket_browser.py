@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from arena.grading import services as grading
 from grading_helpers import course_with_people
-from platform_helpers import BROWSER_TIMEOUT_MS, EXAMPLE_BOT
+from platform_helpers import EXAMPLE_BOT, signed_in_page as signed_in
 from tournament_helpers import LOOKAHEAD_BOT, accepted_bot, entered
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,17 +34,6 @@ def classroom(make_user):
     cup = entered(people["instructor"], course, [first, second, ben, cat], game="endgame",
                   format="double-elimination", games_per_series=2, name="Double cup")
     return {"assignment": assignment, "people": people, "cup": cup}
-
-
-def signed_in(chromium, url, user, viewport):
-    page = chromium.new_page(viewport=viewport)
-    page.set_default_timeout(BROWSER_TIMEOUT_MS)
-    page.goto(f"{url}/accounts/login/")
-    page.fill("input[name=username]", user.username)
-    page.fill("input[name=password]", f"{user.username}-pass-1234")
-    page.click("button[type=submit]")
-    page.wait_for_url(lambda address: "/accounts/login/" not in address)
-    return page
 
 
 def fits(page) -> bool:

@@ -160,6 +160,7 @@ def test_six_students_play_two_rounds_in_a_pairing_room(live_worker, classroom, 
 
     # The class is over: the room closes, and its pages' streams end with it.
     teacher.goto(room_url)
+    teacher.once("dialog", lambda dialog: dialog.accept())  # "Close the room?"
     teacher.click("#close-room")
     teacher.wait_for_selector("#room-controls:has-text('This room is closed')")
     for page in [*students.values(), leaver]:

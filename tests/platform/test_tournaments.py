@@ -299,3 +299,26 @@ def test_an_elimination_bracket_plays_up_to_the_held_series_and_the_page_button_
     assert response.status_code == 302
     tournament = play_out(tournament)
     assert tournament.status == Tournament.Status.FINISHED and tournament.series.count() == 3
+
+
+def test_heats_that_can_never_narrow_a_larger_field_are_refused_at_creation_not_at_the_start(make_user, client):
+    course, instructor, _ = course_with_bots(make_user, "crazyking", 0)
+    with pytest.raises(services.TournamentError, match=r"pods of 3 and 2 advancing cannot narrow 4 entrants"):
+        services.create_tournament(instructor, course, name="Heats", game="crazyking", format="heats",
+                                   players_per_game=3, advance=2)
+    client.force_login(instructor)
+    response = client.post(f"/courses/{course.pk}/tournaments/", {
+        "name": "Heats", "game": "crazyking", "format": "heats", "players_per_game": 3, "advance": 2,
+        "games_per_series": 2, "visibility": "live", "seeding": "rating", "spectator_delay": 0})
+    assert response.status_code == 400 and "cannot narrow 4 entrants" in response.content.decode()
+    assert not course.tournaments.exists()
+
+
+@pytest.mark.parametrize("format", ["round-robin", "single-elimination", "double-elimination", "swiss", "heats"])
+def test_a_cooperative_game_is_refused_with_what_to_use_instead(make_user, client, format):
+    course, instructor, _ = course_with_bots(make_user, "sorted", 0)
+    with pytest.raises(services.TournamentError, match=r"Sorted! is cooperative.*ladder.*team score"):
+        services.create_tournament(instructor, course, name="Team cup", game="sorted", format=format)
+    client.force_login(instructor)
+    form = client.get(f"/courses/{course.pk}/tournaments/").content.decode()
+    assert 'value="sorted"' not in form and 'value="endgame"' in form

@@ -20,7 +20,8 @@ from arena.core.errors import Conflict, Invalid
 from .access import NotAllowed, staffs, teaches
 from .identity import display_name
 from .mail import mail_on_commit, site_link
-from .models import Course, Invitation, RosterEntry, Team, new_invite_code, profile_of, validate_time_zone
+from .models import (Course, Invitation, RosterEntry, Team, new_invitation_token, new_invite_code, profile_of,
+                     validate_time_zone)
 
 ROSTER_COLUMNS = ("student_id", "email", "name")
 # The longest value of each column that the roster's records hold.
@@ -222,6 +223,21 @@ def _mail_invitation(inviter, invitation: Invitation) -> None:
 
 
 # --- invitations ----------------------------------------------------------------------------------------------
+
+def resend_invitation(user, course: Course, invitation_id: int) -> Invitation:
+    """Mail a pending invitation of `course` again, with a new link: the old link is dead from now on (a mail
+    that went astray, or to the wrong person, opens nothing)."""
+    require_instructor(user, course)
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().filter(course=course, pk=invitation_id).first()
+        if invitation is None or invitation.accepted_at is not None:
+            raise PeopleError("no pending invitation of this course to send again (it may have been accepted)")
+        invitation.token = new_invitation_token()
+        invitation.created_at = timezone.now()
+        invitation.save(update_fields=["token", "created_at"])
+        _mail_invitation(user, invitation)
+    return invitation
+
 
 def pending_invitation(token: str) -> Invitation:
     invitation = Invitation.objects.select_related("course").filter(token=token).first()

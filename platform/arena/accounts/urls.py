@@ -11,7 +11,7 @@ api_urlpatterns = [
     path("auth/register/", api.Register.as_view(), name="register"),
     path("auth/token/", api.ObtainToken.as_view(), name="token"),
     path("auth/tokens/", api.OwnTokens.as_view(), name="tokens"),
-    path("auth/tokens/<int:pk>/", api.OwnToken.as_view(), name="token-detail"),
+    path("auth/tokens/<id:pk>/", api.OwnToken.as_view(), name="token-detail"),
 ]
 
 app_name = "accounts"
@@ -20,11 +20,11 @@ urlpatterns = [
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/profile/confirm-again/", views.resend_confirmation, name="resend_confirmation"),
     path("accounts/tokens/", views.api_tokens, name="tokens"),
-    path("accounts/tokens/<int:pk>/revoke/", views.revoke_api_token, name="revoke_token"),
+    path("accounts/tokens/<id:pk>/revoke/", views.revoke_api_token, name="revoke_token"),
     path("accounts/confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
     path("register/", views.register, name="register"),
-    path("courses/<int:pk>/", views.course_page, name="course"),
+    path("courses/<id:pk>/", views.course_page, name="course"),
 ]
 
 # Django's account pages under their usual names (included without a namespace by arena/urls.py, under

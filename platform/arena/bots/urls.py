@@ -11,8 +11,8 @@ api_urlpatterns = [path("", include(router.urls))]
 app_name = "bots"
 urlpatterns = [
     path("bots/new/", pages.new_bot, name="new_bot"),
-    path("bots/<int:pk>/", pages.bot_page, name="bot"),
-    path("bots/<int:pk>/upload/", pages.upload, name="upload"),
-    path("bots/<int:pk>/versions/live/", pages.versions_live, name="versions_live"),
-    path("bots/<int:pk>/versions/<int:number>/code/", pages.version_code, name="version_code"),
+    path("bots/<id:pk>/", pages.bot_page, name="bot"),
+    path("bots/<id:pk>/upload/", pages.upload, name="upload"),
+    path("bots/<id:pk>/versions/live/", pages.versions_live, name="versions_live"),
+    path("bots/<id:pk>/versions/<id:number>/code/", pages.version_code, name="version_code"),
 ]

@@ -7,3 +7,10 @@ class CoreConfig(AppConfig):
 
     name = "arena.core"
     label = "core"
+
+    def ready(self):
+        from django.urls import register_converter
+
+        from .ids import IdConverter
+
+        register_converter(IdConverter, "id")  # every URL's ids: <id:pk> (arena.core.ids)

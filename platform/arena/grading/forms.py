@@ -4,6 +4,7 @@ from django.utils import timezone
 from games import available_games
 
 from arena.core.fields import MAX_POINTS
+from arena.core.ids import IdMultipleChoiceField
 from arena.bots.models import Bot
 from arena.variants.models import Variant
 
@@ -88,7 +89,7 @@ class AssistantForm(forms.Form):
 class TeamForm(forms.Form):
     takes_course = True
     name = forms.CharField(max_length=80)
-    members = forms.ModelMultipleChoiceField(queryset=get_user_model().objects.none())
+    members = IdMultipleChoiceField(queryset=get_user_model().objects.none())
 
     def __init__(self, *args, course, **kwargs):
         super().__init__(*args, **kwargs)

@@ -91,6 +91,16 @@ def _people_verb(request, pk, form_class, verb):
 
 @login_required
 @require_POST
+def resend_invitation(request, pk, invitation_pk):
+    def verb(course, data):
+        invitation = people_services.resend_invitation(request.user, course, invitation_pk)
+        messages.success(request, f"Invitation sent again to {invitation.email}, with a new link (the old one "
+                                  f"no longer works).")
+    return _people_verb(request, pk, None, verb)
+
+
+@login_required
+@require_POST
 def upload_roster(request, pk):
     def verb(course, data):
         text = data["file"].read().decode("utf-8", errors="replace")

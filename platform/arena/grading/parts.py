@@ -51,6 +51,14 @@ class Choice:
     values: list[tuple[str, str]]  # (value, as shown)
     default: str | None = None
 
+    def picked(self, params: dict) -> str | None:
+        """The value `params` pick (its default when they pick none), or None when they pick something not in
+        the list: a JSON list, object or number other than a listed id is no choice (and never a crash)."""
+        value = params.get(self.name) or self.default
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            return None
+        return str(value) if str(value) in dict(self.values) else None
+
 
 @dataclass(frozen=True)
 class GameNeed:
@@ -172,8 +180,8 @@ class PlaysBuiltin(PartType):
     def clean(self, assignment, params):
         super().clean(assignment, params)
         [opponents] = self.choices(assignment)
-        opponent = params.get("opponent") or opponents.default
-        if opponent not in dict(opponents.values):
+        opponent = opponents.picked(params)
+        if opponent is None:
             raise PartError(f"opponent must be a built-in bot of {assignment.game}: "
                             f"{', '.join(dict(opponents.values))}", "opponent")
         games = self.GAMES.read(params)
@@ -306,9 +314,10 @@ class TournamentPlacement(PartType):
     def clean(self, assignment, params):
         super().clean(assignment, params)
         [tournaments] = self.choices(assignment)
-        if str(params.get("tournament")) not in dict(tournaments.values):
+        tournament = tournaments.picked(params)
+        if tournament is None:
             raise PartError(f"tournament must be the id of a {assignment.game} tournament of this course", "tournament")
-        return {"tournament": int(params["tournament"])}
+        return {"tournament": int(tournament)}
 
     def describe(self, params):
         return f"placement in tournament {params['tournament']}"

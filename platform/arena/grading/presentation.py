@@ -11,7 +11,7 @@ from django.db.models import Sum
 from arena.accounts.identity import display_names
 from arena.accounts.models import RosterEntry
 from arena.core.downloads import spreadsheet_text
-from arena.bots.models import BotVersion
+from arena.bots.models import Bot, BotVersion
 from arena.matches.models import Match
 
 from . import charts
@@ -115,11 +115,29 @@ def _column(column: str):
     return SORT_COLUMNS.get(column)
 
 
-def failing_validation(table: list[dict]) -> list[Submission]:
-    """Submissions (of the dashboard's rows) with no version that counts: none passed validation in time.
-    A newer upload that failed does not matter while an older accepted one counts."""
-    return [row["submission"] for row in table if row["submission"] is not None
-            and row["submission"].withdrawn_at is None and row["counts"].version is None]
+def failing_validation(assignment: Assignment, table: list[dict]) -> list[dict]:
+    """The dashboard's rows with no version that counts: a submission none of whose versions passed validation
+    in time, or nobody's submission while every upload of the members' bots of the game was rejected (whose
+    only bot failed validation has nothing to submit). A newer upload that failed does not matter while an
+    older accepted one counts. Each: {"label", "bot" (the submitted or the rejected bot), "why"}."""
+    unsubmitted = {member.pk: row for row in table if row["submission"] is None or row["submission"].withdrawn_at
+                   for member in row["members"]}
+    rejected: dict[int, Bot] = {}
+    for bot in (Bot.objects.filter(owner__in=unsubmitted, game=assignment.game).exclude(
+            versions__status=BotVersion.Status.ACCEPTED).filter(versions__status=BotVersion.Status.REJECTED)
+            .distinct().order_by("pk")):
+        rejected.setdefault(bot.owner_id, bot)
+    failing = [{"label": row["label"], "bot": row["submission"].bot, "why": row["counts"].note}
+               for row in table if row["submission"] is not None and row["submission"].withdrawn_at is None
+               and row["counts"].version is None]
+    reported = set()
+    for owner, bot in rejected.items():
+        row = unsubmitted[owner]
+        if id(row) not in reported:
+            reported.add(id(row))
+            failing.append({"label": row["label"], "bot": bot,
+                            "why": "not submitted: every upload of this bot failed validation"})
+    return failing
 
 
 def dashboard(assignment: Assignment, sort: str = "name") -> dict:
@@ -133,7 +151,7 @@ def dashboard(assignment: Assignment, sort: str = "name") -> dict:
         "latest": latest, "graded": graded, "progress": progress(latest) if latest else None,
         "columns": columns, "rows": table, "maximum": maximum, "sort": sort,
         "missing": [row for row in table if row["submission"] is None or row["submission"].withdrawn_at],
-        "failing": failing_validation(table),
+        "failing": failing_validation(assignment, table),
         "histogram": charts.histogram([row["total"] for row in table if row["total"] is not None], maximum),
         "timeline": charts.timeline(uploads, assignment.opens_at, assignment.deadline),
     }

@@ -4,6 +4,7 @@ from rest_framework import serializers
 from arena.accounts.access import staffs
 from arena.accounts.models import Course, Team
 from arena.core.fields import JSONObjectField, points_field
+from arena.core.ids import id_field
 from arena.bots.models import Bot
 from arena.variants.models import Variant
 
@@ -69,7 +70,7 @@ class NewAssistantSerializer(serializers.Serializer):
 
 class NewTeamSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
-    members = serializers.ListField(child=serializers.IntegerField(), help_text="User ids of the course's students.")
+    members = serializers.ListField(child=id_field(), max_length=500, help_text="User ids of the course's students.")
 
 
 class RubricPartSerializer(serializers.ModelSerializer):

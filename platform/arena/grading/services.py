@@ -207,10 +207,11 @@ def graded_version(assignment: Assignment, bot: Bot) -> Graded:
     return counting_version(assignment, list(accepted))
 
 
-def counting_version(assignment: Assignment, accepted: list[BotVersion]) -> Graded:
+def counting_version(assignment: Assignment, accepted: list[BotVersion], now: datetime | None = None) -> Graded:
     """Of a bot's accepted versions, the one that counts: the newest uploaded by the deadline; failing that
     (late work), the newest uploaded before the late cut-off, with the days late (each started day counts).
-    Anything uploaded later never counts. Pure, so a page can decide for a whole class from one query."""
+    Anything uploaded later never counts. Pure but for `now` (what the note says of a version still to come),
+    so a page can decide for a whole class from one query."""
     newest_first = sorted(accepted, key=lambda v: (v.uploaded_at, v.number), reverse=True)
     on_time = next((v for v in newest_first if v.uploaded_at <= assignment.deadline), None)
     if on_time is not None:
@@ -219,7 +220,17 @@ def counting_version(assignment: Assignment, accepted: list[BotVersion]) -> Grad
         late = next((v for v in newest_first if v.uploaded_at <= assignment.closes_at), None)
         if late is not None:
             return Graded(late, late_days(assignment.deadline, late.uploaded_at), "late")
-    return Graded(None, 0, "no version that passed validation was uploaded in time")
+    return Graded(None, 0, _nothing_counts(assignment, now or timezone.now()))
+
+
+def _nothing_counts(assignment: Assignment, now: datetime) -> str:
+    """Why no version counts, in the words true at `now`: before the deadline nothing is late yet."""
+    if now <= assignment.deadline:
+        return "no version has passed validation yet"
+    if assignment.late_cutoff_days and now <= assignment.closes_at:
+        return "no version passed validation by the deadline; one that passes before the late cut-off counts, late"
+    return "no version that passed validation was uploaded by the deadline" + (
+        " or the late cut-off" if assignment.late_cutoff_days else "")
 
 
 def counting_versions(assignment: Assignment, bots: list[Bot]) -> dict[int, Graded]:

@@ -2,11 +2,12 @@ from django import forms
 from games import get_game
 
 from arena.bots.models import Bot
+from arena.core.ids import IdMultipleChoiceField
 from arena.variants.models import Variant
 
 
 class ChallengeForm(forms.Form):
-    opponents = forms.ModelMultipleChoiceField(queryset=Bot.objects.none(), widget=forms.SelectMultiple(attrs={"size": 6}))
+    opponents = IdMultipleChoiceField(queryset=Bot.objects.none(), widget=forms.SelectMultiple(attrs={"size": 6}))
     rated = forms.BooleanField(required=False, help_text="Rated matches change both bots' Elo ratings.")
     variant = forms.ModelChoiceField(
         queryset=Variant.objects.none(), required=False, empty_label="standard rules", label="Rules",

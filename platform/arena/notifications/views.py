@@ -2,6 +2,7 @@
 prefetch may send, changes nothing) marks read what the page showed; and the operators' outbox of the mail
 sent while no mail server is configured."""
 
+from django.core.paginator import Paginator
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
@@ -46,4 +47,6 @@ def outbox(request):
     holds other people's invitation and password links."""
     if not request.user.is_superuser:
         raise PermissionDenied("the outbox is the operators'")
-    return render(request, "notifications/outbox.html", {"mails": OutboxMail.objects.all()[:PAGE]})
+    # Every mail is kept and reachable, page by page (a page number that is not one gives the nearest page).
+    mails = Paginator(OutboxMail.objects.all(), PAGE).get_page(request.GET.get("page"))
+    return render(request, "notifications/outbox.html", {"mails": mails})

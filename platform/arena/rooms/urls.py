@@ -11,9 +11,9 @@ api_urlpatterns = [path("", include(router.urls))]
 
 app_name = "rooms"
 urlpatterns = [
-    path("courses/<int:pk>/rooms/new/", pages.open_room, name="open"),
-    path("rooms/<int:pk>/", pages.room_page, name="room"),
-    path("rooms/<int:pk>/events/", pages.room_events, name="events"),
-    path("rooms/<int:pk>/results.csv", pages.results_download, name="results"),
-    path("rooms/<int:pk>/<str:verb>/", pages.act, name="act"),
+    path("courses/<id:pk>/rooms/new/", pages.open_room, name="open"),
+    path("rooms/<id:pk>/", pages.room_page, name="room"),
+    path("rooms/<id:pk>/events/", pages.room_events, name="events"),
+    path("rooms/<id:pk>/results.csv", pages.results_download, name="results"),
+    path("rooms/<id:pk>/<str:verb>/", pages.act, name="act"),
 ]

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from arena.accounts.access import courses_seen_by, seatable_bots
 from arena.bots.models import Bot
+from arena.core.ids import id_field
 
 from .models import Table
 from .services import SeatChoice
@@ -23,7 +24,7 @@ SEAT_KINDS = {
 class SeatRequestSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=list(SEAT_KINDS.items()))
     builtin = serializers.CharField(required=False, max_length=40, help_text="for kind builtin: the bot's name")
-    bot = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1, help_text="for kind bot")
+    bot = id_field(required=False, help_text="for kind bot")
 
 
 class OpenTableSerializer(serializers.Serializer):
@@ -32,7 +33,7 @@ class OpenTableSerializer(serializers.Serializer):
     config = serializers.DictField(required=False, default=dict, help_text="the game's options (its defaults fill the rest)")
     move_seconds = serializers.FloatField(required=False, allow_null=True, default=DEFAULT_MOVE_SECONDS, min_value=1,
                                           max_value=MAX_MOVE_SECONDS, help_text="a person's time per move; null: no limit")
-    course = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**63 - 1,
+    course = id_field(required=False, allow_null=True,
                                       help_text="a course you take or teach: its staff and students may watch the table")
 
     def validate(self, data):

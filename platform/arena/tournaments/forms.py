@@ -29,7 +29,9 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args, course, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(name, game.title) for name, game in sorted(available_games().items())]
+        # A cooperative game has no format here (services.create_tournament says why, and what to use instead).
+        self.fields["game"].choices = [(name, game.title) for name, game in sorted(available_games().items())
+                                       if not game.cooperative]
         self.fields["variant"].queryset = course.variants.all()
 
     def cleaned_options(self) -> dict:

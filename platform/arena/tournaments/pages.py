@@ -49,8 +49,10 @@ def course_tournaments(request, pk):
                 return redirect("tournaments:detail", tournament.pk)
             except services.TournamentError as exc:
                 messages.error(request, str(exc))
+    # A refused form answers 400 (what it says is on the page, the fields kept).
     return render(request, "tournaments/course.html",
-                  {"course": course, "tournaments": tournaments, "form": form, "teaches": steer})
+                  {"course": course, "tournaments": tournaments, "form": form, "teaches": steer},
+                  status=400 if request.method == "POST" else 200)
 
 
 def _context(request, tournament: Tournament) -> dict:

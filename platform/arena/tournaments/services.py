@@ -27,6 +27,7 @@ from django.utils import timezone
 from games import ConfigError, get_game
 from games.tournament import Series as SeriesSpec
 from games.tournament import Tournament as Format
+from games.tournament.tournament import smallest_field
 from games.tournament.series import GameRecord, SeriesPlan, SeriesScore
 
 from arena.accounts.access import entry_consent, teaches
@@ -71,6 +72,13 @@ def create_tournament(user, course, *, name: str, game: str, format: str, games_
         rules = get_game(game)
     except KeyError as exc:
         raise TournamentError(f"unknown game {game!r}") from exc
+    if rules.cooperative:
+        # Every format here ranks competitors by series won; a cooperative game's seats are one team that wins
+        # or loses together, so a bracket of them names a champion by seed (issue 42: Sorted! did).
+        raise TournamentError(
+            f"{rules.title} is cooperative: one bot plays the whole team, so no tournament format here can rank "
+            f"bots against each other. Compare them on the {rules.title} ladder (ranked by average team score), "
+            f"or grade them with an assignment whose rubric has the 'team score' part.")
     if variant is not None:
         if variant.course_id != course.pk or variant.game != game:
             raise TournamentError(f"{variant.name} is not a {game} variant of this course")
@@ -107,21 +115,19 @@ def create_tournament(user, course, *, name: str, game: str, format: str, games_
     )
 
 
-# The largest field the options of a new tournament are checked for (any count from 2 to it will do).
+# The largest field a new tournament's options are checked against: every count from the smallest they play to it.
 CHECKED_ENTRANTS = 64
 
 
 def _check_format_options(rules, format: str, players_per_game: int, rounds: int | None, advance: int | None) -> None:
-    """The pure format code (as the offline CLI uses it) must accept the options for some number of entrants:
-    some, as a field of 4 may be impossible where one of 3 is not. Start checks the actual field again."""
-    refusals = []
-    for entrants in range(2, CHECKED_ENTRANTS + 1):
-        try:
-            _pure_format(format, entrants, frozenset(), rounds, players_per_game, advance, rules)
-            return
-        except ValueError as exc:
-            refusals.append(str(exc))
-    raise TournamentError(f"these settings cannot run with any number of entrants: {refusals[-1]}")
+    """The pure format code (as the offline CLI uses it) must accept the options for every field from the
+    smallest it plays to CHECKED_ENTRANTS (games.tournament.smallest_field); Start checks the actual field."""
+    try:
+        smallest_field(format, CHECKED_ENTRANTS, rounds=rounds, advance=advance,
+                       pod_size=players_per_game if format == Tournament.Format.HEATS else None,
+                       seats=(rules.title, rules.min_players, rules.max_players))
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from exc
 
 
 def _pure_format(format: str, entrants: int, withdrawn: frozenset, rounds, players_per_game, advance, rules) -> Format:

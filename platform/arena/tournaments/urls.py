@@ -12,12 +12,12 @@ api_urlpatterns = [path("", include(router.urls))]
 
 app_name = "tournaments"
 urlpatterns = [
-    path("courses/<int:pk>/tournaments/", pages.course_tournaments, name="course"),
-    path("tournaments/<int:pk>/", pages.detail, name="detail"),
-    path("tournaments/<int:pk>/live/", pages.live, name="live"),
-    path("tournaments/<int:pk>/entrants/", pages.add_entrant, name="add_entrant"),
-    path("tournaments/<int:pk>/entrants/course/", pages.add_course_bots, name="add_course_bots"),
-    path("tournaments/<int:pk>/entrants/<int:entrant_pk>/remove/", pages.remove_entrant, name="remove_entrant"),
-    path("tournaments/<int:pk>/<str:verb>/", pages.steer, name="steer"),
-    path("entries/<int:pk>/<str:answer>/", pages.answer_entry, name="answer_entry"),
+    path("courses/<id:pk>/tournaments/", pages.course_tournaments, name="course"),
+    path("tournaments/<id:pk>/", pages.detail, name="detail"),
+    path("tournaments/<id:pk>/live/", pages.live, name="live"),
+    path("tournaments/<id:pk>/entrants/", pages.add_entrant, name="add_entrant"),
+    path("tournaments/<id:pk>/entrants/course/", pages.add_course_bots, name="add_course_bots"),
+    path("tournaments/<id:pk>/entrants/<id:entrant_pk>/remove/", pages.remove_entrant, name="remove_entrant"),
+    path("tournaments/<id:pk>/<str:verb>/", pages.steer, name="steer"),
+    path("entries/<id:pk>/<str:answer>/", pages.answer_entry, name="answer_entry"),
 ]

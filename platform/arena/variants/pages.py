@@ -1,4 +1,5 @@
-"""The pages of the games on offer (their guides and example bots) and of the courses' variants."""
+"""The pages of the games on offer (their guides and example bots), of the site's other guides, and of the
+courses' variants."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -9,6 +10,7 @@ from games import get_game
 
 from arena.accounts.access import attended_course
 from arena.accounts.views import render_course_page
+from arena.core.errors import NotAllowed
 from arena.core.downloads import python_download
 from arena.grading.selectors import starters
 
@@ -29,6 +31,17 @@ def game_guide(request, game):
     return render(request, "variants/game_guide.html", {
         "guide": found, "starters": starters(request.user, game),
         "all_guides": [(name, get_game(name).title) for name in game_docs.games_with_guides()]})
+
+
+def site_doc(request, slug):
+    """One of the documents the site sends people to (game_docs.SITE_DOCS), as a page."""
+    try:
+        doc, html = game_docs.site_doc(slug)
+    except game_docs.NoGuide:
+        raise Http404("no such guide") from None
+    if doc.staff_only and not request.user.is_staff:
+        raise NotAllowed(f"{doc.title} is for the site's operators.")
+    return render(request, "variants/site_doc.html", {"doc": doc, "html": html})
 
 
 def game_example(request, game):

@@ -14,6 +14,7 @@ app_name = "variants"
 urlpatterns = [
     path("games/<str:game>/", pages.game_guide, name="game_guide"),
     path("games/<str:game>/example.py", pages.game_example, name="game_example"),
-    path("courses/<int:pk>/variants/new/", pages.new_variant, name="new_variant"),
-    path("courses/<int:pk>/variants/<int:variant_pk>/delete/", pages.delete_variant, name="delete_variant"),
+    path("docs/<slug:slug>/", pages.site_doc, name="doc"),
+    path("courses/<id:pk>/variants/new/", pages.new_variant, name="new_variant"),
+    path("courses/<id:pk>/variants/<id:variant_pk>/delete/", pages.delete_variant, name="delete_variant"),
 ]
