@@ -17,6 +17,7 @@ import hypothesis
 import pytest
 
 import quick_tier
+from fixture_costs import FixtureCosts
 
 # Sprouts' solved positions (games/sprouts/store.py) go to a file of each test process's own, never to the
 # checkout's var/: a store warmed by `python -m games solve sprouts --warm` (scripts/setup starts it) would
@@ -61,6 +62,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(DatabaseFreeLongTestsFirst(), "arena-database-free-long-tests-first")
+    config.pluginmanager.register(FixtureCosts(), "arena-fixture-costs")  # the set-ups' report at the end
     if config.getoption("quick"):
         os.environ["DOCKER_HOST"] = NO_DOCKER_ENGINE  # inherited by the xdist workers and every subprocess
         # The property tests try a third of their examples (tests/quick_tier.py): those that name their count
