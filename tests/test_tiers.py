@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from once_per_run import once_per_run
+
 # A subprocess that collects the suite: the module starts first (tests/conftest.py).
 pytestmark = pytest.mark.long
 
@@ -51,11 +53,14 @@ SLOW = [
 
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory) -> dict:
-    report = tmp_path_factory.mktemp("tiers") / "quick.json"
-    run = subprocess.run([sys.executable, "-c", COLLECT, str(report)], cwd=ROOT, capture_output=True, text=True,
-                         timeout=300)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    return json.loads(report.read_text())
+    """The quick tier as collected, once in a run (tests/once_per_run.py): each collection of the whole suite
+    costs half a minute of CPU or more, and xdist spreads this module's tests over both workers."""
+    def collect(report: Path) -> None:
+        run = subprocess.run([sys.executable, "-c", COLLECT, str(report)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=300)
+        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+    return json.loads(once_per_run(tmp_path_factory, "quick-tier-collected.json", collect).read_text())
 
 
 @pytest.fixture(scope="module")

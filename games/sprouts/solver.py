@@ -459,19 +459,20 @@ def normal_wins(game: Game, heap: int = 0) -> bool:
     """
     if not game:
         return heap != 0
+    key = _store_key(game, misere=False, heap=heap)
+    known = STORE.get(key) if key else None
+    if known is not None:
+        return bool(known)
     if isinstance(game[0], bytes):  # the compiled core: the same search, in C
-        key = _store_key(game, misere=False, heap=heap)
-        known = STORE.get(key) if key else None
-        if known is not None:
-            return bool(known)
         wins = _core_search(fast.normal, game, heap)
-        if key:
-            STORE.put(key, int(wins))
-        return wins
-    *small, largest = sorted(game, key=lambda component: (_size(component), component))
-    for component in small:
-        heap ^= nimber(component)
-    return _wins_with_heap(largest, heap)
+    else:
+        *small, largest = sorted(game, key=lambda component: (_size(component), component))
+        for component in small:
+            heap ^= nimber(component)
+        wins = _wins_with_heap(largest, heap)
+    if key:
+        STORE.put(key, int(wins))
+    return wins
 
 
 def expanded() -> int:
@@ -716,8 +717,9 @@ def stored_outcome(game: Game, misere: bool, heap: int = 0) -> bool | None:
 
 def _store_key(game: Game, misere: bool, heap: int = 0) -> str | None:
     """The store's key for a whole game's outcome (misere_wins, normal_wins): only games of many lives are
-    kept, and in normal play only the compiled core's (the pure solver keeps its components' nimbers)."""
-    if sum(map(_lives, game)) < STORE_MIN_LIVES or not (misere or isinstance(game[0], bytes)):
+    kept. The pure solver keeps its components' nimbers too, but a game's outcome as well, as the core
+    does: a game whose small components' nimbers are not kept is then known without a search."""
+    if sum(map(_lives, game)) < STORE_MIN_LIVES:
         return None
     return f"misere {game!r}" if misere else f"normal {heap} {game!r}"
 

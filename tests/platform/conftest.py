@@ -16,8 +16,8 @@ from django.conf import settings
 from django.db import connection
 
 from arena.celery import app as celery_app
-from platform_helpers import (BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, database_url, stop_process,
-                              wait_for)
+from platform_helpers import (BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, database_url,
+                              end_streams_left_open, stop_process, wait_for)
 from required import IN_CI, require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,6 +59,15 @@ def live_server(live_server, django_db_setup):
 
     yield live_server
     assert live.stop_streams(timeout=30), "live streams still running after 30 s"
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    """A test of the session's live server leaves it as it found it: no stream of its own still running,
+    ended before its fixtures' teardown (a transactional test's flush) rather than in a later test."""
+    if "live_server" in getattr(item, "fixturenames", ()):
+        assert end_streams_left_open(), "live streams of this test still running 30 s after they were told to end"
+    return (yield)
 
 
 @pytest.fixture(scope="session")

@@ -145,3 +145,13 @@ def signed_in_page(chromium, url: str, user, viewport: dict | None = None):
     page.click("button[type=submit]")
     page.wait_for_url(lambda address: "/accounts/login/" not in address)
     return page
+
+def end_streams_left_open() -> bool:
+    """Ends the live streams the session's server still runs (their clients gone or not) and lets new ones
+    start: True once they have all ended. A stream whose client closed learns of it only at its next write
+    (a keepalive, up to ARENA_LIVE_KEEPALIVE_SECONDS later), and one of a test that set a long lifetime and
+    polling kept reading its snapshot five times a second meanwhile, through later tests and their flushes."""
+    from arena.core import live
+
+    ending, live.streams = live.streams, live._StreamCount()  # a stream leaves the count it entered
+    return ending.close_all(timeout=30)

@@ -9,7 +9,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
 from arena.core import live
-from platform_helpers import wait_for
+from platform_helpers import end_streams_left_open, wait_for
 from required import require
 from sse_client import READ_TIMEOUT, Stream
 from quick_tier import examples
@@ -189,3 +189,16 @@ def test_a_server_going_down_ends_its_streams_and_takes_no_new_one(wakeup, perso
     with Stream(stream_url(live_server, person)) as late:
         assert late.next_event()["data"]["version"] == 1
         assert late.next_event() is None
+
+
+def test_the_streams_a_test_leaves_open_end_before_the_next_one_and_new_ones_start(person, live_server):
+    """The session's server outlives each test: a stream whose client has gone runs on until its next write,
+    so tests/platform/conftest.py ends what a test left before its teardown, and the server takes streams again."""
+    left = Stream(stream_url(live_server, person))
+    assert left.next_event()["data"]["version"] == 1
+    left.close()  # the server's thread has not noticed: it writes nothing until a change or a keepalive
+    assert live.streams.open == 1
+    assert end_streams_left_open()
+    assert live.streams.open == 0
+    with Stream(stream_url(live_server, person)) as stream:  # new streams are served as before
+        assert stream.next_event()["data"]["version"] == 1
