@@ -59,6 +59,9 @@ class Match(models.Model):
         VALIDATION = "validation"
         TOURNAMENT = "tournament"
         GRADING = "grading"
+        # A rated match the platform chose for a ladder (ratings.matchmaking): the only way a student's bot
+        # plays rated outside a staff's tournament.
+        LADDER = "ladder"
 
     game = models.CharField(max_length=40)
     config = models.JSONField(default=dict, blank=True, help_text="Game options; the game's defaults fill the rest.")
