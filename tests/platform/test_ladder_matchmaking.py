@@ -2,6 +2,7 @@
 every seat count, behind grading and tournaments; and the farming attack of issue 43 changes no rating."""
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -168,3 +169,41 @@ def test_a_finished_ladder_match_moves_the_ladder_page_with_mu_sigma_and_provisi
     rating = Rating.objects.get(bot=strong)
     assert f"{rating.mu:.1f}" in page and f"{rating.sigma:.1f}" in page
     assert "Nobody chooses a rated opponent" in page
+
+
+@pytest.mark.django_db
+def test_a_bots_page_shows_its_head_to_head_per_opponent_version_with_links(client, make_user,
+                                                                            in_process_sandbox):
+    import hashlib
+
+    from arena.bots.models import BotVersion
+    from platform_helpers import EXAMPLE_BOT
+
+    ada, bob = make_user("ada"), make_user("bob")
+    mine, theirs = active_bot(ada), active_bot(bob, name="theirs", code=LOSER)
+    first = [play_now(services.challenge(ada, mine, [theirs])) for _ in range(2)]
+    BotVersion.objects.create(bot=theirs, number=2, filename="bot.py", code=EXAMPLE_BOT.decode(),
+                              size=len(EXAMPLE_BOT), sha256=hashlib.sha256(EXAMPLE_BOT).hexdigest(),
+                              status=BotVersion.Status.ACCEPTED)
+    second = play_now(services.challenge(ada, mine, [theirs]))
+    builtin = Bot.objects.builtin("endgame", "random")
+    rated = play_now(services.create_match("endgame", [mine, builtin], purpose=Match.Purpose.LADDER, rated=True))
+
+    client.force_login(make_user("viewer"))
+    page = client.get(f"/bots/{mine.pk}/").content.decode()
+    table = page[page.index('id="head-to-head"'):page.index("</table>", page.index('id="head-to-head"'))]
+    rows = table.split("<tr>")[2:]  # after the header
+    assert len(rows) == 3
+    v1 = next(row for row in rows if "bob/theirs" in row and "v1" in row)
+    assert numbers(v1) == [2, 0, 0, 0], "won 2, drawn 0, lost 0, rated 0: a crashing bot lost both"
+    assert all(f'href="/matches/{match.pk}/"' in v1 for match in first)
+    v2 = next(row for row in rows if "bob/theirs" in row and "v2" in row)
+    assert f'href="/matches/{second.pk}/"' in v2 and f'href="/matches/{first[0].pk}/"' not in v2
+    against_builtin = next(row for row in rows if "builtin:random" in row)
+    assert f'href="/matches/{rated.pk}/"' in against_builtin
+    assert sum(numbers(against_builtin)[:3]) == 1 and numbers(against_builtin)[3] == 1, "one game, rated"
+
+
+def numbers(row: str) -> list[int]:
+    """A head-to-head line's won, drawn, lost and rated counts."""
+    return [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', row)]
