@@ -598,8 +598,7 @@ class World:
                      "bob": accepted_bot(self.users["bob"], "endgame", "his", LOOKAHEAD_BOT)}
         self.version = self.bots["ada"].versions.get()
         with override_settings(ARENA_SANDBOX="none"):
-            self.match = play_now(match_services.challenge(self.users["ada"], self.bots["ada"], [self.bots["bob"]],
-                                                           rated=True))
+            self.match = play_now(match_services.challenge(self.users["ada"], self.bots["ada"], [self.bots["bob"]]))
         # ada's stderr in the match: what the private-material probes look for.
         self.match.seats.filter(bot=self.bots["ada"]).update(log=ADA_STDERR)
         deck = json.loads(STANDARD_DECK.read_text(encoding="utf-8"))
