@@ -187,3 +187,28 @@ def test_the_migration_numbers_the_rated_seats_recorded_before_it_as_the_ratings
     with connection.cursor() as cursor:
         cursor.execute(migration.NUMBER_RATED_SEATS)
     assert _rated_numbers() == expected
+
+
+@pytest.mark.django_db
+def test_the_migration_from_the_elo_ladder_replays_the_recorded_history_through_the_model():
+    """The data step of migration ratings 0002: from Elo values on the rows and seats (as the schema before
+    issue 43 holds them; mu and sigma at the defaults its AddField gives), the ratings and every seat's
+    before/after come out exactly as the model gives them, and recompute_ratings agrees."""
+    import importlib
+
+    from django.apps import apps
+
+    from arena.matches.models import MatchSeat
+    from arena.ratings.models import Rating
+
+    bots = recorded_history()
+    MatchSeat.objects.update(rating_before=1500.0, rating_after=1516.0, rated_number=1)  # Elo's figures
+    for bot in bots.values():
+        Rating.objects.create(bot=bot, mu=25.0, sigma=25 / 3, value=1516.0, played=9)
+    migration = importlib.import_module("arena.ratings.migrations.0002_skill_model")
+    migration.recompute_from_history(apps, None)
+    for label, (mu, sigma, value, played, wins, draws, losses) in EXPECTED.items():
+        rating = Rating.objects.get(bot=bots[label])
+        assert (rating.mu, rating.sigma, rating.value) == pytest.approx((mu, sigma, value), abs=1e-9), label
+        assert (rating.played, rating.wins, rating.draws, rating.losses) == (played, wins, draws, losses), label
+    call_command("recompute_ratings")  # the seats' before/after and numbers agree too
