@@ -113,7 +113,7 @@ def test_a_cooperative_game_reads_as_a_team_no_elo_and_its_score_beside_the_perf
     client.force_login(alice)
     bot_page = client.get(f"/bots/{mine.pk}/").content.decode()
     assert "Rating history" not in bot_page and 'name="rated"' not in bot_page and "rating-chart" not in bot_page
-    assert "no Elo, so no rated matches" in bot_page and "perfect is 0" in bot_page
+    assert "A challenge is practice" in bot_page and "perfect is 0" in bot_page
     replay = client.get(f"/matches/{match.pk}/replay/").content.decode()
     assert "Points lost against optimal play" not in replay
     assert "Team score" in replay and "perfect is 0" in replay
