@@ -300,6 +300,8 @@ CELERY_BEAT_SCHEDULE = {
     "resume-tournaments": {"task": "tournaments.tasks.resume_tournaments", "schedule": 60.0},
     "resume-grading-runs": {"task": "grading.tasks.resume_grading_runs", "schedule": 60.0},
     "resume-tables": {"task": "tables.tasks.resume_tables", "schedule": 60.0},
+    # The ladders' rated matches, ARENA_LADDER_MATCHES_PER_MINUTE of them a minute (ratings/matchmaking.py).
+    "ladder-matchmaking": {"task": "ratings.tasks.play_ladder_matches", "schedule": 60.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
@@ -329,11 +331,20 @@ ARENA_MATCH_DEADLINE_SECONDS = int(os.environ.get("ARENA_MATCH_DEADLINE_SECONDS"
 ARENA_MATCH_MAX_ATTEMPTS = max(1, int(os.environ.get("ARENA_MATCH_MAX_ATTEMPTS", "3")))
 # Validation: a short match of a new version against this built-in bot.
 ARENA_VALIDATION_OPPONENT = os.environ.get("ARENA_VALIDATION_OPPONENT", "random")
-# Elo: documented in docs/operator-guide.md.
-ARENA_ELO_INITIAL = float(os.environ.get("ARENA_ELO_INITIAL", "1500"))
-ARENA_ELO_K = float(os.environ.get("ARENA_ELO_K", "32"))
-# The ladder ranks a bot once it has played this many rated matches; until then its rating is provisional.
-ARENA_PROVISIONAL_GAMES = int(os.environ.get("ARENA_PROVISIONAL_GAMES", "5"))
+# --- Ratings (docs/operator-guide.md, Ratings) ----------------------------------------------------------------
+# The ladder's skill model (ratings/skill.py: Weng-Lin, OpenSkill Plackett-Luce): a new bot's mu and sigma, and
+# k of the conservative estimate mu - k sigma the ladder orders by.
+ARENA_RATING_MU = float(os.environ.get("ARENA_RATING_MU", "25"))
+ARENA_RATING_SIGMA = float(os.environ.get("ARENA_RATING_SIGMA", str(25 / 3)))
+ARENA_RATING_K = float(os.environ.get("ARENA_RATING_K", "3"))
+# A bot is provisional (listed apart, unranked) while its sigma is above this (about 12 two-seat matches).
+ARENA_PROVISIONAL_SIGMA = float(os.environ.get("ARENA_PROVISIONAL_SIGMA", "6"))
+# Matchmaking (ratings/matchmaking.py): rated matches the platform starts per minute across all ladders, the
+# operator's throttle on the workers' time (0 stops it); a ladder's own matches queued or running at once.
+ARENA_LADDER_MATCHES_PER_MINUTE = int(os.environ.get("ARENA_LADDER_MATCHES_PER_MINUTE", "6"))
+ARENA_LADDER_MAX_IN_FLIGHT = int(os.environ.get("ARENA_LADDER_MAX_IN_FLIGHT", "4"))
+# An active version this young (hours) is "new" and chosen sooner.
+ARENA_LADDER_NEW_VERSION_HOURS = float(os.environ.get("ARENA_LADDER_NEW_VERSION_HOURS", "24"))
 # Mail (confirmations, invitations, password resets, notifications): SMTP in production, see email_from_url.
 globals().update(email_from_url(os.environ.get("EMAIL_URL")))
 # Finished ladder challenges (standard rules) and their replays are open to visitors who are not signed in
@@ -421,11 +432,3 @@ ARENA_BUDGET = {
     "staff_rate": os.environ.get("ARENA_BUDGET_STAFF_RATE", "120/min"),
     "retry_seconds": int(os.environ.get("ARENA_BUDGET_RETRY_SECONDS", "30")),
 }
-# Rated-match rules that keep the ladder honest (stated on the ladder page): per pair of owners, and per bot
-# against the built-in bots, at most this many rated matches in any 24 hours.
-ARENA_RATED_PER_PAIR_PER_DAY = int(os.environ.get("ARENA_RATED_PER_PAIR_PER_DAY", "3"))
-ARENA_RATED_BUILTIN_PER_DAY = int(os.environ.get("ARENA_RATED_BUILTIN_PER_DAY", "3"))
-# A rated result against a less proven opponent (a newer account, or a provisional bot facing an established
-# one) moves the rating by this share of the Elo change (ratings/services.py weights).
-ARENA_NEW_ACCOUNT_DAYS = int(os.environ.get("ARENA_NEW_ACCOUNT_DAYS", "7"))
-ARENA_LESS_PROVEN_WEIGHT = float(os.environ.get("ARENA_LESS_PROVEN_WEIGHT", "0.25"))

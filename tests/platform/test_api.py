@@ -42,11 +42,11 @@ def test_lists_are_paginated(api_client, make_user):
 
 def test_ladder_ranks_by_rating_with_records_and_marks_provisional_bots_as_the_page_does(api_client, make_user,
                                                                                        settings):
-    settings.ARENA_PROVISIONAL_GAMES = 2
+    settings.ARENA_PROVISIONAL_SIGMA = 8.0  # out of provisional after two matches (sigma starts at 8.33)
     api_client.force_authenticate(make_user("viewer"))
     optimal, random_bot = Bot.objects.builtin("endgame", "optimal"), Bot.objects.builtin("endgame", "random")
     for _ in range(2):
-        play_now(services.create_match("endgame", [optimal, random_bot], purpose="challenge", rated=True))
+        play_now(services.create_match("endgame", [optimal, random_bot], purpose="ladder", rated=True))
     rows = api_client.get("/api/ladder/endgame/").json()["results"]
     # Every active bot is listed: the two that played enough rated matches ranked, best rating first; then the
     # provisional ones (never played), unranked, as the ladder page lists them apart.
@@ -54,11 +54,13 @@ def test_ladder_ranks_by_rating_with_records_and_marks_provisional_bots_as_the_p
     assert [row["provisional"] for row in rows] == [False, False] + [True] * (len(rows) - 2)
     assert {row["bot"]["label"] for row in rows[:2]} == {"builtin:optimal", "builtin:random"}
     assert rows[0]["rating"] >= rows[1]["rating"]
+    assert all(row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"]) for row in rows)
     by_label = {row["bot"]["label"]: row for row in rows}
     for label in ("builtin:optimal", "builtin:random"):
         row = by_label[label]
         assert row["played"] == row["wins"] + row["draws"] + row["losses"] == 2
-    assert by_label["builtin:greedy"]["played"] == 0 and by_label["builtin:greedy"]["rating"] == 1500
+    greedy = by_label["builtin:greedy"]
+    assert greedy["played"] == 0 and (greedy["mu"], greedy["rating"]) == pytest.approx((25, 0))
     assert len(api_client.get(f"/api/bots/{optimal.pk}/ratings/").json()) == 2
 
 

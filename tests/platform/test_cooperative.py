@@ -1,5 +1,5 @@
-"""A cooperative game on the platform (Sorted!): one bot fills the team, validation, and a ladder by
-average team score instead of Elo."""
+"""A cooperative game on the platform (Sorted!): one bot fills the team, validation, and a ladder that rates
+each rated match as the team's result against the game's exact optimum (ratings/skill.py)."""
 
 import pytest
 
@@ -14,44 +14,44 @@ pytestmark = pytest.mark.django_db
 EXAMPLE = open("docs/bots/examples/sorted_example.py").read()
 
 
-def test_one_bot_plays_every_seat_of_a_sorted_team_and_the_ladder_ranks_by_average_score(
+def test_one_bot_plays_every_seat_of_a_sorted_team_and_the_ladder_rates_the_team_against_the_optimum(
         make_user, api_client, client, in_process_sandbox):
     alice = make_user("alice")
     mine = accepted_bot(alice, "sorted", "team", EXAMPLE)
-    match = play_now(services.challenge(alice, mine, [], rated=False))
+    match = play_now(services.challenge(alice, mine, []))
     assert match.status == Match.Status.FINISHED, match.error
     assert [seat.bot_id for seat in match.seats.order_by("seat")] == [mine.pk] * 4
     scores = {seat.score for seat in match.seats.all()}
     assert len(scores) == 1, "every seat gets the team's score"
+    assert not match.rated and not match.seats.filter(rating_after__isnull=False).exists(), "practice is unrated"
 
-    with pytest.raises(services.ChallengeError, match="never rated"):
-        services.challenge(alice, mine, [], rated=True)
     helper = Bot.objects.builtin("sorted", "helper")
     with pytest.raises(services.ChallengeError, match="each teammate"):
-        services.challenge(alice, mine, [helper, helper, helper], rated=False)
+        services.challenge(alice, mine, [helper, helper, helper])
     planners = [Bot.objects.builtin("sorted", "planner")]
     with pytest.raises(services.ChallengeError, match="played by 4 to 4"):
-        services.challenge(alice, mine, planners, rated=False)
+        services.challenge(alice, mine, planners)
 
-    # The built-in random team never sorts a deal: it scores the lost-game penalty, ranked below alice.
-    random_team = Bot.objects.builtin("sorted", "random")
-    lost = play_now(services.create_match("sorted", [random_team] * 4, purpose=Match.Purpose.CHALLENGE,
-                                          rated=False))
-    assert lost.winners == []
+    # Rated (as matchmaking seats them): the planner team sorts within a few turns of the fewest the deal
+    # allows and rises against the optimum's yardsticks; the random team never sorts a deal and falls.
+    planner, random_team = (Bot.objects.builtin("sorted", name) for name in ("planner", "random"))
+    won = play_now(services.create_match("sorted", [planner] * 4, purpose=Match.Purpose.LADDER, rated=True))
+    lost = play_now(services.create_match("sorted", [random_team] * 4, purpose=Match.Purpose.LADDER, rated=True))
+    assert won.seats.first().score < lost.seats.first().score and lost.winners == []
+    rated = [seat for seat in won.seats.order_by("seat")]
+    assert rated[0].rated_number == 1 and rated[0].rating_after > rated[0].rating_before
+    assert all(seat.rating_after is None for seat in rated[1:]), "a bot in several seats is rated once"
     api_client.force_authenticate(alice)
-    rows = api_client.get("/api/ladder/sorted/").json()["results"]
-    assert {row["measure"] for row in rows} == {"average-score"} and all(row["rating"] is None for row in rows)
-    ranked = [row for row in rows if row["rank"] is not None]
-    assert [row["bot"]["id"] for row in ranked] == [mine.pk, random_team.pk]
-    assert ranked[0]["average_score"] == scores.pop() < ranked[1]["average_score"]
-    assert ranked[0]["lower_is_better"] is True
-    assert all(row["rank"] is None and row["played"] == 0 for row in rows[2:]), "unplayed bots are not ranked"
-    assert not Match.objects.filter(seats__rating_after__isnull=False).exists()
+    rows = {row["bot"]["id"]: row for row in api_client.get("/api/ladder/sorted/").json()["results"]}
+    assert {row["measure"] for row in rows.values()} == {"team-skill"}
+    assert rows[planner.pk]["mu"] > rows[random_team.pk]["mu"] and rows[random_team.pk]["mu"] < 25
+    assert rows[planner.pk]["played"] == rows[random_team.pk]["losses"] == 1
+    assert rows[mine.pk]["played"] == 0 and rows[mine.pk]["provisional"], "practice left alice's bot unrated"
 
     client.force_login(alice)
     page = client.get("/ladder/sorted/").content.decode()
-    assert "Average team score" in page and "perfect is 0" in page and "lower is better" in page
-    assert "<th>Rating</th>" not in page
+    assert "exact optimum" in page
+    assert "&sigma;" in page
 
 
 def test_a_sorted_upload_is_validated_by_its_bot_playing_the_whole_team(make_user, in_process_sandbox):
@@ -113,7 +113,7 @@ def test_a_cooperative_game_reads_as_a_team_no_elo_and_its_score_beside_the_perf
     client.force_login(alice)
     bot_page = client.get(f"/bots/{mine.pk}/").content.decode()
     assert "Rating history" not in bot_page and 'name="rated"' not in bot_page and "rating-chart" not in bot_page
-    assert "no Elo, so no rated matches" in bot_page and "perfect is 0" in bot_page
+    assert "A challenge is practice" in bot_page and "perfect is 0" in bot_page
     replay = client.get(f"/matches/{match.pk}/replay/").content.decode()
     assert "Points lost against optimal play" not in replay
     assert "Team score" in replay and "perfect is 0" in replay

@@ -31,6 +31,15 @@ def test_demo_data_signs_in_with_the_readme_passwords_and_has_finished_matches(i
     assert {"endgame", "crazyking", "sortinggame", "sorted", "sprouts"} <= set(finished.values_list("game", flat=True))
     assert not Match.objects.exclude(status=Match.Status.FINISHED).exists()
     assert Variant.objects.filter(course__code="algo-demo", game="sortinggame").count() == 1
+    # Every rating comes from matches the platform chose: the ladders' (and the staff's rated cup).
+    rated = Match.objects.filter(rated=True)
+    assert set(rated.values_list("purpose", flat=True)) == {Match.Purpose.LADDER, Match.Purpose.TOURNAMENT}
+    assert not rated.filter(purpose=Match.Purpose.LADDER, created_by__isnull=False).exists()
+    assert {"endgame", "crazyking", "sortinggame", "sorted", "sprouts"} <= set(
+        rated.filter(purpose=Match.Purpose.LADDER).values_list("game", flat=True))
+    for game in ("crazyking", "sortinggame"):
+        ladder = Client().get(f"/ladder/{game}/").content.decode()
+        assert "&mu;" in ladder and "&sigma;" in ladder and 'id="provisional"' in ladder, game
     cup = Tournament.objects.get(course__code="algo-demo")
     assert cup.status == Tournament.Status.FINISHED and cup.champion is not None
     assert cup.series.filter(bracket="losers").exists(), "the demo shows a double-elimination bracket"

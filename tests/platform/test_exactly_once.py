@@ -89,7 +89,7 @@ def test_two_processes_delivering_at_the_same_moment_record_one_result_and_one_r
     for seat in match.seats.all():
         rating = Rating.objects.get(bot=seat.bot)
         assert rating.played == 1
-        assert seat.rating_before == settings.ARENA_ELO_INITIAL
+        assert seat.rating_before == pytest.approx(settings.ARENA_RATING_MU - 3 * settings.ARENA_RATING_SIGMA)
         assert rating.value == pytest.approx(seat.rating_after)
         assert seat.rating_after != seat.rating_before
     call_command("recompute_ratings")

@@ -32,7 +32,7 @@ def ladder_match(make_user, settings):
     ada, bob = make_user("ada"), make_user("bob")
     mine = accepted_bot(ada, "endgame", "mine", EXAMPLE_BOT.decode())
     his = accepted_bot(bob, "endgame", "his", LOOKAHEAD_BOT)
-    return play_now(match_services.challenge(ada, mine, [his], rated=True))
+    return play_now(match_services.create_match("endgame", [mine, his], purpose="ladder", rated=True))
 
 
 def test_home_says_what_arena_is_and_lists_the_latest_ladder_matches_to_anyone(ladder_match):

@@ -48,16 +48,26 @@ def test_register_upload_validate_challenge_replay_ladder(live_server, live_work
     ladder_before = {row["bot"]["id"]: row for row in ada.get("/api/ladder/endgame/")["results"]}
     assert ladder_before[bot["id"]]["played"] == 0
 
-    challenge = ada.post("/api/matches/", json={"bot": bot["id"], "opponents": [builtin["id"]], "rated": True})
-    assert challenge.status_code == 201, challenge.text
-    match_id = challenge.json()["id"]
+    refused = ada.post("/api/matches/", json={"bot": bot["id"], "opponents": [builtin["id"]], "rated": True})
+    assert refused.status_code == 400 and "challenges are unrated practice" in refused.text
+    practice = ada.post("/api/matches/", json={"bot": bot["id"], "opponents": [builtin["id"]]})
+    assert practice.status_code == 201, practice.text
+    wait_for(lambda: ada.get(f"/api/matches/{practice.json()['id']}/")["status"] in ("finished", "set_aside"),
+             120, "the challenge to finish")
+    # The ladder's match, as the platform's matchmaking would start it.
+    from arena.bots.models import Bot
+    from arena.matches import services as match_services
+    from arena.matches.models import Match
+
+    match_id = match_services.create_match("endgame", list(Bot.objects.filter(pk__in=[bot["id"], builtin["id"]])),
+                                           purpose=Match.Purpose.LADDER, rated=True).pk
     match = wait_for(lambda: (m := ada.get(f"/api/matches/{match_id}/"))["status"] in ("finished", "set_aside") and m,
-                     120, "the challenge to finish")
+                     120, "the ladder match to finish")
     assert match["status"] == "finished", match["error"]
     mine = next(seat for seat in match["seats"] if seat["bot"] == bot["id"])
     theirs = next(seat for seat in match["seats"] if seat["bot"] == builtin["id"])
     assert mine["status"] == "ok" and mine["log"] is not None
-    assert mine["rating_before"] == theirs["rating_before"] == 1500  # the documented initial rating
+    assert mine["rating_before"] == theirs["rating_before"] == 0  # the documented initial rating, mu - 3 sigma
 
     replay = ada.get(f"/api/matches/{match_id}/replay/")
     moves = [frame["event"] for frame in replay["frames"] if frame["event"]]

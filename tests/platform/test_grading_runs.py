@@ -243,8 +243,8 @@ def test_tournament_placement_and_elo_percentile_read_what_the_platform_recorded
                          format="round-robin", games_per_series=2)
     tournament_services.start(people["instructor"], tournament)
     play_out(tournament)
-    for name, value in (("ann", 1600), ("ben", 1500), ("cat", 1400)):
-        Rating.objects.create(bot=bots[name], value=value)
+    for name, mu in (("ann", 30), ("ben", 25), ("cat", 20)):
+        Rating.objects.create(bot=bots[name], mu=mu, sigma=5, value=mu - 15)
     assignment.rubric.all().delete()
     services.add_part(people["instructor"], assignment, "tournament", 10, {"tournament": tournament.pk})
     services.add_part(people["instructor"], assignment, "elo_percentile", 10)

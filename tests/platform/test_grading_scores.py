@@ -30,8 +30,8 @@ def test_the_late_penalty_takes_its_percent_per_day_down_to_nothing(days, factor
 
 
 def ladder_row(bot: int, owner: int, rating: float) -> LadderRow:
-    return LadderRow(rank=None, bot=LadderBot(bot, f"student{owner}/bot{bot}", owner), rating=rating, played=10,
-                     wins=5, draws=0, losses=5, provisional=False)
+    return LadderRow(rank=None, bot=LadderBot(bot, f"student{owner}/bot{bot}", owner), rating=rating,
+                     mu=rating + 15, sigma=5, played=10, wins=5, draws=0, losses=5, provisional=False)
 
 
 class Students:

@@ -54,7 +54,8 @@ def test_the_order_receivers_run_in_changes_nothing_a_user_sees(receiver_order, 
     for version in (good, slow, unlucky):
         play_now(version.validation_match)
     theirs = active_bot(bob, name="theirs")
-    rated = play_now(services.challenge(ada, bot, [theirs], rated=True))
+    practice = play_now(services.challenge(ada, bot, [theirs]))
+    rated = play_now(services.create_match("endgame", [bot, theirs], purpose=Match.Purpose.LADDER, rated=True))
 
     good.refresh_from_db(), slow.refresh_from_db(), unlucky.refresh_from_db()
     assert [good.status, slow.status, unlucky.status] == ["accepted", "rejected", "validating"]
@@ -62,7 +63,7 @@ def test_the_order_receivers_run_in_changes_nothing_a_user_sees(receiver_order, 
     assert texts[0] == "ada/mine v1 passed validation and is now active"
     assert texts[1].startswith("ada/mine v2 was rejected by validation: timeout")
     assert texts[2].startswith("ada/mine v3 could not be validated yet: the platform could not run validation")
-    assert texts[3].startswith(f"Match #{rated.pk} finished (") and len(texts) == 4
+    assert texts[3].startswith(f"Match #{practice.pk} finished (") and len(texts) == 4, "a ladder match is quiet"
     assert bob.notifications.get().text == texts[3]
     assert sorted(Rating.objects.values_list("played", flat=True)) == [1, 1]
     assert Match.objects.get(pk=rated.pk).seats.filter(rating_after__isnull=False).count() == 2

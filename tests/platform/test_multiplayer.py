@@ -18,17 +18,17 @@ MULTIPLAYER = sorted(name for name, game in available_games().items() if game.mi
 def test_a_three_seat_rated_match_is_recorded_and_replayed_per_seat(game, api_client, make_user):
     bots = [Bot.objects.builtin(game, name) for name in sorted(available_games()[game].builtin_bots())][:3]
     assert len(bots) == 3, f"{game} needs three built-in bots for this test"
-    match = play_now(services.create_match(game, bots, purpose=Match.Purpose.CHALLENGE, rated=True))
+    match = play_now(services.create_match(game, bots, purpose=Match.Purpose.LADDER, rated=True))
     assert match.status == Match.Status.FINISHED, match.error
 
     seats = list(match.seats.all())
     assert sorted(seat.seat for seat in seats) == [0, 1, 2]
     assert all(seat.status and seat.placing for seat in seats)
-    assert sum(seat.rating_after - seat.rating_before for seat in seats) == pytest.approx(0)
-    # Between equal ratings, every seat gains iff it placed better than the average of its opponents.
-    for seat in seats:
-        beaten = sum((seat.placing < other.placing) - (seat.placing > other.placing) for other in seats)
-        assert (seat.rating_after - seat.rating_before > 0) == (beaten > 0)
+    # One ranking of the whole table (Plackett-Luce): from equal ratings, a better placing never ends lower.
+    by_placing = sorted(seats, key=lambda seat: seat.placing)
+    for better, worse in zip(by_placing, by_placing[1:]):
+        assert better.rating_after >= worse.rating_after
+    assert by_placing[0].rating_after > by_placing[0].rating_before > by_placing[-1].rating_after
 
     api_client.force_authenticate(make_user("viewer"))
     full = api_client.get(f"/api/matches/{match.pk}/replay/").json()

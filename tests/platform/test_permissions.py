@@ -34,7 +34,7 @@ def world(make_user, api_client, in_process_sandbox):
                         format="multipart")
         bots[user.username] = Bot.objects.get(pk=bot_id)
         play_now(bots[user.username].versions.get().validation_match)
-    match = play_now(services.challenge(ada, bots["ada"], [bots["bob"]], rated=True))
+    match = play_now(services.challenge(ada, bots["ada"], [bots["bob"]]))
     api_client.force_authenticate(None)
     return {"ada": ada, "bob": bob, "teacher": teacher, "other_teacher": other_teacher, "bot": bots["ada"],
             "version": bots["ada"].versions.get(), "match": match}

@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from arena.bots.models import Bot
+from arena.ratings.models import Rating
 from arena.matches import services
 from platform_helpers import EXAMPLE_BOT, active_bot, play_now
 from sse_client import page_stream
@@ -47,18 +48,20 @@ def test_game_of_fixed_size_says_two_players(client):
 
 def _rated(bots, times):
     for _ in range(times):
-        play_now(services.create_match("endgame", bots, purpose="challenge", rated=True))
+        play_now(services.create_match("endgame", bots, purpose="ladder", rated=True))
 
 
-def test_ladder_ranks_only_bots_with_enough_rated_matches(client, settings):
-    settings.ARENA_PROVISIONAL_GAMES = 3
+def test_ladder_ranks_only_bots_sure_enough_of_their_rating(client, settings):
     optimal, random_bot, greedy = (Bot.objects.builtin("endgame", name) for name in ("optimal", "random", "greedy"))
     _rated([optimal, random_bot], 3)
-    _rated([greedy, optimal], 1)
+    _rated([greedy, random_bot], 1)
+    sigma = dict(Rating.objects.values_list("bot__builtin_name", "sigma"))
+    assert sigma["greedy"] > max(sigma["optimal"], sigma["random"]), "more matches, less uncertainty"
+    settings.ARENA_PROVISIONAL_SIGMA = (sigma["greedy"] + max(sigma["optimal"], sigma["random"])) / 2
     page = client.get("/ladder/endgame/").content.decode()
     ranked = page[page.index('id="ladder"'):page.index('id="provisional"')]
     provisional = page[page.index('id="provisional"'):page.index("Rating history")]
-    # Ranked: only the two with 3+ rated matches, numbered 1 and 2; the 1-match and never-played bots apart.
+    # Ranked: only the two sure enough, numbered 1 and 2; the 1-match and never-played bots apart.
     assert "builtin:optimal" in ranked and "builtin:random" in ranked and "builtin:greedy" not in ranked
     assert "<td>1</td>" in ranked and "<td>2</td>" in ranked and "<td>3</td>" not in ranked
     assert "builtin:greedy" in provisional and "builtin:parity" in provisional
@@ -74,7 +77,7 @@ def test_bot_page_has_its_own_rating_chart(client, signed_in):
     # Its own line only: from the initial rating through each of its two rated matches.
     assert chart["x"] == [0, 1, 2] and [line["label"] for line in chart["series"]] == ["builtin:optimal"]
     values = chart["series"][0]["values"]
-    assert values[0] == 1500 and values[2] == round(optimal.rating.value, 1)
+    assert values[0] == 0 and values[2] == round(optimal.rating.value, 1)  # mu - 3 sigma of the prior: 0
 
 
 def test_challenge_button_on_the_ladder_leads_to_my_bot_with_the_opponent_chosen(client, signed_in):
@@ -242,14 +245,16 @@ def test_the_versions_stream_sends_only_what_changed_since_the_page_was_rendered
     assert "<td>v2</td>" in event["data"]["payload"]["html"]
 
 
-def _ladder_order(needed: int) -> tuple[list[int], int]:
-    """(bot ids in ladder order, how many are ranked), worked out here from the ratings: ranked bots by
-    rating, then provisional ones most-played first, then by rating (never rated: 1500, 0 played)."""
+def _ladder_order(most_sigma: float) -> tuple[list[int], int]:
+    """(bot ids in ladder order, how many are ranked), worked out here from the ratings: ranked bots (sigma
+    at most `most_sigma`) by rating, then provisional ones most-played first, then by rating (never rated:
+    0, 0 played)."""
     rows = [(bot.pk, getattr(bot, "rating", None)) for bot in Bot.objects.active().for_game("endgame")]
-    rows = [(pk, rating.value if rating else 1500, rating.played if rating else 0) for pk, rating in rows]
-    ranked = sorted((row for row in rows if row[2] >= needed), key=lambda row: (-row[1], row[0]))
-    provisional = sorted((row for row in rows if row[2] < needed), key=lambda row: (-row[2], -row[1], row[0]))
-    return [pk for pk, _, _ in ranked + provisional], len(ranked)
+    rows = [(pk, rating.value if rating else 0, rating.played if rating else 0, rating.sigma if rating else 25 / 3)
+            for pk, rating in rows]
+    ranked = sorted((row for row in rows if row[3] <= most_sigma), key=lambda row: (-row[1], row[0]))
+    provisional = sorted((row for row in rows if row[3] > most_sigma), key=lambda row: (-row[2], -row[1], row[0]))
+    return [row[0] for row in ranked + provisional], len(ranked)
 
 
 def test_ladder_pages_continue_the_ranks_and_say_where_my_bots_stand(client, settings, monkeypatch):
@@ -259,9 +264,10 @@ def test_ladder_pages_continue_the_ranks_and_say_where_my_bots_stand(client, set
     from arena.ratings import pages as ladder_pages
 
     monkeypatch.setattr(ladder_pages, "LADDER_PAGE_ROWS", 4)
-    settings.ARENA_PROVISIONAL_GAMES = 8
     call_command("fill_scale_data", bots=10, courses=1, matches=40, replays=2, prefix="p", stdout=io.StringIO())
-    expected, ranked = _ladder_order(needed=8)
+    sigmas = sorted(Rating.objects.values_list("sigma", flat=True))
+    settings.ARENA_PROVISIONAL_SIGMA = (sigmas[4] + sigmas[5]) / 2  # half the bots ranked
+    expected, ranked = _ladder_order(most_sigma=settings.ARENA_PROVISIONAL_SIGMA)
     assert 0 < ranked < len(expected), "the data should give both ranked and provisional bots"
     shown = []
     for number in range(1, (len(expected) + 3) // 4 + 1):

@@ -75,7 +75,7 @@ def test_a_course_plays_the_instructors_deck_unrated(api_client, world, in_proce
     challenge = {"bot": bot.pk, "opponents": opponents, "variant": listed[0]["id"]}
 
     refused = api_client.post("/api/matches/", {**challenge, "rated": True}, format="json")
-    assert refused.status_code == 400 and "cannot be rated" in refused.json()["detail"]
+    assert refused.status_code == 400 and "challenges are unrated practice" in str(refused.json())
     response = api_client.post("/api/matches/", challenge, format="json")
     assert response.status_code == 201, response.json()
     match = play_now(Match.objects.get(pk=response.json()["id"]))

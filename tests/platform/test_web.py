@@ -24,7 +24,7 @@ def test_student_uploads_challenges_and_watches_the_replay(client, signed_in, in
     assert "(active)" in page and "Challenge" in page
 
     opponent = Bot.objects.builtin("endgame", "optimal")
-    response = client.post(f"/bots/{bot.pk}/challenge/", {"opponents": [opponent.pk], "rated": "on"})
+    response = client.post(f"/bots/{bot.pk}/challenge/", {"opponents": [opponent.pk]})
     match = Match.objects.get(purpose=Match.Purpose.CHALLENGE)
     assert response.url == f"/matches/{match.pk}/"
     assert "position 1 in the queue" in client.get(response.url).content.decode()
@@ -41,9 +41,9 @@ def test_student_uploads_challenges_and_watches_the_replay(client, signed_in, in
     assert "Points lost against optimal play" in replay and 'id="replay-data"' in replay
 
     ladder = client.get("/ladder/endgame/").content.decode()
-    # One rated match: ada's bot is listed as provisional, and the chart has its data.
+    # The challenge was practice: ada's bot is listed as provisional, unrated, and no chart has data yet.
     provisional = ladder[ladder.index('id="provisional"'):]
-    assert "ada/mine" in provisional and 'id="rating-chart-data"' in ladder
+    assert "ada/mine" in provisional and 'id="rating-chart-data"' not in ladder
 
 
 def test_rejected_upload_shows_the_reason(client, signed_in):

@@ -260,14 +260,14 @@ def may_watch_table(user, table) -> bool:
 
 def public_matches(queryset):
     """The matches of `queryset` anyone may watch, signed in or not, with their replays: finished challenges
-    on the standard rules (ladder games), while the operator leaves ARENA_PUBLIC_MATCHES on. Never a
+    and ladder matches on the standard rules, while the operator leaves ARENA_PUBLIC_MATCHES on. Never a
     course's, grading or tournament game (their results may be held back); code and logs stay private
     whatever this says (`can_see_private`)."""
     from django.conf import settings
 
     if not settings.ARENA_PUBLIC_MATCHES:
         return queryset.none()
-    return queryset.filter(purpose="challenge", variant__isnull=True, status="finished")
+    return queryset.filter(purpose__in=["challenge", "ladder"], variant__isnull=True, status="finished")
 
 
 # --- Pairing rooms: a class plays a game in rounds ---------------------------------------------------------

@@ -21,6 +21,7 @@ from arena.matches.forms import ChallengeForm
 from arena.matches.models import Match
 from arena.notifications.models import Notification
 from arena.notifications.services import notify
+from arena.ratings.head_to_head import head_to_head
 from arena.ratings.presentation import rating_chart
 
 from .forms import BotForm, UploadForm
@@ -67,6 +68,7 @@ def render_bot_page(request, bot: Bot, status: int = 200, challenge_form: Challe
         "max_upload": settings.ARENA_MAX_UPLOAD_BYTES,
         "game": get_game(bot.game),
         "chart": None if get_game(bot.game).cooperative else rating_chart([bot]),
+        "head_to_head": head_to_head(bot, request.user),
         "starters": starters(request.user, bot.game) if bot.owner_id == request.user.pk else [],
     }
     if private:  # rendered as its stream renders it: the stream starts after it (?last_event_id)

@@ -20,7 +20,8 @@ PUBLISH_RETRY = {"max_retries": 5, "interval_start": 0.1, "interval_step": 0.5, 
 
 class Priority(IntEnum):
     """Whose work a task is, most urgent first: the platform's grading runs, then its tournaments, then the
-    staff's own work, then the students'. A student's burst never delays the classes before it: the broker
+    staff's own work, then the students', and last the ladder's matches the platform chooses by itself
+    (ratings.matchmaking), which only fill idle time. A student's burst never delays the classes before it: the broker
     hands out the more urgent messages first (broker_priority), and a worker claiming a match takes the most
     urgent one queued in the database whichever message woke it (matches.services.claim)."""
 
@@ -28,6 +29,7 @@ class Priority(IntEnum):
     TOURNAMENT = 1
     STAFF = 2
     STUDENT = 3
+    LADDER = 4
 
 
 # Redis hands out lower numbers first, a list for each of kombu's priority steps 0, 3, 6 and 9 (the embedded
@@ -35,10 +37,13 @@ class Priority(IntEnum):
 # goes a step AHEAD of its class, before everything of its class sent after it, so a queue position counted
 # by age stays true.
 STEP = 3
+LAST_STEP = 9
 
 
 def broker_priority(priority: Priority, ahead: bool = False) -> int:
-    return max(0, STEP * int(priority) - (STEP if ahead else 0))
+    # The ladder shares the students' last step on the broker (kombu has four); the database's claim still
+    # takes a student's match before a ladder's.
+    return min(LAST_STEP, max(0, STEP * int(priority) - (STEP if ahead else 0)))
 
 
 def publish_on_commit(task_name: str, *args, ahead: bool = False, countdown: float | None = None,

@@ -8,7 +8,6 @@ from arena.variants.models import Variant
 
 class ChallengeForm(forms.Form):
     opponents = IdMultipleChoiceField(queryset=Bot.objects.none(), widget=forms.SelectMultiple(attrs={"size": 6}))
-    rated = forms.BooleanField(required=False, help_text="Rated matches change both bots' Elo ratings.")
     variant = forms.ModelChoiceField(
         queryset=Variant.objects.none(), required=False, empty_label="standard rules", label="Rules",
         help_text="A variant of your course plays its own rules and is never rated.",
@@ -27,7 +26,6 @@ class ChallengeForm(forms.Form):
             self.fields["opponents"].required = False
             self.fields["opponents"].label = (f"Teammates (none: your bot plays all {game.default_players} seats; "
                                               f"or choose {game.default_players - 1})")
-            self.fields["rated"].widget = forms.HiddenInput()
             return
         low, high = game.min_players - 1, game.max_players - 1
         self.fields["opponents"].label = f"Opponent{'s' if high > 1 else ''}" + (

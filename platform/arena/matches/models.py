@@ -61,6 +61,9 @@ class Match(models.Model):
         VALIDATION = "validation"
         TOURNAMENT = "tournament"
         GRADING = "grading"
+        # A rated match the platform chose for a ladder (ratings.matchmaking): the only way a student's bot
+        # plays rated outside a staff's tournament.
+        LADDER = "ladder"
 
     game = models.CharField(max_length=40)
     config = models.JSONField(default=dict, blank=True, help_text="Game options; the game's defaults fill the rest.")
@@ -73,8 +76,8 @@ class Match(models.Model):
     rated = models.BooleanField(default=False)
     priority = models.PositiveSmallIntegerField(
         default=int(Priority.STUDENT), choices=[(int(p), p.name.lower()) for p in Priority],
-        help_text="Whose work it is, most urgent first (arena.core.queue.Priority): 0 grading, "
-                  "1 tournament, 2 staff, 3 students. Workers take the most urgent queued match first.")
+        help_text="Whose work it is, most urgent first (arena.core.queue.Priority): 0 grading, 1 tournament, "
+                  "2 staff, 3 students, 4 the ladder's. Workers take the most urgent queued match first.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches_created"

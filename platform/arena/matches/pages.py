@@ -42,7 +42,7 @@ def challenge(request, pk):
         return render_bot_page(request, bot, status=400, challenge_form=form)
     try:
         match = match_services.challenge(request.user, bot, list(form.cleaned_data["opponents"]),
-                                         rated=form.cleaned_data["rated"], variant=form.cleaned_data["variant"])
+                                         variant=form.cleaned_data["variant"])
     except OverBudget as exc:
         return too_many_requests(request, str(exc), exc.retry_after)
     except ChallengeError as exc:

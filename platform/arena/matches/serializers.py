@@ -11,6 +11,7 @@ from arena.variants.access import RulesSeen
 from arena.variants.models import Variant
 
 from .models import Match, MatchSeat
+from .services import RATED_CHALLENGE_REFUSED
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -128,12 +129,19 @@ class ChallengeSerializer(serializers.Serializer):
     opponents = serializers.PrimaryKeyRelatedField(
         queryset=Bot.objects.all(), many=True, help_text="Active bots (or built-ins) to play against."
     )
-    rated = serializers.BooleanField(default=False)
+    rated = serializers.BooleanField(
+        default=False, help_text="Must be false (or left out): a challenge is unrated practice; the platform "
+                                 "chooses the ladder's rated matches.")
     variant = serializers.PrimaryKeyRelatedField(
         queryset=Variant.objects.none(), required=False, allow_null=True,
         error_messages={"does_not_exist": "no variant {pk_value} among your courses' variants"},
         help_text="A variant of a course you take: its rules instead of the standard ones (never rated).",
     )
+
+    def validate_rated(self, rated: bool) -> bool:
+        if rated:
+            raise serializers.ValidationError(RATED_CHALLENGE_REFUSED)
+        return rated
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -101,9 +101,13 @@ def create_match(game: str, bots: list[Bot], *, purpose: str, rated: bool, creat
     return match
 
 
-def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None) -> Match:
+def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool = False, variant=None) -> Match:
     """`user`'s active `bot` against active `opponents` (other students' bots or built-ins), under the
-    standard rules or a `variant` of a course the user attends (never rated)."""
+    standard rules or a `variant` of a course the user attends: unrated practice, always. `rated` is
+    refused: the ladder's rated matches are chosen by the platform (ratings.matchmaking), so no student
+    picks a rated opponent (issue 43: choosing a second account's weak bot farmed the ladder)."""
+    if rated:
+        raise ChallengeError(RATED_CHALLENGE_REFUSED)
     if bot.owner_id != user.pk:
         raise ChallengeNotAllowed("you can only challenge with your own bot")
     game = get_game(bot.game)
@@ -113,9 +117,6 @@ def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None
     if len({b.pk for b in opponents} | {bot.pk}) != len(opponents) + 1:
         raise ChallengeError("a bot cannot play against itself" if not game.cooperative else
                              "each teammate takes one seat: name a bot once, or play every seat alone")
-    if rated and game.cooperative:
-        raise ChallengeError(f"{game.title} is cooperative: its ladder ranks bots by their average team score, "
-                             "so its matches are never rated")
     active = set(Bot.objects.active().filter(pk__in=[b.pk for b in everyone]).values_list("pk", flat=True))
     for each in everyone:
         if each.game != bot.game:
@@ -123,12 +124,16 @@ def challenge(user, bot: Bot, opponents: list[Bot], *, rated: bool, variant=None
         if each.pk not in active:
             raise ChallengeError(f"{each} has no version that passed validation yet")
     if variant is not None:
-        _check_variant(user, variant, game, len(everyone), rated)
+        _check_variant(user, variant, game, len(everyone))
     with transaction.atomic():
         budget.admit(user, what="this challenge")
-        challenge_requested.send(sender=Match, user=user, bots=everyone, rated=rated, variant=variant)
-        return create_match(bot.game, everyone, purpose=Match.Purpose.CHALLENGE, rated=rated, created_by=user,
+        challenge_requested.send(sender=Match, user=user, bots=everyone, rated=False, variant=variant)
+        return create_match(bot.game, everyone, purpose=Match.Purpose.CHALLENGE, rated=False, created_by=user,
                             variant=variant)
+
+
+RATED_CHALLENGE_REFUSED = ("challenges are unrated practice: the platform chooses every rated match on the "
+                           "ladder (matchmaking), so play this one unrated")
 
 
 def seating(game, bot: Bot, others: list[Bot]) -> list[Bot]:
@@ -145,6 +150,8 @@ def priority_of(purpose: str, created_by) -> Priority:
         return Priority.GRADING
     if purpose == Match.Purpose.TOURNAMENT:
         return Priority.TOURNAMENT
+    if purpose == Match.Purpose.LADDER:
+        return Priority.LADDER
     return Priority.STAFF if budget.is_staff(created_by) else Priority.STUDENT
 
 
@@ -162,13 +169,11 @@ class MatchWork:
                     .values_list("created_at", flat=True))
 
 
-def _check_variant(user, variant, game, players: int, rated: bool) -> None:
+def _check_variant(user, variant, game, players: int) -> None:
     if not attends(user, variant.course):
         raise ChallengeError("that variant belongs to a course you do not take")
     if variant.game != game.name:
         raise ChallengeError(f"{variant.name} is a variant of {variant.game}, not {game.name}")
-    if rated:
-        raise ChallengeError("a variant match cannot be rated: the ladder rates the standard rules only")
     try:
         game.new_game(players, variant.config)  # e.g. a deck too small to deal this many players
     except ConfigError as exc:

@@ -28,7 +28,7 @@ match_finished = Signal()
 # order receivers run in is not part of the contract.
 match_status_changed = Signal()
 
-# Sent by services.challenge with user=, bots= (the table), rated= and variant= before the match is
-# queued; a receiver refuses the challenge by raising services.ChallengeError with the reason (the
-# ratings app's rules for rated matches do). Nothing is written before every receiver agreed.
+# Sent by services.challenge with user=, bots= (the table), rated= (always False: challenges are unrated
+# practice) and variant= before the match is queued; a receiver refuses the challenge by raising
+# services.ChallengeError with the reason. Nothing is written before every receiver agreed.
 challenge_requested = Signal()

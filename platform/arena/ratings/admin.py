@@ -5,5 +5,5 @@ from .models import Rating
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin):
-    list_display = ("bot", "value", "played", "wins", "draws", "losses", "updated_at")
+    list_display = ("bot", "value", "mu", "sigma", "played", "wins", "draws", "losses", "updated_at")
     list_filter = ("bot__game",)

@@ -4,15 +4,12 @@ from dataclasses import asdict
 
 from drf_spectacular.utils import extend_schema
 from games import get_game
-from games.core import ScoreOrder
 from rest_framework import generics
 from rest_framework.exceptions import NotFound
 
-from arena.bots.models import Bot
-
 from . import serializers
 from .presentation import standing_rows, standings
-from .services import LadderRow, TeamLadderRow, team_ladder
+from .services import LadderRow
 
 
 class Ladder(generics.GenericAPIView):
@@ -26,20 +23,15 @@ class Ladder(generics.GenericAPIView):
             rules = get_game(game)
         except KeyError as exc:
             raise NotFound(str(exc)) from exc
-        if rules.cooperative:  # ranked in Python over every match (services.team_ladder): paged as a list
-            lower = rules.score_order == ScoreOrder.LOWER_IS_BETTER
-            team_rows = self.paginate_queryset(team_ladder(game))
-            bots = Bot.objects.filter(pk__in=[row.bot.pk for row in team_rows]).select_related("owner", "rating")
-            rows = _with_bots(team_rows, bots.with_active_version(), measure="average-score", rating=None,
-                              lower_is_better=lower, draws=0)
-        else:  # as the ladder page: ranked bots first, then the provisional ones, unranked
-            page = self.paginate_queryset(standings(game).with_active_version())
-            first = self.paginator.page.start_index()
-            rows = _with_bots(standing_rows(page, first_place=first), page, measure="elo")
+        # As the ladder page: ranked bots first, then the provisional ones, unranked.
+        page = self.paginate_queryset(standings(game).with_active_version())
+        first = self.paginator.page.start_index()
+        rows = _with_bots(standing_rows(page, first_place=first), page,
+                          measure="team-skill" if rules.cooperative else "skill")
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 
-def _with_bots(rows: list[LadderRow] | list[TeamLadderRow], bots, **more) -> list[dict]:
+def _with_bots(rows: list[LadderRow], bots, **more) -> list[dict]:
     """Ladder rows as the API answers them: each row's fields and `more`, with the whole bot (BotSerializer,
     from `bots`) in place of the row's LadderBot."""
     by_pk = {bot.pk: bot for bot in bots}

@@ -1,4 +1,5 @@
-"""Each bot's current Elo rating and record; the history is on the match seats (rating before/after)."""
+"""Each bot's current skill (mu, sigma; ratings/skill.py) and record; the history is on the match seats (ladder
+value before/after)."""
 
 from django.conf import settings
 from django.db import models
@@ -14,8 +15,7 @@ class RatingQuerySet(models.QuerySet):
         wanted = sorted(set(bot_ids))
         locked = self._lock(wanted)
         if missing := [bot_id for bot_id in wanted if bot_id not in locked]:
-            self.bulk_create([Rating(bot_id=bot_id, value=settings.ARENA_ELO_INITIAL) for bot_id in missing],
-                             ignore_conflicts=True)
+            self.bulk_create([Rating.initial(bot_id=bot_id) for bot_id in missing], ignore_conflicts=True)
             locked = self._lock(wanted)
         return locked
 
@@ -25,7 +25,10 @@ class RatingQuerySet(models.QuerySet):
 
 class Rating(models.Model):
     bot = models.OneToOneField("bots.Bot", primary_key=True, on_delete=models.CASCADE, related_name="rating")
-    value = models.FloatField(help_text="Current Elo rating.")
+    mu = models.FloatField(help_text="Skill estimate (Weng-Lin / OpenSkill Plackett-Luce).")
+    sigma = models.FloatField(help_text="Uncertainty of mu; the bot is provisional while it is above "
+                                        "ARENA_PROVISIONAL_SIGMA.")
+    value = models.FloatField(help_text="mu - ARENA_RATING_K * sigma: the conservative estimate the ladder orders by.")
     played = models.PositiveIntegerField(default=0, help_text="Rated matches finished.")
     wins = models.PositiveIntegerField(default=0)
     draws = models.PositiveIntegerField(default=0, help_text="Matches where it shared first place.")
@@ -34,5 +37,11 @@ class Rating(models.Model):
 
     objects = RatingQuerySet.as_manager()
 
+    @classmethod
+    def initial(cls, **fields) -> "Rating":
+        """A rating at the model's prior, not saved: a bot before its first rated match."""
+        mu, sigma = settings.ARENA_RATING_MU, settings.ARENA_RATING_SIGMA
+        return cls(mu=mu, sigma=sigma, value=mu - settings.ARENA_RATING_K * sigma, **fields)
+
     def __str__(self):
-        return f"{self.bot}: {self.value:.0f}"
+        return f"{self.bot}: {self.value:.1f} (mu {self.mu:.1f}, sigma {self.sigma:.1f})"

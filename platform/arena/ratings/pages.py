@@ -4,14 +4,12 @@ from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
 from games import get_game
-from games.core import ScoreOrder
 
 from arena.bots.models import Bot
 from arena.core.pagination import ASCII_NUMBER
 
-from .fair_play import rules_text
 from .presentation import LADDER_CACHE_SECONDS, places, standings, standings_page
-from .services import team_ladder
+from .services import initial_value
 
 
 LADDER_PAGE_ROWS = 50
@@ -22,10 +20,6 @@ def ladder_page(request, game):
         game_obj = get_game(game)
     except KeyError as exc:
         raise Http404(str(exc)) from exc
-    if game_obj.cooperative:
-        return render(request, "ratings/team_ladder.html", {
-            "game": game_obj, "rows": team_ladder(game),
-            "lower_is_better": game_obj.score_order == ScoreOrder.LOWER_IS_BETTER})
     # A page of rows at a time (ranked first, then provisional), and the chart of the bots on it.
     number = request.GET.get("page", "")
     shown = standings_page(game, int(number) if ASCII_NUMBER.fullmatch(number) else 1, LADDER_PAGE_ROWS)
@@ -35,8 +29,10 @@ def ladder_page(request, game):
                "standings": {"rated": [row for row in rows if row.rank],
                              "provisional": [row for row in rows if not row.rank]},
                "mine": _own_places(request.user, game), "chart": shown["chart"],
-               "rules": rules_text(), "initial": settings.ARENA_ELO_INITIAL, "k": settings.ARENA_ELO_K,
-               "provisional_games": settings.ARENA_PROVISIONAL_GAMES}
+               "model": {"mu": settings.ARENA_RATING_MU, "sigma": settings.ARENA_RATING_SIGMA,
+                         "k": settings.ARENA_RATING_K, "initial": initial_value(),
+                         "provisional_sigma": settings.ARENA_PROVISIONAL_SIGMA,
+                         "per_minute": settings.ARENA_LADDER_MATCHES_PER_MINUTE}}
     return render(request, "ratings/ladder.html", context)
 
 

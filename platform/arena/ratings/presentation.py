@@ -1,13 +1,12 @@
 """The ladder as people read it: rated bots ranked, provisional ones apart, and rating histories for charts.
 
 The ranking itself (ratings.services.ranked_bots, also served by the API) is unchanged; this only decides
-how the site shows it. A rating that rests on fewer than ARENA_PROVISIONAL_GAMES rated matches says little, so
-such bots are listed apart, without a rank, instead of above bots that have played.
+how the site shows it. A rating whose sigma is still above ARENA_PROVISIONAL_SIGMA says little, so such bots
+are listed apart, without a rank.
 """
 
 import time
 
-from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -18,17 +17,15 @@ from django.utils.safestring import SafeString
 from arena.bots.models import Bot
 from arena.matches.models import Match
 
-from .services import LadderBot, LadderRow, ladder_rows, ranked_bots, rated_seats
+from .services import LadderBot, LadderRow, initial_value, ladder_rows, ranked_bots, rated_seats
 
 
 def standings(game: str):
-    """The ladder as the site shows it, as a queryset to page through: bots with ARENA_PROVISIONAL_GAMES
-    rated matches first, best rating first (ranked 1..); then the provisional ones, most-played first
-    (closest to a rating), then by rating. Each bot is annotated with `provisional`."""
-    provisional = Q(rated_played__lt=settings.ARENA_PROVISIONAL_GAMES)
+    """The ladder as the site shows it, as a queryset to page through: bots whose sigma is down to
+    ARENA_PROVISIONAL_SIGMA first, best rating first (ranked 1..); then the provisional ones, most-played
+    first (closest to a rating), then by rating. Each bot is annotated with `provisional`."""
     return ranked_bots(game).annotate(
-        provisional=Case(When(provisional, then=Value(True)), default=Value(False)),
-        provisional_played=Case(When(provisional, then=F("rated_played")), default=Value(0)),
+        provisional_played=Case(When(provisional=True, then=F("rated_played")), default=Value(0)),
     ).order_by(*(("-" if descending else "") + key for key, descending in STANDINGS_ORDER))
 
 
@@ -151,7 +148,7 @@ def rating_chart_data(bots: list[Bot] | list[LadderBot]) -> dict | None:
     Every series starts at the initial rating (x = 0) and has one value per x, None past its last match:
     the shape uPlot draws. None when there is no rated match to show.
     """
-    initial = settings.ARENA_ELO_INITIAL
+    initial = round(initial_value(), 1)
     ratings: dict[int, list[float]] = {}
     for bot_id, after in rated_seats().filter(bot__in=[bot.pk for bot in bots]).values_list("bot_id", "rating_after"):
         ratings.setdefault(bot_id, [initial]).append(round(after, 1))

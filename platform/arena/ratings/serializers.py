@@ -7,21 +7,20 @@ from arena.bots.serializers import BotSerializer
 
 class LadderRowSerializer(serializers.Serializer):
     measure = serializers.ChoiceField(
-        choices=["elo", "average-score"],
-        help_text="elo: ranked by Elo rating; average-score: a cooperative game, ranked by the average team score "
-                  "over the bot's matches (lower_is_better says which way).")
-    rank = serializers.IntegerField(allow_null=True, help_text="Null for a provisional bot: fewer than "
-                                                               "ARENA_PROVISIONAL_GAMES rated matches (Elo), or no "
-                                                               "match yet (cooperative games); listed after the ranked.")
+        choices=["skill", "team-skill"],
+        help_text="skill: Weng-Lin (OpenSkill Plackett-Luce) rating from the rated matches the platform chose; "
+                  "team-skill: a cooperative game, each match rated as the team's result against the game's exact "
+                  "optimum.")
+    rank = serializers.IntegerField(allow_null=True, help_text="Null for a provisional bot (sigma above "
+                                                               "ARENA_PROVISIONAL_SIGMA): listed after the ranked.")
     provisional = serializers.BooleanField(help_text="Not ranked yet, as the ladder page lists it apart.")
     bot = BotSerializer()
-    rating = serializers.FloatField(allow_null=True, help_text="Elo; null for a cooperative game.")
-    average_score = serializers.FloatField(allow_null=True, required=False,
-                                           help_text="Cooperative games: the average team score; null before any match.")
-    lower_is_better = serializers.BooleanField(required=False)
+    rating = serializers.FloatField(help_text="mu - k sigma, the conservative estimate the ladder orders by.")
+    mu = serializers.FloatField(help_text="Skill estimate.")
+    sigma = serializers.FloatField(help_text="Uncertainty of mu.")
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
-    draws = serializers.IntegerField(required=False)
+    draws = serializers.IntegerField()
     losses = serializers.IntegerField()
 
 

@@ -28,8 +28,8 @@ def score(value) -> str:
 
 @register.filter
 def rating(value) -> str:
-    """A rating rounded to a whole number (the decimals are noise to a reader)."""
-    return "" if value is None else f"{float(value):.0f}"
+    """A rating (the skill model's scale, mu - 3 sigma from 0 to about 50) to one decimal: more is noise."""
+    return "" if value is None else f"{float(value):.1f}"
 
 
 @register.filter

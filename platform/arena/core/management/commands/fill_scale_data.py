@@ -24,15 +24,15 @@ from games.referee import play_match
 from arena.accounts.models import Course
 from arena.bots.models import Bot, BotVersion
 from arena.matches.models import Match, MatchSeat
-from arena.ratings.elo import outcome, rating_changes
 from arena.ratings.models import Rating
+from arena.ratings.services import model, stored_rating
+from arena.ratings.skill import RecordedMatch, replay
 
 GAME = "endgame"
 BOT_CODE = "def act(observation):\n    board = observation['board']\n    return 'left' if board[0] >= board[-1] else 'right'\n"
 # The real matches whose replays every filled match reuses (different seeds give different boards).
 TEMPLATE_LINEUPS = [("greedy", "random"), ("optimal", "greedy"), ("random", "optimal"), ("greedy", "greedy")]
 BATCH = 5000
-RECORD_FIELDS = {"win": "wins", "draw": "draws", "loss": "losses"}
 
 
 @dataclass
@@ -108,16 +108,16 @@ class Command(BaseCommand):
                         status=BotVersion.Status.ACCEPTED) for bot in made], batch_size=BATCH)
 
     def _matches(self, versions: list[BotVersion], templates: list[Template], count: int) -> None:
-        """`count` rated matches between random pairs, a minute apart up to now, with Elo applied in order."""
+        """`count` rated matches between random pairs, a minute apart up to now, with ratings applied in order."""
         chance = random.Random(0)
-        ratings = {v.bot_id: Rating(bot_id=v.bot_id, value=settings.ARENA_ELO_INITIAL) for v in versions}
+        ratings = {}
         labels = {v.bot_id: f"{v.bot.owner.username}/{v.bot.name}" for v in versions}
         start = timezone.now() - timedelta(minutes=count)
         for first in range(0, count, BATCH):
             table = [(chance.sample(versions, 2), templates[n % len(templates)])
                      for n in range(first, min(count, first + BATCH))]
             made = Match.objects.bulk_create(
-                [Match(game=GAME, config=t.config, seed=t.seed, purpose=Match.Purpose.CHALLENGE, rated=True,
+                [Match(game=GAME, config=t.config, seed=t.seed, purpose=Match.Purpose.LADDER, rated=True,
                        status=Match.Status.FINISHED, attempts=1, winners=t.winners,
                        started_at=start + timedelta(minutes=first + n),
                        finished_at=start + timedelta(minutes=first + n, seconds=1),
@@ -125,21 +125,16 @@ class Command(BaseCommand):
                  for n, (pair, t) in enumerate(table)])
             MatchSeat.objects.bulk_create(
                 [seat for match, (pair, t) in zip(made, table) for seat in self._seats(match, pair, t, ratings)])
-        Rating.objects.bulk_create(ratings.values(), batch_size=BATCH)
+        Rating.objects.bulk_create([stored_rating(bot_id, state) for bot_id, state in ratings.items()],
+                                   batch_size=BATCH)
 
     @staticmethod
     def _seats(match: Match, pair: list[BotVersion], template: Template, ratings: dict) -> list[MatchSeat]:
-        before = [ratings[v.bot_id].value for v in pair]
-        placings = [seat["placing"] for seat in template.seats]
-        changes = rating_changes(before, placings, settings.ARENA_ELO_K)
-        seats = []
-        for number, (version, result) in enumerate(zip(pair, template.seats)):
-            rating = ratings[version.bot_id]
-            rating.value += changes[number]
-            rating.played += 1
-            field = RECORD_FIELDS[outcome(result["placing"], placings)]
-            setattr(rating, field, getattr(rating, field) + 1)
-            seats.append(MatchSeat(match=match, seat=number, bot_id=version.bot_id, version=version, **result,
-                                   rating_before=before[number], rating_after=rating.value,
-                                   rated_number=rating.played))
-        return seats
+        """The match's seats, rated by the ladder's model; `ratings` (bot id: skill.Replayed) carries on."""
+        k = settings.ARENA_RATING_K
+        played = RecordedMatch([((number, version, result), version.bot_id, result["placing"])
+                                for number, (version, result) in enumerate(zip(pair, template.seats))])
+        return [MatchSeat(match=match, seat=number, bot_id=version.bot_id, version=version, **result,
+                          rating_before=before.conservative(k), rating_after=after.conservative(k),
+                          rated_number=rated_number)
+                for (number, version, result), before, after, rated_number in replay(model(), [played], ratings)]

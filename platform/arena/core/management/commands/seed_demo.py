@@ -3,6 +3,7 @@ roster (her invitation waiting in the operators' outbox), an instructor who may 
 yet, the students' example bots, a few finished matches (every game), a finished tournament, a graded
 assignment, two tables of people (one finished, one in play) and an open pairing room (all played here, in-process, so that nothing is queued and the pages are full from the start)."""
 
+import random
 from datetime import timedelta
 from pathlib import Path
 
@@ -10,7 +11,6 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
-from games import get_game
 
 from arena.accounts import people
 from arena.accounts.courses import grant_instructor
@@ -37,6 +37,8 @@ ACCOUNTS = {
     "bob": ("arena-bob", False),
     "teacher": ("arena-teacher", False),
 }
+# The demo's ladders: this many minutes of matchmaking, this many rated matches a minute across the games.
+LADDER_MINUTES, LADDER_MATCHES_A_MINUTE = 4, 10
 STUDENT_BOTS = {"alice": ("greedy", "greedy.py"), "bob": ("lookahead", "lookahead.py")}
 # The roster gives alice and bob, students of the course, their student ids (matched by their confirmed
 # e-mail, set below) and mails an invitation to dora, who has no account yet (the demo's outbox keeps it).
@@ -74,25 +76,19 @@ class Command(BaseCommand):
             for username, (name, filename) in STUDENT_BOTS.items():
                 bots[username] = create_bot(accounts[username], "endgame", name)
                 upload_version(bots[username], (DEMO_BOTS / filename).read_bytes(), filename)
-        # Validation first (the bots must be active), then rated matches: played here, as a worker would,
-        # so that the demo starts with results. The tasks also sent to the broker find them done.
+        # Validation first (the bots must be active), then practice challenges and the ladders' rated matches:
+        # played here, as a worker would, so that the demo starts with results. The tasks also sent to the
+        # broker find them done.
         for match in Match.objects.filter(purpose=Match.Purpose.VALIDATION):
             self._play(match)
         greedy, optimal = Bot.objects.builtin("endgame", "greedy"), Bot.objects.builtin("endgame", "optimal")
-        for owner, opponents in [("alice", [bots["bob"]]), ("bob", [greedy]), ("alice", [optimal]),
-                                 ("bob", [bots["alice"]])]:
-            self._play(services.challenge(accounts[owner], bots[owner], opponents, rated=True))
-        # One table of each card game between the built-ins, so their replays (with the per-seat view)
-        # and multiplayer ladders have something to show from the start.
-        for game in ("crazyking", "sortinggame"):
-            table = [Bot.objects.builtin(game, name) for name in sorted(get_game(game).builtin_bots())][:3]
-            self._play(services.create_match(game, table, purpose=Match.Purpose.CHALLENGE, rated=True))
+        for owner, opponents in [("alice", [bots["bob"]]), ("bob", [greedy])]:
+            self._play(services.challenge(accounts[owner], bots[owner], opponents))  # practice: unrated
+        self._ladders()
         # Sorted! is cooperative: one built-in bot plays the whole team of four.
         planner = Bot.objects.builtin("sorted", "planner")
         self._play(services.create_match("sorted", [planner] * 4, purpose=Match.Purpose.CHALLENGE, rated=False))
         sprouts = [Bot.objects.builtin("sprouts", name) for name in ("optimal", "random")]
-        self._play(services.create_match("sprouts", sprouts, purpose=Match.Purpose.CHALLENGE, rated=True,
-                                         config={"spots": 3}))
         # The largest game a match allows, in misere play: its replay's drawing and analysis at full size (the
         # opening book answers its first moves at once).
         self._play(services.create_match("sprouts", sprouts, purpose=Match.Purpose.CHALLENGE, rated=False,
@@ -103,6 +99,17 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(
             "demo data created: " + ", ".join(f"{user} / {password}" for user, (password, _) in ACCOUNTS.items())
         ))
+
+    def _ladders(self) -> None:
+        """A few minutes of matchmaking on every ladder (ratings.matchmaking, as the beat task runs it), its
+        matches played at once: every rating on the demo comes from matches the platform chose, at every
+        table size the games allow."""
+        from arena.ratings.matchmaking import play_ladder_matches
+
+        rng = random.Random(43)
+        for _ in range(LADDER_MINUTES):
+            for match in play_ladder_matches(budget=LADDER_MATCHES_A_MINUTE, rng=rng):
+                self._play(match)
 
     def _tournament(self, instructor, course, entrants: list[Bot]) -> None:
         """A finished double elimination of the course, its games played here like the matches above."""

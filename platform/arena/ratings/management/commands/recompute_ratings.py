@@ -7,11 +7,12 @@ from arena.matches.models import Match, MatchSeat
 from arena.ratings.models import Rating
 from arena.ratings.services import recompute
 
-FIELDS = ("value", "played", "wins", "draws", "losses")
+FIELDS = ("mu", "sigma", "value", "played", "wins", "draws", "losses")
 
 
 class Command(BaseCommand):
-    help = "Recompute all Elo ratings from the rated match history; fail if they disagree with the stored ones."
+    help = ("Recompute every rating (mu, sigma) from the rated match history; fail if it disagrees with the stored "
+            "ratings (--fix overwrites them).")
 
     def add_arguments(self, parser):
         parser.add_argument("--fix", action="store_true", help="overwrite the stored ratings, and the seats' "
@@ -49,4 +50,5 @@ class Command(BaseCommand):
 def _show(rating) -> str:
     if rating is None:
         return "nothing"
-    return f"{rating.value:.2f} ({rating.played} played, {rating.wins}-{rating.draws}-{rating.losses})"
+    return (f"{rating.value:.2f} = {rating.mu:.3f} - k {rating.sigma:.3f} ({rating.played} played, "
+            f"{rating.wins}-{rating.draws}-{rating.losses})")
