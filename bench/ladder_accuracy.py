@@ -24,17 +24,13 @@ import statistics
 import sys
 import time
 from itertools import combinations
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+from games import get_game
+from games.referee import InProcessPlayer, play_match
 
-from games import get_game  # noqa: E402
-from games.referee import InProcessPlayer, play_match  # noqa: E402
-
-from arena.ratings import elo  # noqa: E402  (pure modules: no Django settings needed)
-from arena.ratings.pairing import Candidate, choose_table  # noqa: E402
-from arena.ratings.skill import Model, rate_match  # noqa: E402
+from arena.ratings import elo  # pure modules: no Django settings needed
+from arena.ratings.pairing import Candidate, choose_table
+from arena.ratings.skill import Model, rate_match
 
 # Per game: the strong built-in the mixes are made of, and options that keep a match short.
 GAMES = {

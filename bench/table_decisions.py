@@ -27,17 +27,15 @@ import argparse
 import os
 import signal
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from games import get_game
+from games.bots import make_player
+from games.table import Seat, Table
 
-from games import get_game  # noqa: E402
-from games.bots import make_player  # noqa: E402
-from games.table import Seat, Table  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 BOT = ROOT / "docs" / "bots" / "examples" / "crazyking_example.py"
 CONFIG = {"target_score": 2000, "max_rounds": 100, "max_run_outs": 10}

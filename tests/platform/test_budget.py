@@ -239,7 +239,11 @@ def test_a_real_worker_plays_the_grading_run_first_and_another_student_before_th
 
 def test_the_broker_hands_out_the_more_urgent_classes_first():
     ordered = sorted([(queue.broker_priority(p), p) for p in Priority])
-    assert [p for _, p in ordered] == [Priority.GRADING, Priority.TOURNAMENT, Priority.STAFF, Priority.STUDENT]
+    assert [p for _, p in ordered] == [Priority.GRADING, Priority.TOURNAMENT, Priority.STAFF, Priority.STUDENT,
+                                       Priority.LADDER]
+    # kombu has four steps: the ladder's matches share the students' last one on the broker (the database's
+    # claim still takes a student's first), and no class is sent behind it.
+    assert queue.broker_priority(Priority.LADDER) == queue.broker_priority(Priority.STUDENT) == 9
     # Work sent again goes ahead of its class, never behind it, and within kombu's steps 0-9.
     for p in Priority:
         assert 0 <= queue.broker_priority(p, ahead=True) <= queue.broker_priority(p) <= 9

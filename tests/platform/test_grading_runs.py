@@ -284,7 +284,7 @@ def test_a_submission_with_no_version_in_time_gets_nothing_and_plays_nothing(mak
     run = runs.start_run(people["instructor"], assignment)
     grade = run.grades.get()
     assert run.status == GradingRun.Status.FINISHED and not run.games.exists()
-    assert (grade.version, grade.total, grade.note) == (None, 0, "no version that passed validation was uploaded in time")
+    assert (grade.version, grade.total, grade.note) == (None, 0, "no version that passed validation was uploaded by the deadline")
 
 
 def test_the_replay_refuses_what_it_cannot_play_with_a_reason_never_a_server_error(graded, client, api_client):

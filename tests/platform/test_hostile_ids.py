@@ -100,7 +100,7 @@ def test_the_same_on_sqlite(tmp_path):
     """The database that overflowed was SQLite: from a PostgreSQL run the tests above run again on a file."""
     if connection.vendor == "sqlite":
         pytest.skip("this run is on SQLite already")
-    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "PYTEST_XDIST_WORKER")}
+    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "PYTEST_XDIST_WORKER", "CI")}
     env.update({"ARENA_HOSTILE_ON_SQLITE": "1", "ARENA_VAR_DIR": str(tmp_path)})
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider",
                           str(Path(__file__))], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)

@@ -214,7 +214,7 @@ def test_the_match_page_polls_a_live_fragment_until_the_match_is_over(client, si
 
 
 def test_the_versions_table_follows_the_validation_then_reloads_the_page(client, signed_in, in_process_sandbox,
-                                                                       settings):
+                                                                       settings, django_capture_on_commit_callbacks):
     settings.ARENA_LIVE_STREAM_SECONDS = 0  # a stream sends what it shows now and ends
     bot = Bot.objects.create(owner=signed_in, game="endgame", name="fresh")
     client.post(f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile("mine.py", EXAMPLE_BOT)})
@@ -222,7 +222,9 @@ def test_the_versions_table_follows_the_validation_then_reloads_the_page(client,
     assert f'data-live-url="/bots/{bot.pk}/versions/live/?last_event_id=' in page and 'data-live-html data-live-end="reload"' in page
     events = b"".join(client.get(f"/bots/{bot.pk}/versions/live/").streaming_content).decode()
     assert "version-validating" in events and '"final":false' in events
-    play_now(bot.versions.get().validation_match)
+    # Its commit publishes the change, as in production: the streams' shared snapshot is read again.
+    with django_capture_on_commit_callbacks(execute=True):
+        play_now(bot.versions.get().validation_match)
     events = b"".join(client.get(f"/bots/{bot.pk}/versions/live/").streaming_content).decode()
     assert "version-accepted" in events and '"final":true' in events  # the page reloads then
     assert "data-live-url" not in client.get(f"/bots/{bot.pk}/").content.decode()
