@@ -25,6 +25,7 @@ from arena.matches.models import Match
 from arena.tables import services as tables
 from arena.tables.models import Table
 from platform_helpers import EXAMPLE_BOT, active_bot, wait_for
+from required import require
 
 pytestmark = pytest.mark.django_db
 
@@ -252,8 +253,8 @@ def test_the_broker_hands_out_the_more_urgent_classes_first():
 # --- attacks: races, hostile input ---------------------------------------------------------------------------
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent transactions need PostgreSQL")
 def test_requests_at_once_never_exceed_the_limit(make_user, settings):
+    require(connection.vendor == "postgresql", "PostgreSQL (concurrent transactions)")
     settings.ARENA_BUDGET = {**settings.ARENA_BUDGET, "in_flight": 5, "rate": "100/min"}
     ann = make_user("ann")
     bot = active_bot(ann)
