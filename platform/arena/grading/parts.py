@@ -346,7 +346,7 @@ class TournamentPlacement(PartType):
 @register
 class EloPercentile(PartType):
     kind = "elo_percentile"
-    title = "Elo percentile on the course ladder"
+    title = "Rating percentile on the course ladder"
 
     def explain(self, params):
         return "Your share of the course's bots rated below yours on the ladder (level ones count half)."

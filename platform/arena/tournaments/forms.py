@@ -22,7 +22,7 @@ class TournamentForm(forms.Form):
     rounds = forms.IntegerField(min_value=1, max_value=50, required=False, help_text="Swiss only.")
     seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial=Tournament.Seeding.RATING)
     visibility = forms.ChoiceField(choices=Tournament.Visibility.choices, initial=Tournament.Visibility.LIVE)
-    rated = forms.BooleanField(required=False, help_text="Its matches change the ladder's Elo ratings.")
+    rated = forms.BooleanField(required=False, help_text="Its matches change the ladder's ratings.")
     spectator_delay = forms.IntegerField(min_value=0, max_value=MAX_SPECTATOR_DELAY, initial=0, required=False,
                                          label="Spectator delay",
                                          help_text="Moves spectators are held back while a game is played (0: live).")

@@ -1,6 +1,6 @@
-// Rating history chart (uPlot): one line per bot, rated matches played on x (0 = the initial rating), Elo
-// on y, with a legend instead of labels written at the lines' ends (which overlapped). Reads its data from
-// <script id="rating-chart-data">.
+// Rating history chart (uPlot): one line per bot, rated matches played on x (0 = the initial rating), the
+// rating (mu - 3 sigma) on y, with a legend instead of labels written at the lines' ends (which overlapped).
+// Reads its data from <script id="rating-chart-data">.
 (() => {
   const source = document.getElementById("rating-chart-data");
   const target = document.getElementById("rating-chart");
@@ -17,7 +17,7 @@
         // Whole numbers only: a bot plays no half matches.
         {label: "rated matches played", stroke: "#5f6b7a", grid: {stroke: "#eee"},
          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], values: (u, ticks) => ticks.map((t) => String(t))},
-        {label: "Elo rating", stroke: "#5f6b7a", grid: {stroke: "#eee"}, size: 60},
+        {label: "Rating (mu - 3 sigma)", stroke: "#5f6b7a", grid: {stroke: "#eee"}, size: 60},
       ],
       series: [
         {label: "matches", value: (u, v) => (v == null ? "–" : String(v))},
